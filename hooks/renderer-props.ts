@@ -1,0 +1,54 @@
+import type { ComponentType } from 'react';
+import type {
+  AIDevToolApprovalInterruptPayloadMetaData,
+  BaseResume,
+  Interrupt,
+  InterruptReason,
+  InterruptResume,
+} from '../src/protocol';
+import type { InterruptLocale } from '../src/i18n/locale';
+import type { UnwrappedInterrupt } from '../src/unwrap';
+
+/** Where a card is in its life. */
+export type InterruptStatus = 'pending' | 'submitting' | 'resolved' | 'cancelled' | 'expired' | 'error';
+
+export type ApprovalTicket = AIDevToolApprovalInterruptPayloadMetaData['ticket'];
+
+/**
+ * What `onInterruptResume` gets: an operation (approval cancel / refresh, flow node), or the
+ * resume record of an answered interrupt (`UserQuestionResume` and its kin).
+ * For `approval_refresh` it may return the updated ticket (or `{ticket}`).
+ */
+export type InterruptResumeHandler = (
+  payload: InterruptResume | BaseResume<InterruptReason, Record<string, unknown>>,
+  interrupt?: Interrupt,
+) => unknown;
+
+/**
+ * Props every interrupt renderer receives. A card is controlled by them: its read-only state is
+ * derived from `status` and `result`, never stored on its own.
+ */
+export interface InterruptRendererProps<TResult = unknown> {
+  interrupt: UnwrappedInterrupt;
+  status: InterruptStatus;
+  /** The payload the user resolved with (also for echoes restored from history). */
+  result?: TResult;
+  /** Why the card is in `error` (the resume run failed). */
+  error?: string;
+  /** Answer the interrupt: the card turns read-only at once; the agent resumes once that is painted. */
+  resolve: (payload: TResult) => void;
+  /** Dismiss the interrupt without an answer (AG-UI `cancelled`). */
+  cancel: () => void;
+  /** In `error`: send the same answer again. */
+  retry: () => void;
+  /** True unless `status` is `pending`. */
+  readOnly: boolean;
+  locale: InterruptLocale;
+  /** Label overrides, merged over the locale's built-in labels by each card. */
+  labels?: Readonly<Record<string, string>>;
+  /** The app's callback for card operations (approval cancel / refresh). */
+  onInterruptResume?: InterruptResumeHandler;
+}
+
+/** A component that renders one interrupt. */
+export type InterruptRenderer<TResult = unknown> = ComponentType<InterruptRendererProps<TResult>>;

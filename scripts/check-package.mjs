@@ -1,0 +1,32 @@
+// Checks the built package the way a consumer meets it: publint, arethetypeswrong,
+// and a real `import()` and `require()` of every entry from a Node process.
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
+
+run('npx', ['--no-install', 'publint', '--strict']);
+run('npx', ['--no-install', 'attw', '--pack', '.', '--profile', 'node16']);
+
+// Entries whose code needs a browser-ish React tree still load in Node (they only define components).
+const require = createRequire(import.meta.url);
+const entries = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !key.endsWith('.css'));
+let failures = 0;
+for (const entry of entries) {
+  const specifier = entry === '.' ? pkg.name : `${pkg.name}/${entry.slice(2)}`;
+  try {
+    const esm = await import(specifier);
+    const cjs = require(specifier);
+    const esmKeys = Object.keys(esm).filter((k) => k !== 'default' && k !== 'module.exports').sort();
+    const cjsKeys = Object.keys(cjs).sort();
+    if (esmKeys.length === 0) throw new Error('the ESM build exports nothing');
+    if (esmKeys.join() !== cjsKeys.join()) throw new Error(`ESM and CJS export different names:\n  esm: ${esmKeys}\n  cjs: ${cjsKeys}`);
+    console.log(`ok ${specifier}: import() and require() give the same ${esmKeys.length} exports`);
+  } catch (error) {
+    failures++;
+    console.error(`FAIL ${specifier}: ${error instanceof Error ? error.message : error}`);
+  }
+}
+if (failures > 0) process.exit(1);

@@ -1,0 +1,2 @@
+/** Locales the built-in cards ship labels for. */
+export type InterruptLocale = 'en' | 'zh-CN';

@@ -1,0 +1,116 @@
+/** Reasons of the interrupts this library knows (seed protocol). Custom reasons are `<framework>:<name>`. */
+export enum InterruptReason {
+  AIDevToolApproval = 'aidev:tool_approval',
+  UserQuestion = 'aidev:user_question',
+}
+
+/** Status of an AI Dev third-party approval ticket (`metadata.ticket.status`). */
+export enum APPROVAL_STATUS {
+  ABANDONED = 'abandoned',
+  APPROVED = 'approved',
+  CANCELLED = 'cancelled',
+  DRAFT = 'draft',
+  EXPIRED = 'expired',
+  PENDING = 'pending',
+  REJECTED = 'rejected',
+  REVOKED = 'revoked',
+}
+
+/** zh-CN display labels for approval statuses, verbatim from the seed. */
+export const APPROVAL_STATUS_MAP: Readonly<Record<APPROVAL_STATUS, string>> = Object.freeze({
+  [APPROVAL_STATUS.ABANDONED]: '已废弃',
+  [APPROVAL_STATUS.APPROVED]: '已通过',
+  [APPROVAL_STATUS.CANCELLED]: '已取消',
+  [APPROVAL_STATUS.DRAFT]: '待审批',
+  [APPROVAL_STATUS.EXPIRED]: '已过期',
+  [APPROVAL_STATUS.PENDING]: '待审批',
+  [APPROVAL_STATUS.REJECTED]: '已拒绝',
+  [APPROVAL_STATUS.REVOKED]: '已撤销',
+});
+
+/** English display labels for approval statuses. */
+export const APPROVAL_STATUS_MAP_EN: Readonly<Record<APPROVAL_STATUS, string>> = Object.freeze({
+  [APPROVAL_STATUS.ABANDONED]: 'Abandoned',
+  [APPROVAL_STATUS.APPROVED]: 'Approved',
+  [APPROVAL_STATUS.CANCELLED]: 'Cancelled',
+  [APPROVAL_STATUS.DRAFT]: 'Draft',
+  [APPROVAL_STATUS.EXPIRED]: 'Expired',
+  [APPROVAL_STATUS.PENDING]: 'Pending approval',
+  [APPROVAL_STATUS.REJECTED]: 'Rejected',
+  [APPROVAL_STATUS.REVOKED]: 'Revoked',
+});
+
+/**
+ * True when a ticket can no longer change: every status except `pending` and `draft`.
+ *
+ * @example
+ * isTerminalApprovalStatus(APPROVAL_STATUS.APPROVED); // true
+ */
+export function isTerminalApprovalStatus(status: unknown): boolean {
+  return (
+    typeof status === 'string' &&
+    status !== APPROVAL_STATUS.PENDING &&
+    status !== APPROVAL_STATUS.DRAFT &&
+    (Object.values(APPROVAL_STATUS) as string[]).includes(status)
+  );
+}
+
+/** Operations a user triggers on an interrupt card that the app sends back to the agent. */
+export enum InterruptResumeOperation {
+  /** Withdraw a third-party tool approval. */
+  ApprovalCancel = 'approval_cancel',
+  /** Refresh a third-party approval ticket's status. */
+  ApprovalRefresh = 'approval_refresh',
+  /** Retry a failed flow node (bkflow). */
+  FlowNodeRetry = 'flow_node_retry',
+  /** Skip a failed flow node (bkflow). */
+  FlowNodeSkip = 'flow_node_skip',
+}
+
+/** Chat-x message roles (seed `002`); the library uses `Interrupt` for stored interrupt messages. */
+export enum MessageRole {
+  User = 'user',
+  Assistant = 'assistant',
+  System = 'system',
+  Developer = 'developer',
+  Guide = 'guide',
+  Hidden = 'hidden',
+  HiddenAssistant = 'hidden-assistant',
+  HiddenGuide = 'hidden-guide',
+  HiddenSystem = 'hidden-system',
+  HiddenUser = 'hidden-user',
+  Info = 'info',
+  Interrupt = 'interrupt',
+  Loading = 'loading',
+  Pause = 'pause',
+  Placeholder = 'placeholder',
+  Reasoning = 'reasoning',
+  TemplateAssistant = 'template-assistant',
+  TemplateGuide = 'template-guide',
+  TemplateHidden = 'template-hidden',
+  TemplateSystem = 'template-system',
+  TemplateUser = 'template-user',
+  Tool = 'tool',
+  Activity = 'activity',
+}
+
+/** Chat-x message statuses (seed `002`). `Complete` and `Completed` mean the same. */
+export enum MessageStatus {
+  Complete = 'complete',
+  Completed = 'completed',
+  Disabled = 'disabled',
+  Error = 'error',
+  Fetching = 'fetching',
+  Pending = 'pending',
+  Stop = 'stop',
+  StopLoading = 'stop-loading',
+  Streaming = 'streaming',
+  Success = 'success',
+}
+
+/** Chat-x render modes (seed `002`). */
+export enum RenderMode {
+  Chat = 'chat',
+  Share = 'share',
+  Test = 'test',
+}

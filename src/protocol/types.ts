@@ -1,0 +1,142 @@
+import type {
+  APPROVAL_STATUS,
+  InterruptReason,
+  InterruptResumeOperation,
+  MessageRole,
+  MessageStatus,
+} from './constants';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the seed protocol uses Record<string, any>. */
+
+/** Common shape of every interrupt (seed `000`). */
+export type BaseInterrupt<T extends InterruptReason, M extends Record<string, any>> = {
+  expiresAt?: string;
+  id: string;
+  message?: string;
+  metadata?: M;
+  properties?: Record<string, any>;
+  reason: T;
+  toolCallId: string;
+};
+
+/** The approval ticket carried by an `aidev:tool_approval` interrupt. */
+export type AIDevToolApprovalInterruptPayloadMetaData = {
+  ticket: {
+    approvers: string[];
+    sn: string;
+    status: APPROVAL_STATUS;
+    submit_time: string;
+    title: string;
+    url: string;
+  };
+};
+
+export type AIDevToolApprovalInterrupt = BaseInterrupt<
+  InterruptReason.AIDevToolApproval,
+  AIDevToolApprovalInterruptPayloadMetaData
+>;
+
+export type UserQuestionOptionItem = {
+  description: string;
+  label: string;
+};
+
+export type UserQuestionItem = {
+  header: string;
+  /** Choice questions only; absent means no tag and single-choice behaviour. */
+  multiSelect?: boolean;
+  options?: UserQuestionOptionItem[];
+  question: string;
+};
+
+export type UserQuestionInterrupt = BaseInterrupt<
+  InterruptReason.UserQuestion,
+  {
+    questions: UserQuestionItem[];
+  }
+>;
+
+/** Every interrupt the protocol supports. */
+export type Interrupt =
+  | AIDevToolApprovalInterrupt
+  | UserQuestionInterrupt
+  | BaseInterrupt<InterruptReason, Record<string, any>>;
+
+/** The `outcome` of a RUN_FINISHED event. */
+export type RunFinishedOutcome = { interrupts: Interrupt[]; type: 'interrupt' } | { type: 'success' };
+
+export type BaseResume<T extends InterruptReason, P extends Record<string, any>> = {
+  interruptId: string;
+  payload: P;
+  reason: T;
+  status: 'cancelled' | 'resolved';
+};
+
+export type UserQuestionAnswerItem = {
+  answer: UserQuestionOptionItem[];
+  multiSelect?: boolean;
+  question: string;
+};
+
+export type UserQuestionResume = BaseResume<
+  InterruptReason.UserQuestion,
+  {
+    answers: UserQuestionAnswerItem[];
+  }
+>;
+
+/** Echo of an approval after resume: the ticket as the interrupt carried it. */
+export type AIDevToolApprovalResume = BaseResume<
+  InterruptReason.AIDevToolApproval,
+  { metadata: AIDevToolApprovalInterruptPayloadMetaData }
+>;
+
+export type ToolApprovalResume = {
+  operation: InterruptResumeOperation.ApprovalCancel | InterruptResumeOperation.ApprovalRefresh;
+  payload: { interrupt_id: number | string };
+};
+
+/** Flow nodes are not interrupts: `onInterruptResume` gets no second argument for them. */
+export type FlowNodeResume = {
+  operation: InterruptResumeOperation.FlowNodeRetry | InterruptResumeOperation.FlowNodeSkip;
+  payload: {
+    node_id: string;
+    task_id: number;
+  };
+};
+
+/** What `onInterruptResume` receives: an operation or an answer. */
+export type InterruptResume = FlowNodeResume | ToolApprovalResume | UserQuestionResume;
+
+/** What is stored after resume to echo the outcome in the transcript. */
+export type InterruptResult = AIDevToolApprovalResume | UserQuestionResume;
+
+/** Chat-x message base (seed `004`), reduced to the fields an interrupt message uses. */
+export interface BaseMessage<T extends string, C = string> {
+  id: number | string;
+  messageId: number | string;
+  role: T;
+  content: C;
+  status: MessageStatus;
+  uid?: string;
+  name?: string;
+  createdAt?: number | string;
+}
+
+/** A stored chat-x message of role `interrupt`. */
+export type InterruptMessage = BaseMessage<
+  MessageRole.Interrupt,
+  {
+    message?: string;
+    outcome?: RunFinishedOutcome;
+    result?: InterruptResult;
+    runId?: string;
+    threadId?: string;
+  }
+>;
+
+/**
+ * Called when the user acts on an interrupt card (answer, approval cancel / refresh, flow node).
+ * `interrupt` is passed for interrupt-sourced actions and omitted for flow nodes.
+ */
+export type OnInterruptResume = (payload: InterruptResume, interrupt?: Interrupt) => Promise<void> | void;

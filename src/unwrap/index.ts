@@ -1,0 +1,13 @@
+export type { InterruptSource, UnwrappedInterrupt } from './types';
+export { MASTRA_SUSPEND_REASON, UNKNOWN_REASON, unwrapInterrupt } from './unwrap-interrupt';
+export { unwrapInterrupts, type InterruptRenderInput } from './unwrap-interrupts';
+export {
+  isApprovalTicket,
+  isTimePickerPayload,
+  isToolApprovalInterrupt,
+  isUserQuestionInterrupt,
+  type TimePickerPayload,
+  type TimeSlot,
+} from './guards';
+export { UNWRAP_LIMITS } from './sanitize';
+export { toProtocolInterrupt } from './to-protocol-interrupt';

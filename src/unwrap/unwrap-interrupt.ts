@@ -1,0 +1,218 @@
+import { decodeJson, preview, stableHash } from './json';
+import { describeReport, newReport, sanitize } from './sanitize';
+import type { InterruptSource, UnwrappedInterrupt } from './types';
+
+/** The reason given to input that names none. */
+export const UNKNOWN_REASON = 'unknown';
+/** The reason @ag-ui/mastra gives every tool suspend. */
+export const MASTRA_SUSPEND_REASON = 'mastra:tool_suspend';
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const optionalString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/**
+ * Turns an interrupt in any shape into one {@link UnwrappedInterrupt}. Never throws.
+ *
+ * Accepts a standard AG-UI interrupt, a Mastra `mastra:tool_suspend` interrupt, a legacy
+ * `on_interrupt` event (value an object or JSON string, including the `mastra_suspend` wrapper),
+ * a JSON string of any of these (also double-encoded), or a bare business payload.
+ *
+ * @example
+ * const card = unwrapInterrupt(props.interrupt);
+ * if (card.problem) console.warn(card.problem);
+ * card.reason; // 'aidev:user_question', even when a Mastra tool suspended with it
+ */
+export function unwrapInterrupt(input: unknown): UnwrappedInterrupt {
+  try {
+    return unwrapChecked(input);
+  } catch (error) {
+    // Last line of defence: hostile input must never crash a chat.
+    const reason = error instanceof Error ? error.message : String(error);
+    return invalid(input, `The interrupt could not be read (${reason}).`);
+  }
+}
+
+function unwrapChecked(input: unknown): UnwrappedInterrupt {
+  const problems: string[] = [];
+  let value: unknown = input;
+  if (typeof value === 'string') {
+    const decoded = decodeJson(value);
+    if (!decoded.ok) return invalid(input, decoded.problem);
+    value = decoded.value;
+  }
+  const report = newReport();
+  value = sanitize(value, report);
+  problems.push(...describeReport(report));
+
+  const result = classify(value, input, problems);
+  if (problems.length > 0) result.problem = problems.join(' ');
+  return result;
+}
+
+function classify(value: unknown, raw: unknown, problems: string[]): UnwrappedInterrupt {
+  if (!isRecord(value)) {
+    return invalid(raw, `The interrupt should be an object, but it is ${describeType(value)}.`);
+  }
+  if (value.type === 'mastra_suspend') return fromMastraWrapper(value, raw, problems);
+  if (typeof value.name === 'string' && 'value' in value) return fromEvent(value, raw, problems);
+  if (typeof value.id === 'string' && typeof value.reason === 'string') {
+    return fromStandard(value, raw, problems);
+  }
+  if ('id' in value && 'reason' in value) {
+    problems.push('The interrupt has an id and a reason, but they are not both text.');
+  }
+  return fromBarePayload(value, raw, 'raw');
+}
+
+/** A CUSTOM `on_interrupt` event `{name, value}`. */
+function fromEvent(event: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
+  let value = event.value;
+  if (typeof value === 'string') {
+    const decoded = decodeJson(value);
+    if (!decoded.ok) return invalid(raw, decoded.problem, 'legacy');
+    value = decoded.value;
+  }
+  if (!isRecord(value)) {
+    return invalid(raw, `The ${preview(event.name as string)} event's value should be an object, but it is ${describeType(value)}.`, 'legacy');
+  }
+  if (value.type === 'mastra_suspend') return fromMastraWrapper(value, raw, problems);
+  if (typeof value.id === 'string' && typeof value.reason === 'string') {
+    // CopilotKit hands standard interrupts to render as `{name: 'on_interrupt', value: interrupt}`.
+    const unwrapped = fromStandard(value, raw, problems);
+    return typeof event.value === 'string' ? { ...unwrapped, source: 'legacy' } : unwrapped;
+  }
+  return fromBarePayload(value, raw, 'legacy');
+}
+
+/** A standard AG-UI interrupt, or the Mastra form of one (`metadata.mastra`). */
+function fromStandard(interrupt: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
+  const metadata = isRecord(interrupt.metadata) ? interrupt.metadata : {};
+  if (interrupt.metadata !== undefined && !isRecord(interrupt.metadata)) {
+    problems.push(`The interrupt's metadata should be an object, but it is ${describeType(interrupt.metadata)}.`);
+  }
+  const base: UnwrappedInterrupt = {
+    id: interrupt.id as string,
+    reason: (interrupt.reason as string) || UNKNOWN_REASON,
+    toolCallId: optionalString(interrupt.toolCallId),
+    message: optionalString(interrupt.message),
+    expiresAt: optionalString(interrupt.expiresAt),
+    metadata,
+    responseSchema: interrupt.responseSchema,
+    payload: metadata,
+    source: 'standard',
+    raw,
+  };
+  if (!isRecord(metadata.mastra)) return stripUndefined(base);
+
+  const mastra = metadata.mastra;
+  const suspendPayload = mastra.suspendPayload;
+  if (!isRecord(suspendPayload)) {
+    problems.push('The Mastra interrupt carries no suspend payload object.');
+  }
+  return stripUndefined(
+    liftReason({
+      ...base,
+      source: 'mastra',
+      toolName: optionalString(mastra.toolName),
+      payload: isRecord(suspendPayload) ? suspendPayload : {},
+    }),
+  );
+}
+
+/** The legacy `{type: 'mastra_suspend', toolCallId, toolName, suspendPayload, ...}` wrapper. */
+function fromMastraWrapper(wrapper: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
+  const toolCallId = optionalString(wrapper.toolCallId);
+  const runId = optionalString(wrapper.runId);
+  const suspendPayload = wrapper.suspendPayload;
+  if (!isRecord(suspendPayload)) problems.push('The Mastra suspend event carries no suspend payload object.');
+  const payload = isRecord(suspendPayload) ? suspendPayload : {};
+  return stripUndefined(
+    liftReason({
+      // The bridge names the standard interrupt `<runId>::<toolCallId>`; use the same id.
+      id: runId && toolCallId ? `${runId}::${toolCallId}` : (toolCallId ?? `legacy-${stableHash(safeStringify(wrapper))}`),
+      reason: MASTRA_SUSPEND_REASON,
+      toolName: optionalString(wrapper.toolName),
+      toolCallId,
+      metadata: { mastra: wrapper },
+      responseSchema: wrapper.resumeSchema,
+      payload,
+      source: 'legacy',
+      raw,
+    }),
+  );
+}
+
+/** A bare business payload: `{topic, slots}` or `{reason, metadata, message}`. */
+function fromBarePayload(value: Json, raw: unknown, source: InterruptSource): UnwrappedInterrupt {
+  const reason = optionalString(value.reason);
+  return stripUndefined({
+    id: optionalString(value.id) ?? `${source}-${stableHash(safeStringify(value))}`,
+    reason: reason ?? UNKNOWN_REASON,
+    toolName: optionalString(value.toolName),
+    toolCallId: optionalString(value.toolCallId),
+    message: optionalString(value.message),
+    expiresAt: optionalString(value.expiresAt),
+    metadata: isRecord(value.metadata) ? value.metadata : {},
+    responseSchema: value.responseSchema,
+    payload: value,
+    source,
+    raw,
+  });
+}
+
+/**
+ * A Mastra tool that suspends with `{reason, metadata, message?}` means that reason: render it
+ * as such, and keep the transport's reason in `originalReason`.
+ */
+function liftReason(unwrapped: UnwrappedInterrupt): UnwrappedInterrupt {
+  const payload = unwrapped.payload as Json;
+  const lifted = optionalString(payload.reason);
+  if (!lifted) return unwrapped;
+  return {
+    ...unwrapped,
+    reason: lifted,
+    originalReason: unwrapped.reason === lifted ? unwrapped.originalReason : unwrapped.reason,
+    metadata: isRecord(payload.metadata) ? payload.metadata : {},
+    message: optionalString(payload.message) ?? unwrapped.message,
+    expiresAt: optionalString(payload.expiresAt) ?? unwrapped.expiresAt,
+  };
+}
+
+function invalid(raw: unknown, problem: string, source: InterruptSource = 'raw'): UnwrappedInterrupt {
+  return {
+    id: `invalid-${stableHash(typeof raw === 'string' ? raw : safeStringify(raw))}`,
+    reason: UNKNOWN_REASON,
+    metadata: {},
+    payload: undefined,
+    source,
+    raw,
+    problem,
+  };
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return `the text ${preview(value)}`;
+  if (typeof value === 'undefined') return 'missing';
+  return `a ${typeof value}`;
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(typeof value);
+  }
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] === undefined) delete value[key];
+  }
+  return value;
+}

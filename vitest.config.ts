@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+
+// CopilotKit ships ESM that imports CSS; Vitest must inline it (REFERENCE.md).
+const inlineCopilotKit = { server: { deps: { inline: [/@copilotkit\//] } } };
+
+export default defineConfig({
+  test: {
+    globals: true,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          globals: true,
+          environment: 'jsdom',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/setup/dom.ts'],
+          typecheck: { enabled: true, include: ['test/unit/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          globals: true,
+          environment: 'jsdom',
+          include: ['test/integration/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/setup/dom.ts'],
+          ...inlineCopilotKit,
+          testTimeout: 20_000,
+        },
+      },
+    ],
+  },
+});
