@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { unwrapInterrupt } from '../../../src/unwrap';
+
+// Whatever arrives, unwrapInterrupt answers with a usable object and leaves the world as it was.
+function expectUsable(input: unknown) {
+  const u = unwrapInterrupt(input);
+  expect(typeof u.id).toBe('string');
+  expect(u.id.length).toBeGreaterThan(0);
+  expect(typeof u.reason).toBe('string');
+  expect(u.reason.length).toBeGreaterThan(0);
+  expect(typeof u.metadata).toBe('object');
+  if (u.problem !== undefined) expect(u.problem).toMatch(/^[A-Z].*\S/);
+  expect(Object.prototype).not.toHaveProperty('polluted');
+  expect(Object.prototype).not.toHaveProperty('bad');
+  return u;
+}
+
+const hostileKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'reason', 'metadata', 'value', 'name', 'type');
+const hostileObject = fc.dictionary(hostileKey, fc.jsonValue(), { maxKeys: 6 });
+
+describe('unwrapInterrupt on arbitrary input', () => {
+  it('never throws on any JSON value, and explains what it could not read', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => void expectUsable(value)), { numRuns: 500 });
+  });
+
+  it('never throws on any string, JSON or not', () => {
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (text) => void expectUsable(text)), { numRuns: 500 });
+  });
+
+  it('never throws on interrupt-like objects with wrong field types', () => {
+    const shape = fc.record({
+      id: fc.anything(),
+      reason: fc.anything(),
+      metadata: fc.oneof(fc.anything(), fc.record({ mastra: fc.record({ suspendPayload: fc.anything(), toolName: fc.anything() }) })),
+      message: fc.anything(),
+    });
+    fc.assert(fc.property(shape, (value) => void expectUsable(value)), { numRuns: 300 });
+    fc.assert(fc.property(shape, (value) => void expectUsable({ name: 'on_interrupt', value: JSON.stringify(value) })), { numRuns: 200 });
+  });
+
+  it('never pollutes prototypes, whether keys arrive as JSON or as own properties', () => {
+    fc.assert(
+      fc.property(hostileObject, (value) => {
+        expectUsable(JSON.stringify(value));
+        expectUsable(JSON.parse(JSON.stringify(value)));
+        expectUsable({ id: 'x', reason: 'a:b', metadata: JSON.parse(JSON.stringify(value)) });
+      }),
+      { numRuns: 300 },
+    );
+    const literal = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"bad":1}}}');
+    expect(expectUsable({ id: 'x', reason: 'mastra:tool_suspend', metadata: { mastra: { suspendPayload: literal } } }).problem).toMatch(/unsafe keys/);
+  });
+
+  it('reads 10,000-deep nesting without overflowing, and says what it dropped', () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 10_000; i++) deep = { next: deep };
+    const u = expectUsable({ id: 'deep', reason: 'a:b', metadata: deep });
+    expect(u.id).toBe('deep');
+    expect(u.problem).toMatch(/nested deeper than/);
+
+    const text = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+    expect(expectUsable(text).problem).toMatch(/nested deeper than|not valid JSON/);
+  });
+
+  it('handles multi-megabyte strings', () => {
+    const big = 'x'.repeat(3_000_000);
+    expect(expectUsable(big).problem).toMatch(/too large to read/);
+    const u = expectUsable({ id: 'big', reason: 'a:b', message: big });
+    expect(u.message).toHaveLength(3_000_000);
+  });
+});
