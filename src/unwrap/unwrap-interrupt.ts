@@ -59,14 +59,17 @@ function classify(value: unknown, raw: unknown, problems: string[]): UnwrappedIn
   }
   if (value.type === 'mastra_suspend') return fromMastraWrapper(value, raw, problems);
   if (typeof value.name === 'string' && 'value' in value) return fromEvent(value, raw, problems);
-  if (typeof value.id === 'string' && typeof value.reason === 'string') {
-    return fromStandard(value, raw, problems);
-  }
-  if ('id' in value && 'reason' in value) {
-    problems.push('The interrupt has an id and a reason, but they are not both text.');
+  if (isStandardShape(value)) return fromStandard(value, raw, problems);
+  for (const field of ['id', 'reason'] as const) {
+    if (field in value && optionalString(value[field]) === undefined) {
+      problems.push(`The interrupt's ${field} should be non-empty text, but it is ${describeType(value[field])}.`);
+    }
   }
   return fromBarePayload(value, raw, 'raw');
 }
+
+const isStandardShape = (value: Json) =>
+  optionalString(value.id) !== undefined && optionalString(value.reason) !== undefined;
 
 /** A CUSTOM `on_interrupt` event `{name, value}`. */
 function fromEvent(event: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
@@ -80,7 +83,7 @@ function fromEvent(event: Json, raw: unknown, problems: string[]): UnwrappedInte
     return invalid(raw, `The ${preview(event.name as string)} event's value should be an object, but it is ${describeType(value)}.`, 'legacy');
   }
   if (value.type === 'mastra_suspend') return fromMastraWrapper(value, raw, problems);
-  if (typeof value.id === 'string' && typeof value.reason === 'string') {
+  if (isStandardShape(value)) {
     // CopilotKit hands standard interrupts to render as `{name: 'on_interrupt', value: interrupt}`.
     const unwrapped = fromStandard(value, raw, problems);
     return typeof event.value === 'string' ? { ...unwrapped, source: 'legacy' } : unwrapped;
@@ -96,7 +99,7 @@ function fromStandard(interrupt: Json, raw: unknown, problems: string[]): Unwrap
   }
   const base: UnwrappedInterrupt = {
     id: interrupt.id as string,
-    reason: (interrupt.reason as string) || UNKNOWN_REASON,
+    reason: interrupt.reason as string,
     toolCallId: optionalString(interrupt.toolCallId),
     message: optionalString(interrupt.message),
     expiresAt: optionalString(interrupt.expiresAt),
@@ -197,6 +200,7 @@ function invalid(raw: unknown, problem: string, source: InterruptSource = 'raw')
 function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  if (value === '') return 'empty';
   if (typeof value === 'string') return `the text ${preview(value)}`;
   if (typeof value === 'undefined') return 'missing';
   return `a ${typeof value}`;

@@ -117,7 +117,10 @@ describe('unwrapInterrupt', () => {
   });
 
   it('explains wrong field types', () => {
-    expect(unwrapInterrupt({ id: 1, reason: 2 }).problem).toMatch(/id and a reason, but they are not both text/);
+    expect(unwrapInterrupt({ id: 1, reason: 'a:b' }).problem).toMatch(/id should be non-empty text, but it is a number/);
+    const blank = unwrapInterrupt({ id: '', reason: '' });
+    expect(blank.problem).toMatch(/id should be non-empty text, but it is empty.*reason should be non-empty text/);
+    expect(blank.id).not.toBe('');
     expect(unwrapInterrupt({ id: 'a', reason: 'x:y', metadata: 'oops' }).problem).toMatch(/metadata should be an object/);
     const noPayload = unwrapInterrupt({ ...mastraScheduleInterrupt, metadata: { mastra: { toolName: 'schedule_meeting' } } });
     expect(noPayload.problem).toMatch(/no suspend payload/);

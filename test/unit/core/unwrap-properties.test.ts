@@ -35,8 +35,8 @@ describe('unwrapInterrupt on arbitrary input', () => {
       metadata: fc.oneof(fc.anything(), fc.record({ mastra: fc.record({ suspendPayload: fc.anything(), toolName: fc.anything() }) })),
       message: fc.anything(),
     });
-    fc.assert(fc.property(shape, (value) => void expectUsable(value)), { numRuns: 300 });
-    fc.assert(fc.property(shape, (value) => void expectUsable({ name: 'on_interrupt', value: JSON.stringify(value) })), { numRuns: 200 });
+    fc.assert(fc.property(shape, (value) => void expectUsable(value)), { numRuns: 500 });
+    fc.assert(fc.property(shape, (value) => void expectUsable({ name: 'on_interrupt', value: JSON.stringify(value) })), { numRuns: 500 });
   });
 
   it('never pollutes prototypes, whether keys arrive as JSON or as own properties', () => {
@@ -46,7 +46,7 @@ describe('unwrapInterrupt on arbitrary input', () => {
         expectUsable(JSON.parse(JSON.stringify(value)));
         expectUsable({ id: 'x', reason: 'a:b', metadata: JSON.parse(JSON.stringify(value)) });
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
     const literal = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"bad":1}}}');
     expect(expectUsable({ id: 'x', reason: 'mastra:tool_suspend', metadata: { mastra: { suspendPayload: literal } } }).problem).toMatch(/unsafe keys/);
