@@ -1,10 +1,18 @@
 import type { InterruptRenderer } from '../hooks/renderer-props';
+import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { TimePickerCard } from './time-picker-card';
+import { ToolApprovalCard } from './tool-approval-card';
+import { UserQuestionCard } from './user-question-card';
 
 /**
  * The built-in cards, keyed the way the registry looks them up (SPEC section 4):
  * exact reason, `tool:<toolName>`, `<namespace>:*`.
  */
-export const defaultRenderers: Readonly<Record<string, InterruptRenderer<any>>> = {};
+export const defaultRenderers: Readonly<Record<string, InterruptRenderer<any>>> = Object.freeze({
+  'aidev:tool_approval': ToolApprovalCard as InterruptRenderer<any>,
+  'aidev:user_question': UserQuestionCard as InterruptRenderer<any>,
+  'tool:schedule_meeting': TimePickerCard as InterruptRenderer<any>,
+});
 
-/** The card for interrupts no renderer claims. `undefined` until the cards land. */
-export const defaultFallback: InterruptRenderer<any> | undefined = undefined;
+/** The card for interrupts no renderer claims. */
+export const defaultFallback: InterruptRenderer<any> | undefined = FallbackInterruptCard as InterruptRenderer<any>;

@@ -3,3 +3,16 @@
  * the hooks and the cards.
  */
 export * from '../src/index';
+export { TimePickerCard, type TimePickerCardProps, type TimePickerResult } from './time-picker-card';
+export { ToolApprovalCard, type ToolApprovalCardProps, type ToolApprovalResult } from './tool-approval-card';
+export {
+  UserQuestionCard,
+  type RenderQuestionContext,
+  type UserQuestionCardProps,
+  type UserQuestionResult,
+} from './user-question-card';
+export { FallbackInterruptCard, type FallbackInterruptCardProps } from './fallback-interrupt-card';
+export { InterruptMessageRender, type InterruptMessageRenderProps } from './interrupt-message-render';
+export { defaultFallback, defaultRenderers } from './default-renderers';
+export { useCountdown, formatRemaining, type Clock, type Countdown } from '../hooks/use-countdown';
+export { useLocalInterruptState, type LocalInterruptState, type LocalInterruptStateOptions } from '../hooks/use-local-interrupt-state';

@@ -6,3 +6,5 @@ export * from './protocol';
 export * from './unwrap';
 export * from './registry';
 export type { InterruptLocale } from './i18n/locale';
+export * from './i18n';
+export * from './time-slots';

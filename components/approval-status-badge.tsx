@@ -1,0 +1,23 @@
+import { APPROVAL_STATUS } from '../src/protocol';
+import { approvalStatusLabel, type InterruptLabels } from '../src/i18n/labels';
+import { Badge, type BadgeTone } from './shared/badge';
+
+const TONES: Readonly<Record<string, BadgeTone>> = {
+  [APPROVAL_STATUS.PENDING]: 'warning',
+  [APPROVAL_STATUS.DRAFT]: 'info',
+  [APPROVAL_STATUS.APPROVED]: 'success',
+  [APPROVAL_STATUS.REJECTED]: 'danger',
+  [APPROVAL_STATUS.REVOKED]: 'danger',
+  [APPROVAL_STATUS.CANCELLED]: 'neutral',
+  [APPROVAL_STATUS.EXPIRED]: 'neutral',
+  [APPROVAL_STATUS.ABANDONED]: 'neutral',
+};
+
+/** A ticket status as a coloured pill labelled from the locale's status map. */
+export function ApprovalStatusBadge({ status, labels }: { status: string; labels: InterruptLabels }) {
+  return (
+    <Badge tone={TONES[status] ?? 'neutral'} testId="approval-status" className={`cki-badge--status-${status.replace(/[^a-z_-]/gi, '')}`}>
+      {approvalStatusLabel(labels, status)}
+    </Badge>
+  );
+}

@@ -1,0 +1,143 @@
+import { useId, useState } from 'react';
+import type { Clock } from '../hooks/use-countdown';
+import type { InterruptRendererProps } from '../hooks/renderer-props';
+import { FallbackFormField } from './fallback-form-field';
+import { coerceValues, flatSchemaFields, isFormComplete } from './flat-schema';
+import { Badge } from './shared/badge';
+import { CardFrame } from './shared/card-frame';
+import { CountdownText } from './shared/countdown-text';
+import { ExpiredBody } from './shared/expired-body';
+import { formatJson } from './shared/format-json';
+import { SubmitState } from './shared/submit-state';
+import { useCardBasics } from './shared/use-card-basics';
+
+export interface FallbackInterruptCardProps extends InterruptRendererProps<unknown> {
+  now?: Clock;
+}
+
+const hasKeys = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.keys(v).length > 0;
+
+/**
+ * The card for interrupts no renderer claims (AG-UI: render unknown reasons from `message`,
+ * `responseSchema` and `metadata`). A flat JSON-schema `responseSchema` becomes a small form whose
+ * values are the resolve payload; otherwise Continue resolves `{}`. Dismiss cancels. When the
+ * interrupt could not be read, `problem` says why.
+ *
+ * @example
+ * <FallbackInterruptCard {...rendererProps} />
+ */
+export function FallbackInterruptCard(props: FallbackInterruptCardProps) {
+  const { interrupt, status, error, retry, locale, now } = props;
+  const { labels, countdown, phase, submitting, submit, dismiss } = useCardBasics(props, now);
+  const titleId = useId();
+  const fields = flatSchemaFields(interrupt.responseSchema);
+  const [values, setValues] = useState<Record<string, string | boolean>>({});
+  const details = hasKeys(interrupt.metadata) ? interrupt.metadata : hasKeys(interrupt.payload) ? interrupt.payload : undefined;
+
+  let announcement = '';
+  if (phase === 'expired') announcement = labels.expired;
+  else if (phase === 'cancelled') announcement = labels.fallbackDismissed;
+  else if (phase === 'answered') announcement = labels.fallbackSent;
+  if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
+
+  const summary = (
+    <>
+      {interrupt.message ? (
+        <p className="cki-card__title" id={titleId}>
+          {interrupt.message}
+        </p>
+      ) : null}
+      <dl className="cki-fields">
+        <div className="cki-fields__row">
+          <dt>{labels.fallbackReason}</dt>
+          <dd>
+            <code>{interrupt.reason}</code>
+          </dd>
+        </div>
+      </dl>
+      {interrupt.problem ? (
+        <p className="cki-problem" data-testid="fallback-interrupt-problem">
+          <strong>{labels.fallbackProblem}: </strong>
+          {interrupt.problem}
+        </p>
+      ) : null}
+      {details ? (
+        <details className="cki-details">
+          <summary>{labels.fallbackDetails}</summary>
+          {/* Focusable because a long value scrolls, and a scroll area must be reachable by keyboard. */}
+          <pre className="cki-code" tabIndex={0}>
+            <code>{formatJson(details)}</code>
+          </pre>
+        </details>
+      ) : null}
+    </>
+  );
+
+  let body;
+  if (phase === 'expired') {
+    body = <ExpiredBody labels={labels} testId="fallback-interrupt-card" title={interrupt.message} />;
+  } else if (phase !== 'interactive') {
+    body = (
+      <div className="cki-card cki-card--readonly cki-fallback" data-testid="fallback-interrupt-card" data-state={phase}>
+        <div className="cki-card__header">
+          <span className="cki-eyebrow">{labels.fallbackEyebrow}</span>
+          <Badge tone={phase === 'cancelled' ? 'neutral' : 'success'}>{phase === 'cancelled' ? labels.fallbackDismissed : labels.fallbackSent}</Badge>
+        </div>
+        {summary}
+        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
+      </div>
+    );
+  } else {
+    const complete = !fields || isFormComplete(fields, values);
+    body = (
+      // The name sits on a group, not the form: a named form is a landmark, and several cards
+      // with the same name would be duplicate landmarks.
+      <div
+        className="cki-card cki-fallback"
+        data-testid="fallback-interrupt-card"
+        data-state={phase}
+        role="group"
+        aria-labelledby={interrupt.message ? titleId : undefined}
+        aria-label={interrupt.message ? undefined : labels.fallbackEyebrow}
+      >
+      <form
+        className="cki-fallback__form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (complete) submit(fields ? coerceValues(fields, values) : {});
+        }}
+      >
+        <div className="cki-card__header">
+          <span className="cki-eyebrow">{labels.fallbackEyebrow}</span>
+        </div>
+        {summary}
+        {fields?.map((field) => (
+          <FallbackFormField
+            key={field.name}
+            field={field}
+            value={values[field.name]}
+            labels={labels}
+            onChange={(value) => setValues((all) => ({ ...all, [field.name]: value }))}
+          />
+        ))}
+        <div className="cki-actions">
+          <button type="submit" className="cki-button cki-button--primary" data-testid="fallback-continue" disabled={!complete}>
+            {labels.fallbackContinue}
+          </button>
+          <button type="button" className="cki-button cki-button--ghost" data-testid="fallback-dismiss" onClick={dismiss}>
+            {labels.fallbackDismiss}
+          </button>
+        </div>
+        <CountdownText countdown={countdown} labels={labels} />
+      </form>
+      </div>
+    );
+  }
+
+  return (
+    <CardFrame locale={locale} announcement={announcement} busy={submitting}>
+      {body}
+    </CardFrame>
+  );
+}

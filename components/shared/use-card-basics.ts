@@ -1,0 +1,66 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCountdown, type Clock } from '../../hooks/use-countdown';
+import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { resolveLabels } from '../../src/i18n/labels';
+
+/** Which body a card shows. */
+export type CardPhase = 'interactive' | 'answered' | 'cancelled' | 'expired';
+
+/**
+ * What every card derives from its renderer props: labels, countdown, phase, and a one-shot
+ * `submit`/`dismiss`. The props stay the source of truth; the local copy of the answer only
+ * bridges the moment between the click and the host's re-render, so the first click turns the
+ * card read-only at once and a second click is ignored even if the host is slow.
+ */
+export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) {
+  const { status, result, locale, labels: overrides, interrupt, resolve, cancel } = props;
+  const labels = useMemo(() => resolveLabels(locale, overrides), [locale, overrides]);
+  const countdown = useCountdown(status === 'pending' ? interrupt.expiresAt : undefined, now);
+  const [local, setLocal] = useState<{ kind: 'answer'; payload: T } | { kind: 'cancel' } | undefined>();
+  const locked = useRef(false);
+
+  // A host that puts the card back to `pending` (a fresh attempt) makes it interactive again.
+  const previous = useRef(status);
+  useEffect(() => {
+    if (previous.current !== 'pending' && status === 'pending') {
+      locked.current = false;
+      setLocal(undefined);
+    }
+    previous.current = status;
+  }, [status]);
+
+  const expired = status === 'expired' || (status === 'pending' && !local && countdown.expired);
+  let phase: CardPhase;
+  if (expired) phase = 'expired';
+  else if (status === 'cancelled' || (status === 'pending' && local?.kind === 'cancel')) phase = 'cancelled';
+  else if (status === 'pending' && !local) phase = 'interactive';
+  else phase = 'answered';
+
+  const submit = useCallback(
+    (payload: T) => {
+      if (locked.current) return;
+      locked.current = true;
+      setLocal({ kind: 'answer', payload });
+      resolve(payload);
+    },
+    [resolve],
+  );
+  const dismiss = useCallback(() => {
+    if (locked.current) return;
+    locked.current = true;
+    setLocal({ kind: 'cancel' });
+    cancel();
+  }, [cancel]);
+
+  return {
+    labels,
+    countdown,
+    phase,
+    submitting: status === 'submitting' || (status === 'pending' && local?.kind === 'answer'),
+    /** The answer to show read-only: the host's `result`, else the one just clicked. */
+    shownResult: result ?? (local?.kind === 'answer' ? local.payload : undefined),
+    submit,
+    dismiss,
+    locked,
+  };
+}

@@ -1,0 +1,150 @@
+import { useId, useMemo } from 'react';
+import type { Clock } from '../hooks/use-countdown';
+import type { InterruptRendererProps } from '../hooks/renderer-props';
+import { formatLabel } from '../src/i18n/labels';
+import { generateCandidateSlots } from '../src/time-slots';
+import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../src/unwrap';
+import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { Badge } from './shared/badge';
+import { CardFrame } from './shared/card-frame';
+import { CountdownText } from './shared/countdown-text';
+import { ExpiredBody } from './shared/expired-body';
+import { SubmitState } from './shared/submit-state';
+import { useCardBasics } from './shared/use-card-basics';
+
+/** What the card resolves with; the `schedule_meeting` tool's resume schema. */
+export type TimePickerResult = { chosen_time: string; chosen_label: string } | { cancelled: true };
+
+export interface TimePickerCardProps extends InterruptRendererProps<TimePickerResult> {
+  /** Clock for the fallback slots and the countdown. Defaults to `Date.now`. */
+  now?: Clock;
+}
+
+/** The payload wherever the interrupt shape put it (Mastra suspend payload or bare metadata). */
+function readPayload(props: TimePickerCardProps): TimePickerPayload {
+  const { payload, metadata } = props.interrupt;
+  if (isTimePickerPayload(payload)) return payload;
+  if (isTimePickerPayload(metadata)) return metadata;
+  return {};
+}
+
+const isCancelled = (result: TimePickerResult | undefined): boolean =>
+  !!result && 'cancelled' in result && result.cancelled === true;
+
+/**
+ * The `schedule_meeting` picker: a 2x2 grid of slots and "None of these work". A pick resolves
+ * `{chosen_time, chosen_label}`; "None of these work" resolves `{cancelled: true}` (a resolve, not
+ * an AG-UI cancel, because the Mastra bridge ends the run silently on cancel). Without slots in
+ * the payload it offers Tomorrow 10:00 AM, Tomorrow 2:00 PM, Monday 9:00 AM and Monday 3:30 PM.
+ *
+ * @example
+ * <TimePickerCard interrupt={unwrapInterrupt(raw)} status="pending" readOnly={false} locale="en"
+ *   resolve={(r) => send(r)} cancel={() => {}} retry={() => {}} />
+ */
+export function TimePickerCard(props: TimePickerCardProps) {
+  const { payload } = props.interrupt;
+  // Slots that are there but malformed are a broken payload, not "no slots": say so.
+  const brokenSlots = typeof payload === 'object' && payload !== null && 'slots' in payload && !isTimePickerPayload(payload);
+  if (brokenSlots) {
+    const problem = props.interrupt.problem ?? 'The time picker payload is malformed: slots must be a list of {label, iso}.';
+    return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
+  }
+  return <TimePickerBody {...props} />;
+}
+
+function TimePickerBody(props: TimePickerCardProps) {
+  const { now, status, error, retry, locale } = props;
+  const { labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
+  const titleId = useId();
+  const payload = readPayload(props);
+  const topic = payload.topic || labels.timePickerDefaultTopic;
+  const givenSlots = payload.slots;
+  const slots: TimeSlot[] = useMemo(
+    () => (givenSlots && givenSlots.length > 0 ? givenSlots : generateCandidateSlots({ now: now?.(), locale })),
+    // `now` is read once per payload: the offered slots must not shift while the card is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [givenSlots, locale],
+  );
+
+  const cancelled = phase === 'cancelled' || (phase === 'answered' && isCancelled(shownResult));
+  const picked = phase === 'answered' && !cancelled ? (shownResult as { chosen_label?: string; chosen_time?: string } | undefined) : undefined;
+  const pickedLabel = picked?.chosen_label ?? picked?.chosen_time ?? '';
+
+  let announcement = '';
+  if (phase === 'expired') announcement = labels.expired;
+  else if (cancelled) announcement = `${labels.timePickerCancelled}. ${labels.timePickerNoTime}`;
+  else if (phase === 'answered') announcement = `${labels.timePickerBooked}: ${pickedLabel}`;
+  if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
+
+  let body;
+  if (phase === 'expired') {
+    body = <ExpiredBody labels={labels} testId="time-picker-expired" title={topic} />;
+  } else if (cancelled) {
+    body = (
+      <div className="cki-card cki-card--readonly cki-time-picker" data-testid="time-picker-cancelled">
+        <div className="cki-card__header">
+          <Badge tone="neutral">{labels.timePickerCancelled}</Badge>
+        </div>
+        <p className="cki-card__title">{topic}</p>
+        <p className="cki-card__text">{labels.timePickerNoTime}</p>
+        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
+      </div>
+    );
+  } else if (phase === 'answered') {
+    body = (
+      <div className="cki-card cki-card--readonly cki-time-picker" data-testid="time-picker-picked">
+        <div className="cki-card__header">
+          <Badge tone="success">{labels.timePickerBooked}</Badge>
+        </div>
+        <p className="cki-card__title">{topic}</p>
+        <p className="cki-card__text">
+          <strong className="cki-time-picker__picked">{pickedLabel}</strong>
+        </p>
+        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
+      </div>
+    );
+  } else {
+    body = (
+      <div className="cki-card cki-time-picker" data-testid="time-picker-card" role="group" aria-labelledby={titleId}>
+        <div className="cki-card__header">
+          <span className="cki-eyebrow">{labels.timePickerEyebrow}</span>
+          {payload.attendee ? (
+            <span className="cki-card__meta">{formatLabel(labels.timePickerWith, { attendee: payload.attendee })}</span>
+          ) : null}
+        </div>
+        <p className="cki-card__title" id={titleId}>
+          {topic}
+        </p>
+        <p className="cki-card__text">{labels.timePickerPrompt}</p>
+        <div className="cki-slot-grid" role="group" aria-label={labels.timePickerSlots}>
+          {slots.map((slot, index) => (
+            <button
+              key={`${slot.iso}-${index}`}
+              type="button"
+              className="cki-button cki-button--slot"
+              data-testid="time-picker-slot"
+              onClick={() => submit({ chosen_time: slot.iso, chosen_label: slot.label })}
+            >
+              {slot.label}
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="cki-button cki-button--ghost cki-time-picker__none"
+          data-testid="time-picker-cancel"
+          onClick={() => submit({ cancelled: true })}
+        >
+          {labels.timePickerNone}
+        </button>
+        <CountdownText countdown={countdown} labels={labels} />
+      </div>
+    );
+  }
+
+  return (
+    <CardFrame locale={locale} announcement={announcement} busy={submitting}>
+      {body}
+    </CardFrame>
+  );
+}

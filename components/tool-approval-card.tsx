@@ -1,0 +1,220 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { ApprovalTicket, InterruptRendererProps } from '../hooks/renderer-props';
+import type { Clock } from '../hooks/use-countdown';
+import { APPROVAL_STATUS, InterruptResumeOperation, isTerminalApprovalStatus } from '../src/protocol';
+import { approvalStatusLabel, formatLabel } from '../src/i18n/labels';
+import { isApprovalTicket, toProtocolInterrupt } from '../src/unwrap';
+import { ApprovalDirectDetails } from './approval-direct-details';
+import { ApprovalTicketDetails } from './approval-ticket-details';
+import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { Badge } from './shared/badge';
+import { CardFrame } from './shared/card-frame';
+import { CountdownText } from './shared/countdown-text';
+import { ExpiredBody } from './shared/expired-body';
+import { SubmitState } from './shared/submit-state';
+import { useCardBasics } from './shared/use-card-basics';
+
+/** Ticket mode resolves the final ticket (the seed's AIDevToolApprovalResume payload); direct mode the decision. */
+export type ToolApprovalResult = { metadata: { ticket: ApprovalTicket } } | { approved: boolean; reason?: string };
+
+export interface ToolApprovalCardProps extends InterruptRendererProps<ToolApprovalResult> {
+  /** Minimum pause between two refreshes, so a user cannot hammer the ticket system. Default 2000 ms. */
+  refreshCooldownMs?: number;
+  now?: Clock;
+}
+
+/** A refresh may answer with the ticket itself or `{ticket}`; anything else means "no news". */
+function ticketFrom(value: unknown): ApprovalTicket | undefined {
+  if (isApprovalTicket(value)) return value;
+  if (typeof value === 'object' && value !== null && isApprovalTicket((value as { ticket?: unknown }).ticket)) {
+    return (value as { ticket: ApprovalTicket }).ticket;
+  }
+  return undefined;
+}
+
+const resultTicket = (result: ToolApprovalResult | undefined) =>
+  result && 'metadata' in result ? ticketFrom(result.metadata) : undefined;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The `aidev:tool_approval` card. Ticket mode (`metadata.ticket`): the third-party ticket with
+ * its status, "Cancel approval" and "Refresh" (both through `onInterruptResume`); a terminal
+ * status resolves `{metadata: {ticket}}`. Direct mode (no ticket, the user approves): message,
+ * tool, arguments, Approve / Reject with an optional reason, resolving `{approved, reason?}`.
+ *
+ * @example
+ * <ToolApprovalCard {...rendererProps} onInterruptResume={async (op) => api.ticketOperation(op)} />
+ */
+export function ToolApprovalCard(props: ToolApprovalCardProps) {
+  const { ticket } = props.interrupt.metadata;
+  if (ticket !== undefined && !isApprovalTicket(ticket)) {
+    const problem = props.interrupt.problem ?? 'The approval ticket (metadata.ticket) is malformed: it needs a title, sn and status.';
+    return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
+  }
+  return <ApprovalCardBody {...props} />;
+}
+
+function ApprovalCardBody(props: ToolApprovalCardProps) {
+  const { interrupt, status, error, retry, locale, onInterruptResume, refreshCooldownMs = 2000, now } = props;
+  const { labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
+  const titleId = useId();
+  const reasonId = useId();
+  const terminalId = useId();
+  const initialTicket = isApprovalTicket(interrupt.metadata.ticket) ? interrupt.metadata.ticket : undefined;
+  const [ticket, setTicket] = useState(initialTicket);
+  const [busy, setBusy] = useState<'cancel' | 'refresh' | undefined>();
+  const [opError, setOpError] = useState<string | undefined>();
+  const [coolingDown, setCoolingDown] = useState(false);
+  const [reason, setReason] = useState('');
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (!coolingDown) return undefined;
+    const timer = setTimeout(() => setCoolingDown(false), refreshCooldownMs);
+    return () => clearTimeout(timer);
+  }, [coolingDown, refreshCooldownMs]);
+
+  const shownTicket = resultTicket(shownResult) ?? ticket;
+
+  async function operate(kind: 'cancel' | 'refresh') {
+    if (busy || !onInterruptResume || !ticket) return;
+    setBusy(kind);
+    setOpError(undefined);
+    try {
+      const operation = kind === 'cancel' ? InterruptResumeOperation.ApprovalCancel : InterruptResumeOperation.ApprovalRefresh;
+      const returned = await onInterruptResume({ operation, payload: { interrupt_id: interrupt.id } }, toProtocolInterrupt(interrupt));
+      if (!mounted.current) return;
+      // A cancel that returns nothing succeeded: the ticket is withdrawn.
+      const next = ticketFrom(returned) ?? (kind === 'cancel' ? { ...ticket, status: APPROVAL_STATUS.CANCELLED } : ticket);
+      setTicket(next);
+      if (isTerminalApprovalStatus(next.status)) submit({ metadata: { ticket: next } });
+    } catch (failure) {
+      if (mounted.current) setOpError(formatLabel(labels.approvalOperationFailed, { error: errorText(failure) }));
+    } finally {
+      if (mounted.current) {
+        setBusy(undefined);
+        if (kind === 'refresh' && refreshCooldownMs > 0) setCoolingDown(true);
+      }
+    }
+  }
+
+  const direct = phase === 'answered' && shownResult && 'approved' in shownResult ? shownResult : undefined;
+  let announcement = '';
+  if (phase === 'expired') announcement = labels.expired;
+  else if (phase === 'cancelled') announcement = labels.cancelledBadge;
+  else if (direct) announcement = direct.approved ? labels.approvalApproved : labels.approvalRejected;
+  else if (shownTicket && (phase === 'answered' || shownTicket !== initialTicket)) {
+    announcement = formatLabel(labels.approvalStatusChanged, { status: approvalStatusLabel(labels, shownTicket.status) });
+  }
+  if (opError) announcement = opError;
+  if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
+
+  let body;
+  if (phase === 'expired') {
+    body = <ExpiredBody labels={labels} testId="approval-card-expired" title={shownTicket?.title ?? interrupt.message} />;
+  } else if (phase !== 'interactive') {
+    body = (
+      <div className="cki-card cki-card--readonly cki-approval" data-testid="approval-card-resolved">
+        {shownTicket && !direct ? (
+          <ApprovalTicketDetails ticket={shownTicket} labels={labels} />
+        ) : (
+          <>
+            <div className="cki-card__header">
+              <span className="cki-eyebrow">{labels.approvalEyebrow}</span>
+              {direct ? (
+                <Badge tone={direct.approved ? 'success' : 'danger'} testId="approval-status">
+                  {direct.approved ? labels.approvalApproved : labels.approvalRejected}
+                </Badge>
+              ) : (
+                <Badge tone="neutral" testId="approval-status">
+                  {labels.cancelledBadge}
+                </Badge>
+              )}
+            </div>
+            {interrupt.message ? <p className="cki-card__title">{interrupt.message}</p> : null}
+            <ApprovalDirectDetails interrupt={interrupt} labels={labels} />
+            {direct?.reason ? <p className="cki-card__text cki-quote">{direct.reason}</p> : null}
+          </>
+        )}
+        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
+      </div>
+    );
+  } else if (ticket) {
+    const terminal = isTerminalApprovalStatus(ticket.status);
+    body = (
+      <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
+        {interrupt.message ? <p className="cki-card__text">{interrupt.message}</p> : null}
+        <ApprovalTicketDetails ticket={ticket} labels={labels} titleId={titleId} />
+        {onInterruptResume ? (
+          <div className="cki-actions">
+            <button
+              type="button"
+              className="cki-button cki-button--secondary"
+              data-testid="approval-cancel"
+              disabled={terminal || busy !== undefined}
+              aria-describedby={terminal ? terminalId : undefined}
+              onClick={() => void operate('cancel')}
+            >
+              {busy === 'cancel' ? labels.approvalCancelling : labels.approvalCancel}
+            </button>
+            <button
+              type="button"
+              className="cki-button cki-button--ghost"
+              data-testid="approval-refresh"
+              disabled={busy !== undefined || coolingDown}
+              title={coolingDown ? labels.approvalRefreshCooldown : undefined}
+              onClick={() => void operate('refresh')}
+            >
+              {busy === 'refresh' ? labels.approvalRefreshing : labels.approvalRefresh}
+            </button>
+          </div>
+        ) : null}
+        {terminal ? (
+          <p className="cki-card__note" id={terminalId}>
+            {formatLabel(labels.approvalTerminal, { status: approvalStatusLabel(labels, ticket.status) })}
+          </p>
+        ) : null}
+        {opError ? <p className="cki-error__text">{opError}</p> : null}
+        <CountdownText countdown={countdown} labels={labels} />
+      </div>
+    );
+  } else {
+    const decide = (approved: boolean) => submit(reason.trim() ? { approved, reason: reason.trim() } : { approved });
+    body = (
+      <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
+        <div className="cki-card__header">
+          <span className="cki-eyebrow" id={titleId}>
+            {labels.approvalEyebrow}
+          </span>
+        </div>
+        {interrupt.message ? <p className="cki-card__title">{interrupt.message}</p> : null}
+        <ApprovalDirectDetails interrupt={interrupt} labels={labels} />
+        <label className="cki-field" htmlFor={reasonId}>
+          <span className="cki-field__label">{labels.approvalReason}</span>
+          <textarea id={reasonId} className="cki-input" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
+        <div className="cki-actions">
+          <button type="button" className="cki-button cki-button--primary" data-testid="approval-approve" onClick={() => decide(true)}>
+            {labels.approvalApprove}
+          </button>
+          <button type="button" className="cki-button cki-button--danger" data-testid="approval-reject" onClick={() => decide(false)}>
+            {labels.approvalReject}
+          </button>
+        </div>
+        <CountdownText countdown={countdown} labels={labels} />
+      </div>
+    );
+  }
+
+  return (
+    <CardFrame locale={locale} announcement={announcement} busy={submitting || busy !== undefined}>
+      {body}
+    </CardFrame>
+  );
+}

@@ -1,0 +1,41 @@
+import type { UserQuestionAnswerItem, UserQuestionOptionItem } from '../src/protocol';
+import type { InterruptLabels } from '../src/i18n/labels';
+import { OTHERS_LABEL } from './user-question-model';
+
+function optionText(option: UserQuestionOptionItem, labels: InterruptLabels): string {
+  if (option.label === OTHERS_LABEL) return option.description;
+  return option.description && option.description !== option.label ? `${option.label} — ${option.description}` : option.label;
+}
+
+/** Every question with its answer(s), as read-only text. */
+export function UserQuestionAnsweredList({
+  questions,
+  answers,
+  labels,
+}: {
+  questions: readonly string[];
+  answers: readonly (UserQuestionAnswerItem | undefined)[];
+  labels: InterruptLabels;
+}) {
+  return (
+    <ol className="cki-answers">
+      {questions.map((question, index) => {
+        const answer = answers[index]?.answer ?? [];
+        return (
+          <li className="cki-answers__item" key={index}>
+            <p className="cki-answers__question">{question}</p>
+            {answer.length === 0 ? (
+              <p className="cki-answers__none">{labels.questionNoAnswer}</p>
+            ) : (
+              <ul className="cki-answers__list">
+                {answer.map((option, i) => (
+                  <li key={i}>{optionText(option, labels)}</li>
+                ))}
+              </ul>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,232 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { Clock } from '../hooks/use-countdown';
+import type { InterruptRendererProps } from '../hooks/renderer-props';
+import type { UserQuestionAnswerItem, UserQuestionItem } from '../src/protocol';
+import { formatLabel, type InterruptLabels } from '../src/i18n/labels';
+import { isUserQuestionInterrupt } from '../src/unwrap';
+import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { Badge } from './shared/badge';
+import { CardFrame } from './shared/card-frame';
+import { CountdownText } from './shared/countdown-text';
+import { ExpiredBody } from './shared/expired-body';
+import { SubmitState } from './shared/submit-state';
+import { useCardBasics } from './shared/use-card-basics';
+import { UserQuestionAnsweredList } from './user-question-answered';
+import { UserQuestionOptions } from './user-question-options';
+import { answerFromDraft, EMPTY_DRAFT, isChoiceQuestion, OTHERS_LABEL, toggleOption, type QuestionDraft } from './user-question-model';
+
+/** What the card resolves with: one answer per question, in question order. */
+export interface UserQuestionResult {
+  answers: UserQuestionAnswerItem[];
+}
+
+/** What a `renderQuestion` slot gets to render a custom form for one question. */
+export interface RenderQuestionContext {
+  question: UserQuestionItem;
+  index: number;
+  /** The answer recorded so far for this question. */
+  answer: UserQuestionAnswerItem | undefined;
+  /** Record a valid answer, or `undefined` while the form is invalid. */
+  setAnswer: (answer: UserQuestionAnswerItem | undefined) => void;
+  labels: InterruptLabels;
+}
+
+export interface UserQuestionCardProps extends InterruptRendererProps<UserQuestionResult> {
+  /** Custom form for a question; return `null`/`undefined` to keep the built-in one. */
+  renderQuestion?: (context: RenderQuestionContext) => ReactNode;
+  now?: Clock;
+}
+
+/**
+ * The `aidev:user_question` card: one question at a time with `< i / n >` navigation, single or
+ * multiple choice with an extra "Others" option, free-text questions, and a `renderQuestion`
+ * slot for custom forms. Submit resolves `{answers}` in question order; Skip cancels.
+ *
+ * @example
+ * <UserQuestionCard {...rendererProps}
+ *   renderQuestion={({ question, setAnswer }) => question.header === 'Date' ?
+ *     <DateInput onChange={(d) => setAnswer(d ? { question: question.question, answer: [{ label: 'date', description: d }] } : undefined)} /> : null} />
+ */
+export function UserQuestionCard(props: UserQuestionCardProps) {
+  if (!isUserQuestionInterrupt(props.interrupt)) {
+    const problem = props.interrupt.problem ?? 'The question interrupt carries no well-formed questions (metadata.questions).';
+    return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
+  }
+  return <QuestionCardBody {...props} questions={props.interrupt.metadata.questions} />;
+}
+
+function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuestionItem[] }) {
+  const { questions, status, error, retry, locale, renderQuestion, now } = props;
+  const { labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
+  const [index, setIndex] = useState(0);
+  const [drafts, setDrafts] = useState<QuestionDraft[]>(() => questions.map(() => EMPTY_DRAFT));
+  // Answers set through the renderQuestion slot; a key present means the slot owns that question.
+  const [custom, setCustom] = useState<Record<number, UserQuestionAnswerItem | undefined>>({});
+  const questionRef = useRef<HTMLParagraphElement>(null);
+  const moved = useRef(false);
+  const groupId = useId();
+  const questionId = useId();
+  const textId = useId();
+  const hintId = useId();
+
+  // Focus follows navigation (not the first render): the new question is read out.
+  useEffect(() => {
+    if (!moved.current) return;
+    moved.current = false;
+    questionRef.current?.focus();
+  }, [index]);
+
+  const answerAt = (i: number) => (i in custom ? custom[i] : answerFromDraft(questions[i], drafts[i] ?? EMPTY_DRAFT));
+  const answers = questions.map((_, i) => answerAt(i));
+  const complete = answers.every(Boolean);
+  const total = questions.length;
+  const go = (to: number) => {
+    if (to < 0 || to >= total) return;
+    moved.current = true;
+    setIndex(to);
+  };
+  const updateDraft = (i: number, change: (draft: QuestionDraft) => QuestionDraft) =>
+    setDrafts((all) => all.map((d, j) => (j === i ? change(d) : d)));
+
+  let announcement = '';
+  if (phase === 'expired') announcement = labels.expired;
+  else if (phase === 'cancelled') announcement = labels.questionSkipped;
+  else if (phase === 'answered') announcement = labels.questionAnswered;
+  if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
+
+  let body;
+  if (phase === 'expired') {
+    body = <ExpiredBody labels={labels} testId="user-question-expired" title={props.interrupt.message ?? questions[0]?.question} />;
+  } else if (phase === 'cancelled') {
+    body = (
+      <div className="cki-card cki-card--readonly cki-question" data-testid="user-question-skipped">
+        <div className="cki-card__header">
+          <Badge tone="neutral">{labels.questionSkipped}</Badge>
+        </div>
+        {props.interrupt.message ? <p className="cki-card__title">{props.interrupt.message}</p> : null}
+        <UserQuestionAnsweredList questions={questions.map((q) => q.question)} answers={[]} labels={labels} />
+      </div>
+    );
+  } else if (phase === 'answered') {
+    const given = Array.isArray(shownResult?.answers) ? shownResult.answers : [];
+    body = (
+      <div className="cki-card cki-card--readonly cki-question" data-testid="user-question-answered">
+        <div className="cki-card__header">
+          <Badge tone="success">{labels.questionAnswered}</Badge>
+        </div>
+        {props.interrupt.message ? <p className="cki-card__title">{props.interrupt.message}</p> : null}
+        <UserQuestionAnsweredList
+          questions={questions.map((q) => q.question)}
+          answers={questions.map((q, i) => given.find((a) => a?.question === q.question) ?? given[i])}
+          labels={labels}
+        />
+        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
+      </div>
+    );
+  } else {
+    const question = questions[index];
+    const draft = drafts[index] ?? EMPTY_DRAFT;
+    const slot = renderQuestion?.({
+      question,
+      index,
+      answer: answerAt(index),
+      setAnswer: (answer) => setCustom((all) => ({ ...all, [index]: answer })),
+      labels,
+    });
+    const onPick = (label: string) => {
+      updateDraft(index, (d) => toggleOption(question, d, label));
+      // A preset pick answers a single-choice question: move on. Multi / Others wait for the user.
+      if (question.multiSelect !== true && label !== OTHERS_LABEL && index < total - 1) go(index + 1);
+    };
+    const tag = question.multiSelect === true ? labels.questionMultiple : question.multiSelect === false ? labels.questionSingle : undefined;
+    body = (
+      <div className="cki-card cki-question" data-testid="user-question-card" role="group" aria-labelledby={groupId}>
+        <div className="cki-card__header">
+          <span className="cki-eyebrow" id={groupId}>
+            {question.header || labels.questionEyebrow}
+          </span>
+          {tag ? <Badge tone="info">{tag}</Badge> : null}
+          <div className="cki-pager">
+            <button
+              type="button"
+              className="cki-button cki-button--icon"
+              data-testid="user-question-prev"
+              aria-label={labels.questionPrevious}
+              disabled={index === 0}
+              onClick={() => go(index - 1)}
+            >
+              <span aria-hidden="true">‹</span>
+            </button>
+            <span className="cki-pager__position">{formatLabel(labels.questionPosition, { index: index + 1, total })}</span>
+            <button
+              type="button"
+              className="cki-button cki-button--icon"
+              data-testid="user-question-next"
+              aria-label={labels.questionNext}
+              disabled={index === total - 1}
+              onClick={() => go(index + 1)}
+            >
+              <span aria-hidden="true">›</span>
+            </button>
+          </div>
+        </div>
+        <p className="cki-card__title" id={questionId} ref={questionRef} tabIndex={-1}>
+          {question.question}
+        </p>
+        {slot !== null && slot !== undefined ? (
+          <div className="cki-question__custom">{slot}</div>
+        ) : isChoiceQuestion(question) ? (
+          <UserQuestionOptions
+            key={index}
+            question={question}
+            draft={draft}
+            labels={labels}
+            labelledBy={questionId}
+            onPick={onPick}
+            onOthersText={(text) => updateDraft(index, (d) => ({ ...d, othersText: text }))}
+          />
+        ) : (
+          <label className="cki-field" htmlFor={textId}>
+            <span className="cki-field__label">{labels.questionFreeText}</span>
+            <textarea
+              key={index}
+              id={textId}
+              className="cki-input"
+              data-testid="user-question-text-input"
+              rows={3}
+              value={draft.text}
+              onChange={(e) => updateDraft(index, (d) => ({ ...d, text: e.target.value }))}
+            />
+          </label>
+        )}
+        <div className="cki-actions">
+          <button
+            type="button"
+            className="cki-button cki-button--primary"
+            data-testid="user-question-submit"
+            disabled={!complete}
+            aria-describedby={complete ? undefined : hintId}
+            onClick={() => submit({ answers: answers as UserQuestionAnswerItem[] })}
+          >
+            {labels.questionSubmit}
+          </button>
+          <button type="button" className="cki-button cki-button--ghost" data-testid="user-question-skip" onClick={dismiss}>
+            {labels.questionSkip}
+          </button>
+        </div>
+        {complete ? null : (
+          <p className="cki-card__note" id={hintId}>
+            {labels.questionIncomplete}
+          </p>
+        )}
+        <CountdownText countdown={countdown} labels={labels} />
+      </div>
+    );
+  }
+
+  return (
+    <CardFrame locale={locale} announcement={announcement} busy={submitting}>
+      {body}
+    </CardFrame>
+  );
+}

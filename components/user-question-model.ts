@@ -1,0 +1,52 @@
+import type { UserQuestionAnswerItem, UserQuestionItem, UserQuestionOptionItem } from '../src/protocol';
+
+/** The label of the free-input option every choice question gets (seed protocol). */
+export const OTHERS_LABEL = 'others';
+
+/** What the user has entered for one question so far. */
+export interface QuestionDraft {
+  /** Picked option labels, `others` included. */
+  selected: string[];
+  /** The Others text field. */
+  othersText: string;
+  /** The answer of a free-text question. */
+  text: string;
+}
+
+export const EMPTY_DRAFT: QuestionDraft = { selected: [], othersText: '', text: '' };
+
+/** A question with options is a choice question; one without is answered in free text. */
+export const isChoiceQuestion = (q: UserQuestionItem) => Array.isArray(q.options) && q.options.length > 0;
+
+function item(question: UserQuestionItem, answer: UserQuestionOptionItem[]): UserQuestionAnswerItem {
+  return question.multiSelect === undefined
+    ? { question: question.question, answer }
+    : { question: question.question, multiSelect: question.multiSelect, answer };
+}
+
+/**
+ * The answer a draft makes, or `undefined` while it is not a valid answer yet (nothing picked,
+ * or Others picked with empty text). Options keep the order the agent sent them in.
+ */
+export function answerFromDraft(question: UserQuestionItem, draft: QuestionDraft): UserQuestionAnswerItem | undefined {
+  if (!isChoiceQuestion(question)) {
+    const text = draft.text.trim();
+    return text ? item(question, [{ label: OTHERS_LABEL, description: text }]) : undefined;
+  }
+  const picked = (question.options ?? []).filter((o) => draft.selected.includes(o.label) && o.label !== OTHERS_LABEL);
+  if (draft.selected.includes(OTHERS_LABEL)) {
+    const text = draft.othersText.trim();
+    if (!text) return undefined;
+    picked.push({ label: OTHERS_LABEL, description: text });
+  }
+  return picked.length > 0 ? item(question, picked) : undefined;
+}
+
+/** Applies a click on an option: single choice replaces, multiple choice toggles. */
+export function toggleOption(question: UserQuestionItem, draft: QuestionDraft, label: string): QuestionDraft {
+  if (question.multiSelect === true) {
+    const selected = draft.selected.includes(label) ? draft.selected.filter((l) => l !== label) : [...draft.selected, label];
+    return { ...draft, selected };
+  }
+  return { ...draft, selected: [label] };
+}

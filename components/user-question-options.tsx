@@ -1,0 +1,94 @@
+import { useId, useRef, type KeyboardEvent } from 'react';
+import type { UserQuestionItem } from '../src/protocol';
+import type { InterruptLabels } from '../src/i18n/labels';
+import { cx } from './shared/class-names';
+import { OTHERS_LABEL, type QuestionDraft } from './user-question-model';
+
+export interface UserQuestionOptionsProps {
+  question: UserQuestionItem;
+  draft: QuestionDraft;
+  labels: InterruptLabels;
+  labelledBy: string;
+  onPick: (label: string) => void;
+  onOthersText: (text: string) => void;
+}
+
+const NEXT_KEYS = ['ArrowDown', 'ArrowRight'];
+const PREVIOUS_KEYS = ['ArrowUp', 'ArrowLeft'];
+
+/**
+ * The options of a choice question, plus "Others". Single choice is a radio group, multiple
+ * choice a group of checkboxes; either way one tab stop, arrow keys move between options and
+ * Space / Enter pick (moving focus never picks, because a pick may advance to the next question).
+ */
+export function UserQuestionOptions({ question, draft, labels, labelledBy, onPick, onOthersText }: UserQuestionOptionsProps) {
+  const multi = question.multiSelect === true;
+  const othersInputId = useId();
+  const refs = useRef<Array<HTMLButtonElement | null>>([]);
+  const options = [
+    ...(question.options ?? []).filter((o) => o.label !== OTHERS_LABEL),
+    { label: OTHERS_LABEL, description: '' },
+  ];
+  const firstChecked = options.findIndex((o) => draft.selected.includes(o.label));
+  const tabStop = firstChecked >= 0 ? firstChecked : 0;
+  const othersPicked = draft.selected.includes(OTHERS_LABEL);
+
+  function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
+    let next: number | undefined;
+    if (NEXT_KEYS.includes(event.key)) next = (index + 1) % options.length;
+    else if (PREVIOUS_KEYS.includes(event.key)) next = (index - 1 + options.length) % options.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = options.length - 1;
+    if (next === undefined) return;
+    event.preventDefault();
+    refs.current[next]?.focus();
+  }
+
+  return (
+    <div className="cki-options" role={multi ? 'group' : 'radiogroup'} aria-labelledby={labelledBy}>
+      {options.map((option, index) => {
+        const checked = draft.selected.includes(option.label);
+        const isOthers = option.label === OTHERS_LABEL;
+        return (
+          <button
+            key={`${option.label}-${index}`}
+            ref={(el) => {
+              refs.current[index] = el;
+            }}
+            type="button"
+            role={multi ? 'checkbox' : 'radio'}
+            aria-checked={checked}
+            tabIndex={index === tabStop ? 0 : -1}
+            className={cx('cki-option', checked && 'cki-option--checked')}
+            data-testid="user-question-option"
+            onKeyDown={(e) => onKeyDown(e, index)}
+            onClick={() => onPick(option.label)}
+          >
+            <span className="cki-option__mark" aria-hidden="true" />
+            <span className="cki-option__text">
+              <span className="cki-option__label">{isOthers ? labels.questionOthers : option.label}</span>
+              {option.description && option.description !== option.label ? (
+                <span className="cki-option__description">{option.description}</span>
+              ) : null}
+            </span>
+          </button>
+        );
+      })}
+      {othersPicked ? (
+        <label className="cki-field cki-field--others" htmlFor={othersInputId}>
+          <span className="cki-sr-only">{labels.questionOthers}</span>
+          <input
+            id={othersInputId}
+            className="cki-input"
+            data-testid="user-question-others-input"
+            placeholder={labels.questionOthersPlaceholder}
+            value={draft.othersText}
+            // Focus follows the user's intent: they just picked Others to type something.
+            autoFocus
+            onChange={(e) => onOthersText(e.target.value)}
+          />
+        </label>
+      ) : null}
+    </div>
+  );
+}
