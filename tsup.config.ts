@@ -13,6 +13,8 @@ const shared: Options = {
 export default defineConfig([
   // Framework-free entries: no "use client".
   { ...shared, entry: { core: 'src/index.ts' } },
+  // Server half: CopilotRuntime middleware and Mastra tool factories.
+  { ...shared, entry: { runtime: 'src/runtime/index.ts', mastra: 'src/mastra/index.ts' } },
   // React entries: client components.
   { ...shared, entry: { index: 'components/index.ts' }, banner: { js: '"use client";' } },
 ]);

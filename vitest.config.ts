@@ -28,6 +28,15 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      {
+        test: {
+          name: 'node',
+          globals: true,
+          environment: 'node',
+          include: ['test/node/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
     ],
   },
 });

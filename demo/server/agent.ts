@@ -1,0 +1,74 @@
+import { MastraAgent } from '@ag-ui/mastra';
+import { Agent } from '@mastra/core/agent';
+import { Mastra } from '@mastra/core/mastra';
+import { LibSQLStore } from '@mastra/libsql';
+import { createApprovalTool, createTimePickerTool, createUserQuestionTool } from '../../src/mastra';
+import { withNormalizedInterrupts } from '../../src/runtime';
+import type { ApprovalStore } from './approvals';
+import { createScriptedModel } from './scripted-model';
+
+export const DEMO_AGENT_ID = 'assistant';
+
+export const DEMO_INSTRUCTIONS = `You are a helpful assistant in a demo of in-chat human-in-the-loop cards.
+- Whenever the user asks to book or schedule a meeting or a call, call schedule_meeting with a short topic and, when known, the attendee. The picker decides; do not ask for confirmation yourself.
+- Whenever the user asks for an approval (a deployment, a payment, access), call request_approval with the action.
+- Whenever the user asks you to ask them questions, call ask_user_questions with two or three questions.
+- After a tool returns, confirm in one short sentence that quotes its result (the time that was scheduled, or that nothing was scheduled).
+- Otherwise answer briefly in plain text.`;
+
+export interface DemoModelChoice {
+  /** `scripted` (default) or `openai` (needs OPENAI_API_KEY). */
+  kind: 'scripted' | 'openai';
+  model: unknown;
+}
+
+/**
+ * The model behind the demo agent: the deterministic scripted model, or with `DEMO_MODEL=openai`
+ * and `OPENAI_API_KEY` set, OpenAI's `gpt-4o-mini` (`OPENAI_MODEL` overrides).
+ */
+export async function chooseDemoModel(env: NodeJS.ProcessEnv = process.env): Promise<DemoModelChoice> {
+  if (env.DEMO_MODEL === 'openai') {
+    if (!env.OPENAI_API_KEY) throw new Error('DEMO_MODEL=openai needs OPENAI_API_KEY.');
+    const { createOpenAI } = await import('@ai-sdk/openai');
+    return { kind: 'openai', model: createOpenAI({ apiKey: env.OPENAI_API_KEY })(env.OPENAI_MODEL ?? 'gpt-4o-mini') };
+  }
+  return { kind: 'scripted', model: createScriptedModel() };
+}
+
+/**
+ * A real Mastra `Agent` with the three interrupt tools, in a `Mastra` instance with in-memory
+ * LibSQL storage (resuming a suspended run needs storage).
+ */
+export function createDemoMastra({ approvals, model = createScriptedModel() }: { approvals: ApprovalStore; model?: unknown }) {
+  const assistant = new Agent({
+    id: DEMO_AGENT_ID,
+    name: DEMO_AGENT_ID,
+    instructions: DEMO_INSTRUCTIONS,
+    model: model as ConstructorParameters<typeof Agent>[0]['model'],
+    tools: {
+      schedule_meeting: createTimePickerTool(),
+      request_approval: createApprovalTool({
+        createTicket: (input) => approvals.open(input.action),
+        getTicket: (sn) => approvals.get(sn),
+      }),
+      ask_user_questions: createUserQuestionTool(),
+    },
+  });
+  return new Mastra({
+    agents: { [DEMO_AGENT_ID]: assistant },
+    storage: new LibSQLStore({ id: 'copilotkit-interrupts-demo', url: ':memory:' }),
+    logger: false,
+  });
+}
+
+/**
+ * The AG-UI agents CopilotRuntime serves: the Mastra agent through @ag-ui/mastra, wrapped in
+ * `normalizeInterrupts()` (kept on every per-request clone). Registered as `default`, the agent
+ * `CopilotChat` talks to when given no `agentId`.
+ */
+export function createDemoAgents(mastra: Mastra) {
+  const agents = MastraAgent.getLocalAgents({ mastra, resourceId: 'copilotkit-interrupts-demo' });
+  const agent = agents[DEMO_AGENT_ID];
+  if (!agent) throw new Error(`The demo Mastra instance has no agent "${DEMO_AGENT_ID}".`);
+  return { default: withNormalizedInterrupts(agent) };
+}

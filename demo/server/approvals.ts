@@ -1,0 +1,72 @@
+import { APPROVAL_STATUS, isTerminalApprovalStatus } from '../../src/protocol/constants';
+import type { ApprovalTicket } from '../../src/mastra/schemas';
+
+export interface ApprovalStoreOptions {
+  /** How many refreshes a pending ticket takes to be approved. Default 2. */
+  refreshesToApprove?: number;
+  /** The approvers every ticket lists. */
+  approvers?: string[];
+  /** The clock for `submit_time`. */
+  now?: () => Date;
+}
+
+function formatTime(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/**
+ * The demo's stand-in for a third-party approval system, in process: `open()` files a pending
+ * ticket; every `refresh()` is one look at it, and after a few looks it is approved; `cancel()`
+ * withdraws it. The page reaches it through `POST /api/approvals/:sn/refresh|cancel`.
+ */
+export class ApprovalStore {
+  private readonly tickets = new Map<string, { ticket: ApprovalTicket; refreshes: number }>();
+  private next = 1;
+  /** Where ticket links point (the server sets it once it listens). */
+  baseUrl = 'http://127.0.0.1';
+
+  constructor(private readonly options: ApprovalStoreOptions = {}) {}
+
+  open(title: string): ApprovalTicket {
+    const sn = `APR-${String(this.next++).padStart(4, '0')}`;
+    const ticket: ApprovalTicket = {
+      approvers: this.options.approvers ?? ['Dana Whitfield (Platform lead)', 'Sam Okafor (Security)'],
+      sn,
+      status: APPROVAL_STATUS.PENDING,
+      submit_time: formatTime(this.options.now ? this.options.now() : new Date()),
+      title,
+      url: `${this.baseUrl}/api/approvals/${sn}`,
+    };
+    this.tickets.set(sn, { ticket, refreshes: 0 });
+    return { ...ticket };
+  }
+
+  get(sn: string): ApprovalTicket | undefined {
+    const entry = this.tickets.get(sn);
+    return entry ? { ...entry.ticket } : undefined;
+  }
+
+  /** One look at the ticket: a pending ticket is approved after `refreshesToApprove` looks. */
+  refresh(sn: string): ApprovalTicket | undefined {
+    const entry = this.tickets.get(sn);
+    if (!entry) return undefined;
+    if (!isTerminalApprovalStatus(entry.ticket.status)) {
+      entry.refreshes += 1;
+      if (entry.refreshes >= (this.options.refreshesToApprove ?? 2)) {
+        entry.ticket = { ...entry.ticket, status: APPROVAL_STATUS.APPROVED };
+      }
+    }
+    return { ...entry.ticket };
+  }
+
+  /** Withdraws a ticket that is still open. */
+  cancel(sn: string): ApprovalTicket | undefined {
+    const entry = this.tickets.get(sn);
+    if (!entry) return undefined;
+    if (!isTerminalApprovalStatus(entry.ticket.status)) {
+      entry.ticket = { ...entry.ticket, status: APPROVAL_STATUS.CANCELLED };
+    }
+    return { ...entry.ticket };
+  }
+}

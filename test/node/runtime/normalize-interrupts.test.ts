@@ -1,0 +1,328 @@
+import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import { Observable, firstValueFrom, toArray } from 'rxjs';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  LEGACY_INTERRUPT_REASON,
+  normalizeInterrupts,
+  toolApprovalInterrupt,
+  userQuestionInterrupt,
+  withNormalizedInterrupts,
+} from '../../../src/runtime';
+import { APPROVAL_STATUS, InterruptReason } from '../../../src/protocol';
+import { unwrapInterrupt } from '../../../src/unwrap';
+
+// Event shapes exactly as @ag-ui/mastra 1.1.2 emits them for a tool suspend (REFERENCE.md).
+const RUN_ID = 'run-1';
+const TOOL_CALL_ID = 'call_abc';
+const questions = [
+  { header: 'Stack', question: 'Which database?', multiSelect: false, options: [{ label: 'Postgres', description: 'Relational' }] },
+  { header: 'Scope', question: 'Which regions?', multiSelect: true, options: [{ label: 'EU', description: 'Europe' }] },
+];
+const questionPayload = { reason: 'aidev:user_question', message: 'A few questions first', metadata: { questions } };
+const resumeSchema = JSON.stringify({ type: 'object', properties: { answers: { type: 'array' } } });
+
+function mastraWrapper(suspendPayload: unknown, toolName = 'ask_user_questions') {
+  return { type: 'mastra_suspend', toolCallId: TOOL_CALL_ID, toolName, suspendPayload, args: { topic: 'x' }, resumeSchema, runId: RUN_ID };
+}
+function bridgeInterrupt(suspendPayload: unknown, toolName = 'ask_user_questions') {
+  const { type, args, runId } = mastraWrapper(suspendPayload, toolName);
+  return {
+    id: `${RUN_ID}::${TOOL_CALL_ID}`,
+    reason: 'mastra:tool_suspend',
+    toolCallId: TOOL_CALL_ID,
+    responseSchema: JSON.parse(resumeSchema),
+    metadata: { mastra: { type, toolName, suspendPayload, args, resumeSchema, runId } },
+  };
+}
+function suspendRun(suspendPayload: unknown, { withOutcome = true, toolName = 'ask_user_questions' } = {}): BaseEvent[] {
+  return [
+    { type: 'RUN_STARTED', threadId: 't', runId: RUN_ID } as BaseEvent,
+    { type: 'CUSTOM', name: 'on_interrupt', value: JSON.stringify(mastraWrapper(suspendPayload, toolName)) } as BaseEvent,
+    {
+      type: 'RUN_FINISHED',
+      threadId: 't',
+      runId: RUN_ID,
+      ...(withOutcome ? { outcome: { type: 'interrupt', interrupts: [bridgeInterrupt(suspendPayload, toolName)] } } : {}),
+    } as BaseEvent,
+  ];
+}
+
+const input = (extra: Partial<RunAgentInput> = {}): RunAgentInput =>
+  ({ threadId: 't', runId: RUN_ID, messages: [], tools: [], context: [], state: {}, forwardedProps: {}, ...extra }) as RunAgentInput;
+
+/** A scripted agent whose clone(), like MastraAgent's, builds a fresh instance (and drops middlewares). */
+class ScriptedAgent extends AbstractAgent {
+  readonly inputs: RunAgentInput[] = [];
+  constructor(private readonly script: (input: RunAgentInput) => BaseEvent[]) {
+    super({ agentId: 'scripted' });
+  }
+  run(input: RunAgentInput): Observable<BaseEvent> {
+    this.inputs.push(input);
+    return new Observable((subscriber) => {
+      for (const event of this.script(input)) subscriber.next(event);
+      subscriber.complete();
+    });
+  }
+  override clone(): ScriptedAgent {
+    const copy = new ScriptedAgent(this.script);
+    (copy as { inputs: RunAgentInput[] }).inputs = this.inputs;
+    return copy;
+  }
+}
+
+async function through(events: BaseEvent[], middleware = normalizeInterrupts({ onProblem: () => {} }), runInput = input()) {
+  const agent = new ScriptedAgent(() => events);
+  return firstValueFrom(middleware(runInput, agent).pipe(toArray()));
+}
+const finished = (events: BaseEvent[]) => events.find((e) => e.type === 'RUN_FINISHED') as BaseEvent & { outcome?: any };
+
+describe('normalizeInterrupts: a Mastra suspend that carries an aidev:* reason', () => {
+  it('lifts the reason, message and metadata; keeps id, toolCallId, responseSchema and metadata.mastra', async () => {
+    const out = await through(suspendRun(questionPayload));
+    const [interrupt] = finished(out).outcome.interrupts;
+    expect(interrupt).toEqual({
+      id: `${RUN_ID}::${TOOL_CALL_ID}`,
+      reason: 'aidev:user_question',
+      message: 'A few questions first',
+      toolCallId: TOOL_CALL_ID,
+      responseSchema: JSON.parse(resumeSchema),
+      metadata: { questions, mastra: bridgeInterrupt(questionPayload).metadata.mastra },
+    });
+    // The client-side unwrap reads it as a question card with the same questions.
+    const unwrapped = unwrapInterrupt(interrupt);
+    expect(unwrapped.reason).toBe(InterruptReason.UserQuestion);
+    expect(unwrapped.metadata).toEqual({ questions });
+    expect(unwrapped.problem).toBeUndefined();
+  });
+
+  it('passes the legacy CUSTOM event and every other event through unchanged', async () => {
+    const events = suspendRun(questionPayload);
+    const out = await through(events);
+    expect(out).toHaveLength(3);
+    expect(out[0]).toBe(events[0]);
+    expect(out[1]).toBe(events[1]);
+  });
+
+  it('lifts an approval ticket payload', async () => {
+    const ticket = { approvers: ['ops'], sn: 'APR-1', status: 'pending', submit_time: '2026-01-01 10:00', title: 'Deploy', url: 'https://example.com/APR-1' };
+    const out = await through(suspendRun({ reason: 'aidev:tool_approval', metadata: { ticket } }, { toolName: 'request_approval' }));
+    const [interrupt] = finished(out).outcome.interrupts;
+    expect(interrupt.reason).toBe('aidev:tool_approval');
+    expect(interrupt.metadata.ticket).toEqual(ticket);
+    expect(interrupt.metadata.mastra.toolName).toBe('request_approval');
+    expect(interrupt.id).toBe(`${RUN_ID}::${TOOL_CALL_ID}`);
+  });
+
+  it('leaves a suspend without a reason (the time picker) as the very same event', async () => {
+    const events = suspendRun({ topic: 'Intro', slots: [{ label: 'Tomorrow 10:00 AM', iso: '2026-01-02T10:00:00.000Z' }] }, { toolName: 'schedule_meeting' });
+    const out = await through(events);
+    expect(out[2]).toBe(events[2]);
+  });
+});
+
+describe('normalizeInterrupts: a legacy-only run', () => {
+  it('turns a lone mastra_suspend on_interrupt into the interrupt outcome the bridge would have sent', async () => {
+    const out = await through(suspendRun(questionPayload, { withOutcome: false }));
+    const outcome = finished(out).outcome;
+    expect(outcome.type).toBe('interrupt');
+    expect(outcome.interrupts).toEqual([
+      {
+        id: `${RUN_ID}::${TOOL_CALL_ID}`,
+        reason: 'aidev:user_question',
+        message: 'A few questions first',
+        toolCallId: TOOL_CALL_ID,
+        responseSchema: JSON.parse(resumeSchema),
+        metadata: { questions, mastra: bridgeInterrupt(questionPayload).metadata.mastra },
+      },
+    ]);
+  });
+
+  it('keeps a Mastra interrupt without a reason as mastra:tool_suspend with the suspend payload', async () => {
+    const payload = { topic: 'Intro', slots: [] };
+    const out = await through(suspendRun(payload, { withOutcome: false, toolName: 'schedule_meeting' }));
+    const [interrupt] = finished(out).outcome.interrupts;
+    expect(interrupt).toEqual(bridgeInterrupt(payload, 'schedule_meeting'));
+    expect(unwrapInterrupt(interrupt)).toMatchObject({ toolName: 'schedule_meeting', payload });
+  });
+
+  it('turns a non-Mastra legacy value ({reason, metadata}, object) into a standard interrupt', async () => {
+    const events: BaseEvent[] = [
+      { type: 'RUN_STARTED', threadId: 't', runId: RUN_ID } as BaseEvent,
+      { type: 'CUSTOM', name: 'on_interrupt', value: { reason: 'aidev:user_question', metadata: { questions } } } as BaseEvent,
+      { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent,
+    ];
+    const [interrupt] = finished(await through(events)).outcome.interrupts;
+    expect(interrupt).toEqual({ id: `legacy::${RUN_ID}::0`, reason: 'aidev:user_question', metadata: { questions } });
+  });
+
+  it('turns a plain-sentence legacy value into an interrupt with that message', async () => {
+    const events: BaseEvent[] = [
+      { type: 'RUN_STARTED', threadId: 't', runId: RUN_ID } as BaseEvent,
+      { type: 'CUSTOM', name: 'on_interrupt', value: 'Approve the deploy?' } as BaseEvent,
+      { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent,
+    ];
+    const [interrupt] = finished(await through(events)).outcome.interrupts;
+    expect(interrupt).toMatchObject({ reason: LEGACY_INTERRUPT_REASON, message: 'Approve the deploy?' });
+  });
+
+  it('sends the resume of a synthesized legacy interrupt the legacy way (forwardedProps.command)', async () => {
+    const value = { reason: 'aidev:user_question', metadata: { questions } };
+    const middleware = normalizeInterrupts({ onProblem: () => {} });
+    const agent = new ScriptedAgent((i) =>
+      i.forwardedProps?.command
+        ? [{ type: 'RUN_STARTED', threadId: 't', runId: 'run-2' } as BaseEvent, { type: 'RUN_FINISHED', threadId: 't', runId: 'run-2' } as BaseEvent]
+        : [
+            { type: 'RUN_STARTED', threadId: 't', runId: RUN_ID } as BaseEvent,
+            { type: 'CUSTOM', name: 'on_interrupt', value } as BaseEvent,
+            { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent,
+          ],
+    );
+    const first = await firstValueFrom(middleware(input(), agent).pipe(toArray()));
+    const id = finished(first).outcome.interrupts[0].id;
+    const answers = { answers: [{ question: 'Which database?', answer: [{ label: 'Postgres', description: 'Relational' }] }] };
+    await firstValueFrom(middleware(input({ runId: 'run-2', resume: [{ interruptId: id, status: 'resolved', payload: answers }] } as any), agent).pipe(toArray()));
+    const sent = agent.inputs[1] as RunAgentInput & { resume?: unknown };
+    expect(sent.forwardedProps.command).toEqual({ resume: answers, interruptEvent: value });
+    expect(sent.resume).toBeUndefined();
+  });
+
+  it('does not touch a resume of a Mastra interrupt (the bridge reads runId::toolCallId itself)', async () => {
+    const agent = new ScriptedAgent(() => []);
+    const resume = [{ interruptId: `${RUN_ID}::${TOOL_CALL_ID}`, status: 'resolved', payload: { chosen_label: 'x' } }];
+    await firstValueFrom(normalizeInterrupts()(input({ resume } as any), agent).pipe(toArray()));
+    expect((agent.inputs[0] as any).resume).toEqual(resume);
+    expect(agent.inputs[0].forwardedProps).toEqual({});
+  });
+
+  it('adds nothing to a run without interrupts', async () => {
+    const events: BaseEvent[] = [
+      { type: 'RUN_STARTED', threadId: 't', runId: RUN_ID } as BaseEvent,
+      { type: 'CUSTOM', name: 'something_else', value: { reason: 'x' } } as BaseEvent,
+      { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent,
+    ];
+    const out = await through(events);
+    expect(out).toEqual(events);
+    expect(out[2]).toBe(events[2]);
+  });
+});
+
+describe('normalizeInterrupts: malformed input', () => {
+  const cases: [string, unknown][] = [
+    ['a broken JSON string', '{"type":"mastra_suspend", "toolCallId":'],
+    ['null', null],
+    ['a number', 42],
+    ['a list', [1, 2]],
+    ['a mastra wrapper without a toolCallId', { type: 'mastra_suspend', suspendPayload: { reason: 'aidev:user_question' } }],
+    ['a __proto__ key', JSON.parse('{"__proto__": {"polluted": true}, "reason": "aidev:user_question"}')],
+  ];
+  it.each(cases)('survives a legacy value that is %s', async (_name, value) => {
+    const events: BaseEvent[] = [
+      { type: 'RUN_STARTED', threadId: 't', runId: RUN_ID } as BaseEvent,
+      { type: 'CUSTOM', name: 'on_interrupt', value } as BaseEvent,
+      { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent,
+    ];
+    const out = await through(events);
+    expect(out).toHaveLength(3);
+    expect(({} as any).polluted).toBeUndefined();
+    const outcome = finished(out).outcome;
+    if (outcome) for (const interrupt of outcome.interrupts) expect(typeof interrupt.id).toBe('string');
+  });
+
+  it('survives broken standard outcomes: a non-object interrupt, metadata.mastra without a payload, a null reason', async () => {
+    const weird = [
+      'not an interrupt',
+      { id: 'a', reason: 'mastra:tool_suspend', metadata: { mastra: { suspendPayload: 'text' } } },
+      { id: 'b', reason: 'mastra:tool_suspend', metadata: { mastra: { suspendPayload: { reason: null } } } },
+      { id: 'c', reason: 'x', metadata: 'not metadata' },
+    ];
+    const events: BaseEvent[] = [{ type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID, outcome: { type: 'interrupt', interrupts: weird } } as BaseEvent];
+    const out = await through(events);
+    expect(finished(out).outcome.interrupts).toEqual(weird);
+  });
+
+  it('passes an event through when reading it throws', async () => {
+    const onProblem = vi.fn();
+    const hostile = { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent;
+    Object.defineProperty(hostile, 'outcome', { get: () => { throw new Error('boom'); }, enumerable: true });
+    const out = await through([hostile], normalizeInterrupts({ onProblem }));
+    expect(out[0]).toBe(hostile);
+    expect(onProblem.mock.calls[0][0]).toContain('boom');
+    expect(onProblem.mock.calls[0][1]).toBe(hostile);
+  });
+
+  it('forwards an upstream error as an error, not a throw', async () => {
+    const agent = new ScriptedAgent(() => []);
+    agent.run = () => new Observable((s) => s.error(new Error('upstream failed')));
+    await expect(firstValueFrom(normalizeInterrupts()(input(), agent).pipe(toArray()))).rejects.toThrow('upstream failed');
+  });
+});
+
+describe('normalizeInterrupts: CopilotRuntime clones the agent per request', () => {
+  const collect = async (agent: AbstractAgent) => {
+    const events: BaseEvent[] = [];
+    await agent.runAgent({ runId: RUN_ID }, { onEvent: ({ event }) => void events.push(event) });
+    return events;
+  };
+
+  it('plain agent.use() is lost by an agent whose clone() rebuilds it (MastraAgent does this)', async () => {
+    const agent = new ScriptedAgent(() => suspendRun(questionPayload)).use(normalizeInterrupts());
+    const events = await collect(agent.clone());
+    expect(finished(events).outcome.interrupts[0].reason).toBe('mastra:tool_suspend');
+  });
+
+  it('withNormalizedInterrupts keeps the middleware on clones, and clones of clones, exactly once', async () => {
+    const agent = withNormalizedInterrupts(new ScriptedAgent(() => suspendRun(questionPayload)));
+    for (const copy of [agent, agent.clone(), agent.clone().clone()]) {
+      const events = await collect(copy);
+      expect(finished(events).outcome.interrupts[0].reason).toBe('aidev:user_question');
+      expect((copy as any).middlewares.filter((m: any) => m.fn !== undefined)).toHaveLength(1);
+    }
+  });
+
+  it('agent.use() survives AbstractAgent.clone(), which copies middlewares', async () => {
+    class DefaultClone extends AbstractAgent {
+      run(): Observable<BaseEvent> {
+        return new Observable((s) => {
+          for (const e of suspendRun(questionPayload)) s.next(e);
+          s.complete();
+        });
+      }
+    }
+    const agent = withNormalizedInterrupts(new DefaultClone());
+    const copy = agent.clone() as AbstractAgent;
+    expect((copy as any).middlewares.filter((m: any) => m.fn !== undefined)).toHaveLength(1);
+    const events = await collect(copy);
+    expect(finished(events).outcome.interrupts[0].reason).toBe('aidev:user_question');
+  });
+});
+
+describe('interrupt builders', () => {
+  const ticket = { approvers: ['ops'], sn: 'APR-1', status: APPROVAL_STATUS.PENDING, submit_time: '2026-01-01 10:00', title: 'Deploy', url: 'https://example.com/APR-1' };
+
+  it('toolApprovalInterrupt builds a ticket-mode interrupt', () => {
+    expect(toolApprovalInterrupt({ toolCallId: 'c1', ticket, message: 'Needs approval' })).toEqual({
+      id: 'aidev:tool_approval::c1',
+      reason: 'aidev:tool_approval',
+      toolCallId: 'c1',
+      message: 'Needs approval',
+      metadata: { ticket },
+    });
+  });
+
+  it('toolApprovalInterrupt builds a direct-mode interrupt', () => {
+    const interrupt = toolApprovalInterrupt({ id: 'i1', toolCallId: 'c2', toolName: 'delete_branch', args: { name: 'old' } });
+    expect(interrupt).toEqual({ id: 'i1', reason: 'aidev:tool_approval', toolCallId: 'c2', metadata: { toolName: 'delete_branch', args: { name: 'old' } } });
+    expect(unwrapInterrupt(interrupt).reason).toBe('aidev:tool_approval');
+  });
+
+  it('userQuestionInterrupt builds a question interrupt the unwrap accepts', () => {
+    const interrupt = userQuestionInterrupt({ toolCallId: 'c3', questions, expiresAt: '2030-01-01T00:00:00Z' });
+    expect(interrupt).toEqual({ id: 'aidev:user_question::c3', reason: 'aidev:user_question', toolCallId: 'c3', expiresAt: '2030-01-01T00:00:00Z', metadata: { questions } });
+    expect(unwrapInterrupt(interrupt).problem).toBeUndefined();
+  });
+
+  it('refuses to build interrupts without a tool call or questions', () => {
+    expect(() => userQuestionInterrupt({ toolCallId: 'c', questions: [] })).toThrow(/at least one question/);
+    expect(() => toolApprovalInterrupt({ toolCallId: '', ticket })).toThrow(/toolCallId/);
+  });
+});
