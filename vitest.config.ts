@@ -37,6 +37,15 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      {
+        test: {
+          name: 'size',
+          globals: true,
+          environment: 'node',
+          include: ['test/size/**/*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
     ],
   },
 });

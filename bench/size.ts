@@ -1,0 +1,169 @@
+/**
+ * Figure 1, size: every entry in package.json `exports`, bundled from source the way an app's
+ * bundler ships it (esbuild, ESM, minified, tree-shaken, peers external), then gzipped (zlib level 9).
+ * Used by `npm run bench` and by the size budget test (`test/size`), so both see the same numbers.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import tsupConfig from '../tsup.config';
+
+/** The package root: the nearest folder up from here whose package.json is this package (works bundled too). */
+function findRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'copilotkit-interrupts') return dir;
+    if (dirname(dir) === dir) throw new Error(`copilotkit-interrupts' package.json not found above ${start}`);
+  }
+}
+
+export const ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** Peers and optional peers: an app already has them, so they never count. */
+export const EXTERNAL = [
+  'react',
+  'react/*',
+  'react-dom',
+  'react-dom/*',
+  '@copilotkit/*',
+  '@ag-ui/*',
+  '@mastra/*',
+  'zod',
+  'zod/*',
+  'rxjs',
+  'rxjs/*',
+];
+
+/** Gzipped budgets in bytes, enforced by `test/size/size-budget.test.ts`. See bench/README.md. */
+export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
+  './core': 4 * 1024,
+  '.': 16 * 1024,
+  './styles.css': 4 * 1024,
+};
+
+/** One card imported alone from the main entry: what tree-shaking leaves. */
+export const CARD_ALONE = { label: '. { TimePickerCard } alone', exportName: 'TimePickerCard' };
+
+export interface SizeResult {
+  entry: string;
+  source: string;
+  minified: number;
+  gzipped: number;
+  budget?: number;
+}
+
+interface PackageJson {
+  exports: Record<string, string | { import?: string | { default?: string } }>;
+}
+
+function readPackage(): PackageJson {
+  return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+}
+
+/** `./dist/core.js` -> `core`; `./dist/styles.css` -> `styles`. */
+function distBase(target: PackageJson['exports'][string]): string | undefined {
+  const file =
+    typeof target === 'string'
+      ? target
+      : typeof target.import === 'string'
+        ? target.import
+        : target.import?.default;
+  if (!file) return undefined;
+  return file.replace(/^\.\/dist\//, '').replace(/\.(c|m)?js$|\.css$/, '');
+}
+
+/** tsup's entry map, merged over its config array: `{core: 'src/index.ts', ...}`. */
+function tsupEntries(): Record<string, string> {
+  const configs = (Array.isArray(tsupConfig) ? tsupConfig : [tsupConfig]) as Array<{ entry?: unknown }>;
+  const entries: Record<string, string> = {};
+  for (const config of configs) {
+    if (config.entry && typeof config.entry === 'object' && !Array.isArray(config.entry)) {
+      Object.assign(entries, config.entry as Record<string, string>);
+    }
+  }
+  return entries;
+}
+
+function findCssSources(dir: string, found: string[] = []): string[] {
+  if (!existsSync(dir)) return found;
+  for (const item of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, item.name);
+    if (item.isDirectory()) findCssSources(path, found);
+    else if (item.name.endsWith('.css')) found.push(path);
+  }
+  return found;
+}
+
+/** The source file behind each package export (`./package.json` aside). */
+export function exportSources(): Array<{ entry: string; source: string }> {
+  const pkg = readPackage();
+  const entries = tsupEntries();
+  const result: Array<{ entry: string; source: string }> = [];
+  for (const [entry, target] of Object.entries(pkg.exports)) {
+    if (entry === './package.json') continue;
+    const base = distBase(target);
+    const fromTsup = base ? entries[base] : undefined;
+    if (fromTsup) {
+      result.push({ entry, source: resolve(ROOT, fromTsup) });
+      continue;
+    }
+    if (entry.endsWith('.css')) {
+      // The stylesheet may be copied rather than built by tsup: take the one CSS source there is.
+      const css = [...findCssSources(join(ROOT, 'components')), ...findCssSources(join(ROOT, 'src'))];
+      if (css.length === 1) {
+        result.push({ entry, source: css[0] });
+        continue;
+      }
+      throw new Error(`Cannot tell which stylesheet is ${entry}: found ${css.length} CSS files.`);
+    }
+    throw new Error(`No tsup entry builds ${entry} (dist name ${base ?? '?'}).`);
+  }
+  return result;
+}
+
+async function bundleSize(stdinOrFile: { file: string } | { contents: string }, css: boolean): Promise<{ minified: number; gzipped: number }> {
+  const common = {
+    bundle: true,
+    minify: true,
+    write: false,
+    format: 'esm' as const,
+    platform: 'browser' as const,
+    target: 'es2022',
+    treeShaking: true,
+    external: EXTERNAL,
+    logLevel: 'silent' as const,
+    absWorkingDir: ROOT,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    jsx: 'automatic' as const,
+  };
+  const result =
+    'file' in stdinOrFile
+      ? await build({ ...common, entryPoints: [stdinOrFile.file], outdir: 'out' })
+      : await build({
+          ...common,
+          stdin: { contents: stdinOrFile.contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'card-alone.ts' },
+          outdir: 'out',
+        });
+  // Only the output of the kind the entry is (a JS entry importing CSS would also emit a .css file).
+  const wanted = result.outputFiles.filter((file) => (css ? file.path.endsWith('.css') : file.path.endsWith('.js')));
+  const bytes = Buffer.concat(wanted.map((file) => Buffer.from(file.contents)));
+  return { minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length };
+}
+
+/** Sizes of every export plus one card alone. */
+export async function measureSizes(): Promise<SizeResult[]> {
+  const results: SizeResult[] = [];
+  for (const { entry, source } of exportSources()) {
+    const size = await bundleSize({ file: source }, entry.endsWith('.css'));
+    results.push({ entry, source: relative(ROOT, source), ...size, budget: SIZE_BUDGETS[entry] });
+  }
+  const main = exportSources().find((item) => item.entry === '.');
+  if (main) {
+    const contents = `export { ${CARD_ALONE.exportName} } from ${JSON.stringify('./' + relative(ROOT, main.source))};`;
+    const size = await bundleSize({ contents }, false);
+    results.push({ entry: CARD_ALONE.label, source: relative(ROOT, main.source), ...size });
+  }
+  return results;
+}

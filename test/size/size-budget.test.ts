@@ -1,0 +1,36 @@
+/**
+ * Size budgets (gzipped, minified, peers external), enforced in `npm test`. Size is not a timing:
+ * it is deterministic, so it may fail the build. The numbers come from the same code as
+ * `npm run bench` (bench/size.ts), which bundles each package export from source with esbuild;
+ * no `dist/` needed. Budgets live in `SIZE_BUDGETS`; see bench/README.md before changing them.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CARD_ALONE, measureSizes, SIZE_BUDGETS, type SizeResult } from '../../bench/size';
+
+let sizes: SizeResult[];
+
+beforeAll(async () => {
+  sizes = await measureSizes();
+});
+
+describe('size budgets (min + gzip)', () => {
+  for (const [entry, budget] of Object.entries(SIZE_BUDGETS)) {
+    it(`${entry} <= ${budget} bytes`, (context) => {
+      const size = sizes.find((item) => item.entry === entry);
+      // An entry the package does not export yet (the stylesheet lands with the cards) has nothing to weigh.
+      if (!size) {
+        context.skip(`${entry} is not in package.json exports yet`);
+        return;
+      }
+      expect(size.gzipped, `${entry} (${size.source}) is ${size.gzipped} B gzipped`).toBeLessThanOrEqual(budget);
+    });
+  }
+
+  it('tree-shaking: one card imported alone weighs less than the whole entry', () => {
+    const whole = sizes.find((item) => item.entry === '.');
+    const alone = sizes.find((item) => item.entry === CARD_ALONE.label);
+    expect(whole).toBeDefined();
+    expect(alone).toBeDefined();
+    expect(alone!.gzipped).toBeLessThan(whole!.gzipped);
+  });
+});
