@@ -16,3 +16,13 @@ export { InterruptMessageRender, type InterruptMessageRenderProps } from './inte
 export { defaultFallback, defaultRenderers } from './default-renderers';
 export { useCountdown, formatRemaining, type Clock, type Countdown } from '../hooks/use-countdown';
 export { useLocalInterruptState, type LocalInterruptState, type LocalInterruptStateOptions } from '../hooks/use-local-interrupt-state';
+export { useInterruptRenderers, InterruptRenderers } from './interrupt-renderers';
+export {
+  BuiltinFallbackCard,
+  DEFAULT_RESOLVE_DELAY_MS,
+  type InterruptRenderer,
+  type InterruptRendererProps,
+  type InterruptRenderersConfig,
+  type InterruptResumeHandler,
+  type InterruptStatus,
+} from '../hooks';

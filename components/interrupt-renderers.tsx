@@ -1,0 +1,35 @@
+import type { ReactElement } from 'react';
+import { useInterruptRenderersWith, type InterruptRenderersConfig } from '../hooks';
+import { defaultFallback, defaultRenderers } from './default-renderers';
+
+const DEFAULTS = { renderers: defaultRenderers, fallback: defaultFallback };
+
+/**
+ * Render every interrupt of one agent as a card inside `<CopilotChat>`: the built-in cards by
+ * reason (approval, user question, time picker), yours merged over them, and a fallback for the
+ * rest. Use it once per agent; CopilotKit has a single interrupt slot. After an answer the card
+ * turns read-only, the agent resumes once that is painted, and the card stays in the transcript.
+ *
+ * @example
+ * function Chat() {
+ *   useInterruptRenderers({ onInterruptResume: (resume) => console.log(resume) });
+ *   return <CopilotChat />;
+ * }
+ */
+export function useInterruptRenderers(config: InterruptRenderersConfig = {}): ReactElement | null {
+  return useInterruptRenderersWith(config, DEFAULTS);
+}
+
+/**
+ * The component form of {@link useInterruptRenderers}. Place it inside the CopilotKit provider,
+ * before the chat. With `renderInChat={false}` it renders the open cards where it stands.
+ *
+ * @example
+ * <CopilotKitProvider runtimeUrl="/api/copilotkit">
+ *   <InterruptRenderers history={createInterruptHistory({ persistence: 'localStorage' })} />
+ *   <CopilotChat />
+ * </CopilotKitProvider>
+ */
+export function InterruptRenderers(props: InterruptRenderersConfig): ReactElement | null {
+  return useInterruptRenderers(props);
+}

@@ -1,0 +1,34 @@
+/**
+ * Run `callback` once the browser has painted the current frame, then `delayMs` later.
+ *
+ * Why two animation frames: a rAF callback runs *before* the next paint, so the first one only
+ * tells us a frame is being produced; the second runs after that frame (with our committed
+ * read-only card) has been painted. Without rAF (a server, some test DOMs) a macrotask stands in.
+ * Returns a function that cancels whatever has not run yet.
+ */
+export function afterPaint(callback: () => void, delayMs = 0): () => void {
+  let cancelled = false;
+  let frame: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = () => {
+    if (cancelled) return;
+    timer = setTimeout(() => {
+      if (!cancelled) callback();
+    }, Math.max(0, delayMs));
+  };
+  if (typeof requestAnimationFrame === 'function') {
+    frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => {
+        frame = undefined;
+        run();
+      });
+    });
+  } else {
+    timer = setTimeout(run, 0);
+  }
+  return () => {
+    cancelled = true;
+    if (frame !== undefined && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(frame);
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}

@@ -1,0 +1,79 @@
+import { useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
+import type { InterruptHistoryRecord } from '../src/history';
+import type { UnwrappedInterrupt } from '../src/unwrap';
+import { BuiltinFallbackCard } from './builtin-fallback-card';
+import type { InterruptController } from './interrupt-controller';
+import { RendererBoundary } from './renderer-boundary';
+import type { InterruptRendererProps } from './renderer-props';
+
+export interface InterruptCardProps {
+  controller: InterruptController;
+  interrupt: UnwrappedInterrupt;
+  /** The answer on record; none means the interrupt is still open. */
+  record?: InterruptHistoryRecord;
+}
+
+// setTimeout stores delays in 32 bits; anything longer would fire at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * One interrupt drawn by its renderer, with props derived from the history record. Used by the
+ * live slot and by the transcript echo alike, so both always show the same state.
+ */
+export function InterruptCard({ controller, interrupt, record }: InterruptCardProps) {
+  // Settings (renderers, locale, labels) live on the controller: CopilotKit memoizes the slot
+  // element, so a prop from the hook's render would go stale.
+  useSyncExternalStore(controller.subscribe, controller.getVersion);
+  const view = controller.view;
+  const status = record?.status ?? 'pending';
+
+  // The answer goes to CopilotKit only after this read-only state has been committed (and then
+  // painted, see afterPaint); the controller ignores repeats.
+  useLayoutEffect(() => {
+    if (status !== 'pending') controller.committed(interrupt.id);
+  }, [controller, interrupt.id, status, record]);
+
+  useEffect(() => {
+    if (status !== 'pending' || !interrupt.expiresAt) return;
+    const at = Date.parse(interrupt.expiresAt);
+    if (!Number.isFinite(at)) return;
+    const timer = setTimeout(() => controller.expire(interrupt), Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS));
+    return () => clearTimeout(timer);
+  }, [controller, interrupt, status]);
+
+  const props: InterruptRendererProps = {
+    interrupt,
+    status,
+    result: record?.result,
+    error: record?.error,
+    resolve: (payload) => controller.answer(interrupt, payload),
+    cancel: () => controller.dismiss(interrupt),
+    retry: () => controller.retry(interrupt.id),
+    readOnly: status !== 'pending',
+    locale: view.locale,
+    labels: view.labels,
+    onInterruptResume: controller.settings.onInterruptResume,
+  };
+  const { Renderer, name } = view.pick(interrupt);
+  const Fallback = view.fallback;
+  const broken = (error: Error): InterruptRendererProps => ({
+    ...props,
+    interrupt: { ...interrupt, problem: `The "${name}" renderer failed: ${error.message}` },
+  });
+
+  return (
+    <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
+      <RendererBoundary
+        key={name}
+        name={name}
+        fallback={(error) => (
+          <RendererBoundary name="fallback" fallback={() => <BuiltinFallbackCard {...broken(error)} />}>
+            <Fallback {...broken(error)} />
+          </RendererBoundary>
+        )}
+      >
+        <Renderer {...props} />
+      </RendererBoundary>
+    </div>
+  );
+}

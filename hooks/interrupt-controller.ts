@@ -1,0 +1,398 @@
+import type { InterruptHistory, InterruptHistoryRecord } from '../src/history';
+import { toProtocolInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
+import { afterPaint } from './after-paint';
+import { BuiltinFallbackCard } from './builtin-fallback-card';
+import type { CardView } from './card-view';
+import type { InterruptResumeHandler } from './renderer-props';
+import { toResumeEntry, type ResumeBatch } from './resume-batch';
+import { toResumeRecord } from './resume-record';
+
+const LOG = '[copilotkit-interrupts]';
+
+/** CopilotKit's `resolve` / `cancel` from the `useInterrupt` render props. */
+export interface CopilotKitInterruptActions {
+  resolve: (payload: unknown, interruptId?: string) => unknown;
+  cancel: (interruptId?: string) => unknown;
+}
+
+/** The slice of an AG-UI agent the controller reads and listens to. */
+export interface ControlledAgent {
+  threadId: string;
+  messages: ReadonlyArray<{ id: string }>;
+  pendingInterrupts: Array<{ id: string }>;
+  subscribe(subscriber: Record<string, (params: any) => unknown>): { unsubscribe(): void };
+}
+
+/** The slice of CopilotKit the controller needs to send a resume again (Retry). */
+export interface ControlledCopilotKit {
+  runAgent(params: { agent: any; resume?: unknown; runId?: string; forwardedProps?: Record<string, unknown> }): Promise<unknown>;
+}
+
+export interface ControllerSettings {
+  agentId: string;
+  resolveDelayMs: number;
+  onInterruptResume?: InterruptResumeHandler;
+}
+
+/** The open set CopilotKit is showing: standard interrupts, or one legacy `on_interrupt` event. */
+interface OpenSet {
+  kind: 'standard' | 'legacy';
+  interrupts: UnwrappedInterrupt[];
+  actions: CopilotKitInterruptActions;
+}
+
+const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null =>
+  messages && messages.length > 0 ? messages[messages.length - 1].id : null;
+
+const errorText = (error: unknown, fallback: string): string =>
+  error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : fallback;
+
+/**
+ * The state machine behind `useInterruptRenderers`, free of React: it records answers in the
+ * history store (which every card reads), defers CopilotKit's resolve until the read-only card is
+ * painted, follows the resume run to settle cards as resolved or error, and re-sends on Retry.
+ * Cards never hold this state themselves because CopilotKit memoizes the rendered slot element.
+ */
+export class InterruptController {
+  settings: ControllerSettings;
+  /** How cards draw themselves; replaced with {@link setView}. */
+  view: CardView = { pick: () => ({ Renderer: BuiltinFallbackCard, name: 'fallback' }), fallback: BuiltinFallbackCard, locale: 'en' };
+  readonly history: InterruptHistory;
+
+  private agent?: ControlledAgent;
+  private copilotkit?: ControlledCopilotKit;
+  private open?: OpenSet;
+  /** Ids handed to CopilotKit for the current open set. */
+  private handedOver = new Set<string>();
+  /** Where each interrupt appeared (last message id at that moment) and which run raised it. */
+  private anchors = new Map<string, string | null>();
+  private runIds = new Map<string, string>();
+  private legacy?: { anchor: string | null; runId?: string; value: unknown };
+  /** Answered but not yet sent: waiting for the read-only card to be painted. */
+  private unsent = new Set<string>();
+  private scheduled = new Map<string, () => void>();
+  private inflight?: ResumeBatch;
+  private failed = new Map<string, ResumeBatch>();
+  private retrying?: ResumeBatch;
+  private claims = new Map<string, number>();
+  private warned = new Set<string>();
+  private listeners = new Set<() => void>();
+  private version = 0;
+
+  constructor(history: InterruptHistory, settings: ControllerSettings) {
+    this.history = history;
+    this.settings = settings;
+  }
+
+  // ---- external store for claims and settings (cards subscribe) ----
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  private emit() {
+    this.version += 1;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** New settings from the latest render; cards re-render because the slot element is memoized. */
+  configure(settings: ControllerSettings): void {
+    const prev = this.settings;
+    this.settings = settings;
+    if (
+      prev.agentId !== settings.agentId ||
+      prev.resolveDelayMs !== settings.resolveDelayMs ||
+      prev.onInterruptResume !== settings.onInterruptResume
+    ) {
+      this.emit();
+    }
+  }
+
+  /** New renderers, locale or labels: every card redraws. */
+  setView(view: CardView): void {
+    this.view = view;
+    this.emit();
+  }
+
+  // ---- wiring ----
+
+  get threadId(): string {
+    return this.agent?.threadId ?? 'default';
+  }
+
+  /** Follow an agent's runs. Returns the unsubscribe function. */
+  attach(agent: ControlledAgent, copilotkit: ControlledCopilotKit): () => void {
+    this.agent = agent;
+    this.copilotkit = copilotkit;
+    const subscription = agent.subscribe({
+      onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
+        if (outcome !== 'interrupt' || !Array.isArray(interrupts)) return;
+        for (const interrupt of interrupts) {
+          if (!this.anchors.has(interrupt.id)) this.anchors.set(interrupt.id, lastId(messages));
+          if (input?.runId) this.runIds.set(interrupt.id, input.runId);
+        }
+      },
+      onCustomEvent: ({ event, input, messages }) => {
+        if (event?.name !== 'on_interrupt') return;
+        this.legacy = { anchor: lastId(messages), runId: input?.runId, value: event.value };
+      },
+      onRunErrorEvent: ({ event }) => {
+        if (this.inflight) this.inflight.failure = errorText(event?.message, 'The agent reported an error.');
+      },
+      onRunFailed: ({ error }) => {
+        if (this.inflight) this.fail(this.inflight, errorText(error, 'The resume run failed.'));
+      },
+      onRunFinalized: () => {
+        const batch = this.inflight;
+        if (!batch) return;
+        if (batch.failure) this.fail(batch, batch.failure);
+        else this.settle(batch);
+      },
+    });
+    return () => subscription.unsubscribe();
+  }
+
+  /**
+   * The interrupts CopilotKit currently shows. Called from the `useInterrupt` render callback;
+   * it only records bookkeeping (no store update), so it is safe during render.
+   */
+  setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions: CopilotKitInterruptActions): void {
+    const sameSet =
+      this.open &&
+      this.open.kind === kind &&
+      this.open.interrupts.length === interrupts.length &&
+      this.open.interrupts.every((i, n) => i.id === interrupts[n].id);
+    if (!sameSet) this.handedOver = new Set();
+    this.open = { kind, interrupts, actions };
+    for (const interrupt of interrupts) {
+      if (this.anchors.has(interrupt.id)) continue;
+      const anchor = kind === 'legacy' && this.legacy ? this.legacy.anchor : lastId(this.agent?.messages);
+      this.anchors.set(interrupt.id, anchor);
+    }
+    for (const interrupt of interrupts) this.warnOnce(interrupt);
+  }
+
+  private warnOnce(interrupt: UnwrappedInterrupt) {
+    if (!interrupt.problem || this.warned.has(interrupt.id)) return;
+    this.warned.add(interrupt.id);
+    console.warn(`${LOG} Interrupt "${interrupt.id}" could not be fully understood: ${interrupt.problem}`, interrupt.raw);
+  }
+
+  // ---- card actions ----
+
+  record(threadId: string, id: string): InterruptHistoryRecord | undefined {
+    return this.history.get(threadId, id);
+  }
+
+  /** A card's `resolve(payload)`: read-only at once, sent once painted. Later clicks do nothing. */
+  answer(interrupt: UnwrappedInterrupt, payload: unknown): void {
+    this.act(interrupt, 'submitting', payload);
+  }
+
+  /** A card's `cancel()`: AG-UI `cancelled`, deferred like an answer. */
+  dismiss(interrupt: UnwrappedInterrupt): void {
+    this.act(interrupt, 'cancelled', undefined);
+  }
+
+  private act(interrupt: UnwrappedInterrupt, status: 'submitting' | 'cancelled', result: unknown) {
+    if (this.history.get(this.threadId, interrupt.id)) return;
+    if (isExpired(interrupt)) {
+      this.expire(interrupt);
+      return;
+    }
+    this.history.record({
+      threadId: this.threadId,
+      id: interrupt.id,
+      reason: interrupt.reason,
+      interrupt,
+      status,
+      ...(status === 'submitting' ? { result } : {}),
+      anchor: this.anchors.get(interrupt.id) ?? lastId(this.agent?.messages),
+      agentId: this.settings.agentId,
+    });
+    this.unsent.add(interrupt.id);
+  }
+
+  /**
+   * The interrupt passed its `expiresAt`: read-only "Expired", nothing sent. CopilotKit is told
+   * (it drops its pending state without resuming) and the agent forgets the interrupt, so the
+   * next chat message is not refused for an unaddressed interrupt.
+   */
+  expire(interrupt: UnwrappedInterrupt): void {
+    if (this.history.get(this.threadId, interrupt.id)) return;
+    console.warn(`${LOG} Interrupt "${interrupt.id}" expired at ${interrupt.expiresAt}; no answer will be sent.`);
+    this.history.record({
+      threadId: this.threadId,
+      id: interrupt.id,
+      reason: interrupt.reason,
+      interrupt,
+      status: 'expired',
+      anchor: this.anchors.get(interrupt.id) ?? lastId(this.agent?.messages),
+      agentId: this.settings.agentId,
+    });
+    if (this.agent) this.agent.pendingInterrupts = this.agent.pendingInterrupts.filter((i) => i.id !== interrupt.id);
+    if (this.open?.interrupts.some((i) => i.id === interrupt.id)) {
+      this.handedOver.add(interrupt.id);
+      void Promise.resolve()
+        .then(() => this.open?.actions.cancel(interrupt.id))
+        .catch(() => undefined);
+    }
+  }
+
+  /** A card in `error`: send the same resume again. */
+  retry(id: string): void {
+    const batch = this.failed.get(id);
+    if (!batch || this.retrying) return;
+    for (const batchId of batch.ids) this.failed.delete(batchId);
+    const cancelled = new Set(batch.resume?.filter((e) => e.status === 'cancelled').map((e) => e.interruptId));
+    for (const batchId of batch.ids) {
+      this.history.update(this.threadId, batchId, {
+        status: cancelled.has(batchId) ? 'cancelled' : 'submitting',
+        error: undefined,
+      });
+    }
+    this.retrying = { ...batch, failure: undefined };
+    this.unsent.add(id);
+  }
+
+  /**
+   * A card showing `id` read-only has committed. Schedule the send for after the paint plus
+   * `resolveDelayMs`; repeated calls (re-renders, slot and echo both mounted) are ignored.
+   */
+  committed(id: string): void {
+    if (!this.unsent.has(id) || this.scheduled.has(id)) return;
+    this.scheduled.set(
+      id,
+      afterPaint(() => this.send(id), this.settings.resolveDelayMs),
+    );
+  }
+
+  private send(id: string) {
+    this.scheduled.delete(id);
+    this.unsent.delete(id);
+    const retrying = this.retrying;
+    if (retrying && retrying.ids.includes(id)) {
+      this.retrying = undefined;
+      this.resend(retrying);
+      return;
+    }
+    const record = this.history.get(this.threadId, id);
+    const open = this.open;
+    if (!record || !open || !open.interrupts.some((i) => i.id === id)) {
+      if (record) this.fail({ ids: [id] }, 'The interrupt is no longer open, so the answer could not be sent.');
+      return;
+    }
+    this.notify(record, open.interrupts.find((i) => i.id === id)!);
+    this.handedOver.add(id);
+    const batch = this.batchIfComplete(open);
+    if (batch) this.inflight = batch;
+    const call = () =>
+      record.status === 'cancelled' ? open.actions.cancel(id) : open.actions.resolve(record.result, id);
+    Promise.resolve()
+      .then(call)
+      .catch((error) => {
+        if (batch) this.fail(batch, errorText(error, 'The resume run failed.'));
+      });
+    // A legacy cancel only dismisses: no run follows, so nothing is left to settle.
+    if (batch && open.kind === 'legacy' && record.status === 'cancelled') this.inflight = undefined;
+  }
+
+  /** Once every open interrupt is handed over, CopilotKit sends one resume: remember it. */
+  private batchIfComplete(open: OpenSet): ResumeBatch | undefined {
+    if (!open.interrupts.every((i) => this.handedOver.has(i.id))) return undefined;
+    const records = open.interrupts.map((i) => this.history.get(this.threadId, i.id));
+    if (records.some((r) => !r || r.status === 'expired')) return undefined;
+    const ids = open.interrupts.map((i) => i.id);
+    if (open.kind === 'legacy') {
+      const record = records[0]!;
+      return {
+        ids,
+        runId: this.legacy?.runId,
+        legacy: { resume: record.result, interruptEvent: this.legacy?.value ?? legacyValue(open.interrupts[0]) },
+      };
+    }
+    return { ids, runId: this.runIds.get(ids[0]), resume: records.map((r) => toResumeEntry(r!)) };
+  }
+
+  private resend(batch: ResumeBatch) {
+    const { agent, copilotkit } = this;
+    if (!agent || !copilotkit) return;
+    this.inflight = batch;
+    const params = batch.legacy
+      ? { agent, forwardedProps: { command: batch.legacy } }
+      : { agent, resume: batch.resume };
+    copilotkit
+      .runAgent({ ...params, ...(batch.runId ? { runId: batch.runId } : {}) })
+      .catch((error) => this.fail(batch, errorText(error, 'The resume run failed.')));
+  }
+
+  private notify(record: InterruptHistoryRecord, interrupt: UnwrappedInterrupt) {
+    const handler = this.settings.onInterruptResume;
+    if (!handler) return;
+    try {
+      const result = handler(toResumeRecord(record), toProtocolInterrupt(interrupt));
+      if (result && typeof (result as Promise<unknown>).catch === 'function') {
+        (result as Promise<unknown>).catch((error) => console.error(`${LOG} onInterruptResume rejected:`, error));
+      }
+    } catch (error) {
+      console.error(`${LOG} onInterruptResume threw:`, error);
+    }
+  }
+
+  private settle(batch: ResumeBatch) {
+    if (this.inflight === batch) this.inflight = undefined;
+    for (const id of batch.ids) {
+      const record = this.history.get(this.threadId, id);
+      if (record?.status === 'submitting') this.history.update(this.threadId, id, { status: 'resolved' });
+    }
+  }
+
+  private fail(batch: ResumeBatch, message: string) {
+    if (this.inflight === batch) this.inflight = undefined;
+    if (batch.ids.every((id) => this.failed.get(id) === batch)) return;
+    console.error(`${LOG} Resuming interrupt(s) ${batch.ids.join(', ')} failed: ${message}`);
+    for (const id of batch.ids) {
+      this.failed.set(id, batch);
+      this.history.update(this.threadId, id, { status: 'error', error: message });
+    }
+  }
+
+  // ---- echo claims: which interrupts the transcript is showing ----
+
+  /** The transcript echo of `id` is mounted; the slot copy hides. Returns the release function. */
+  claim(id: string): () => void {
+    this.claims.set(id, (this.claims.get(id) ?? 0) + 1);
+    this.emit();
+    return () => {
+      const left = (this.claims.get(id) ?? 1) - 1;
+      if (left > 0) this.claims.set(id, left);
+      else this.claims.delete(id);
+      this.emit();
+    };
+  }
+
+  isClaimed(id: string): boolean {
+    return this.claims.has(id);
+  }
+
+  /** Stop timers (unmount). Answers not yet sent cannot be sent without the hook. */
+  dispose(): void {
+    for (const cancel of this.scheduled.values()) cancel();
+    this.scheduled.clear();
+  }
+}
+
+export function isExpired(interrupt: Pick<UnwrappedInterrupt, 'expiresAt'>, now = Date.now()): boolean {
+  if (!interrupt.expiresAt) return false;
+  const at = Date.parse(interrupt.expiresAt);
+  return Number.isFinite(at) && at <= now;
+}
+
+/** The legacy event's `value`, as CopilotKit forwards it in `command.interruptEvent`. */
+function legacyValue(interrupt: UnwrappedInterrupt): unknown {
+  const raw = interrupt.raw as { value?: unknown } | undefined;
+  return raw && typeof raw === 'object' && 'value' in raw ? raw.value : raw;
+}

@@ -1,0 +1,28 @@
+import { useSyncExternalStore } from 'react';
+import type { UnwrappedInterrupt } from '../src/unwrap';
+import { InterruptCard } from './interrupt-card';
+import type { InterruptController } from './interrupt-controller';
+
+/**
+ * What the hook hands to CopilotKit's single interrupt slot: every open interrupt as its card.
+ * A card whose read-only echo is mounted in the transcript steps aside, so it is shown once, at
+ * the place the interrupt appeared, and survives CopilotKit clearing the slot.
+ */
+export function InterruptSlot({ controller, interrupts }: { controller: InterruptController; interrupts: UnwrappedInterrupt[] }) {
+  return (
+    <>
+      {interrupts.map((interrupt) => (
+        <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />
+      ))}
+    </>
+  );
+}
+
+function SlotEntry({ controller, interrupt }: { controller: InterruptController; interrupt: UnwrappedInterrupt }) {
+  const threadId = controller.threadId;
+  const records = useSyncExternalStore(controller.history.subscribe, () => controller.history.getSnapshot(threadId));
+  const claimed = useSyncExternalStore(controller.subscribe, () => controller.isClaimed(interrupt.id));
+  if (claimed) return null;
+  const record = records.find((r) => r.id === interrupt.id);
+  return <InterruptCard controller={controller} interrupt={interrupt} record={record} />;
+}

@@ -1,0 +1,29 @@
+import { createRendererRegistry, type RendererMap } from '../src/registry';
+import type { UnwrappedInterrupt } from '../src/unwrap';
+import type { InterruptRenderer } from './renderer-props';
+
+export interface PickedRenderer {
+  Renderer: InterruptRenderer<any>;
+  /** The registry key that matched, or `fallback`. Names the renderer in error messages. */
+  name: string;
+}
+
+export type RendererPicker = (interrupt: UnwrappedInterrupt) => PickedRenderer;
+
+/**
+ * Renderer lookup for the hook: the app's renderers merged over the defaults, then the registry
+ * order (reason, `tool:<name>`, `<namespace>:*`). An interrupt that could not be fully unwrapped
+ * (`problem` set) always goes to the fallback, which is the one card that shows the problem.
+ */
+export function createRendererPicker(
+  defaults: RendererMap<InterruptRenderer<any>>,
+  overrides: RendererMap<InterruptRenderer<any>> | undefined,
+  fallback: InterruptRenderer<any>,
+): RendererPicker {
+  const registry = createRendererRegistry({ ...defaults, ...overrides }, fallback);
+  return (interrupt) => {
+    if (interrupt.problem) return { Renderer: fallback, name: 'fallback' };
+    const key = registry.match(interrupt);
+    return { Renderer: registry.pick(interrupt), name: key ?? 'fallback' };
+  };
+}

@@ -1,0 +1,30 @@
+import type { InterruptHistoryRecord } from '../src/history';
+
+/** One entry of AG-UI `RunAgentInput.resume`. */
+export interface ResumeEntry {
+  interruptId: string;
+  status: 'resolved' | 'cancelled';
+  payload?: unknown;
+}
+
+/**
+ * Everything needed to send one resume again: the answers of every interrupt it addresses and the
+ * run it continues. Kept after a failure so Retry sends the very same answer.
+ */
+export interface ResumeBatch {
+  ids: string[];
+  runId?: string;
+  /** Standard interrupts: the `resume` array. */
+  resume?: ResumeEntry[];
+  /** Legacy `on_interrupt`: CopilotKit's `forwardedProps.command`. */
+  legacy?: { resume: unknown; interruptEvent: unknown };
+  /** Set by RUN_ERROR; the batch fails when its run finalizes. */
+  failure?: string;
+}
+
+/** The resume entry for an answered record. */
+export function toResumeEntry(record: Pick<InterruptHistoryRecord, 'id' | 'status' | 'result'>): ResumeEntry {
+  return record.status === 'cancelled'
+    ? { interruptId: record.id, status: 'cancelled' }
+    : { interruptId: record.id, status: 'resolved', payload: record.result };
+}

@@ -1,0 +1,40 @@
+import type { InterruptHistory } from '../src/history';
+import type { InterruptLocale } from '../src/i18n/locale';
+import type { RendererMap } from '../src/registry';
+import type { InterruptRenderer, InterruptResumeHandler } from './renderer-props';
+
+/** Options of `useInterruptRenderers` / `<InterruptRenderers>` (SPEC section 4). */
+export interface InterruptRenderersConfig {
+  /** The agent whose interrupts to render; CopilotKit's default agent when omitted. */
+  agentId?: string;
+  /** Renderers keyed by reason, `tool:<toolName>` or `<namespace>:*`, merged over the built-in cards. */
+  renderers?: RendererMap<InterruptRenderer<any>>;
+  /** The card for interrupts no renderer claims, malformed ones, and renderers that threw. */
+  fallback?: InterruptRenderer<any>;
+  /** Extra wait after the read-only card is painted, before the agent resumes. Default 500 ms. */
+  resolveDelayMs?: number;
+  /** Called with the seed's resume record for every answer, and by cards for their operations. */
+  onInterruptResume?: InterruptResumeHandler;
+  /**
+   * Draw cards inside `<CopilotChat>` (default). With `false` the hook returns the element for
+   * you to place, and there is no transcript echo.
+   */
+  renderInChat?: boolean;
+  locale?: InterruptLocale;
+  /** Label overrides passed to every card. */
+  labels?: Readonly<Record<string, string>>;
+  /**
+   * Where answered interrupts are kept for the transcript echo. Give one created with
+   * `createInterruptHistory({ persistence: 'localStorage' })` to keep echoes across reloads;
+   * by default each hook keeps its own in memory.
+   */
+  history?: InterruptHistory;
+}
+
+/** The built-in cards the component layer passes in. */
+export interface InterruptRendererDefaults {
+  renderers: RendererMap<InterruptRenderer<any>>;
+  fallback?: InterruptRenderer<any>;
+}
+
+export const DEFAULT_RESOLVE_DELAY_MS = 500;

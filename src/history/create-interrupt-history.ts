@@ -1,0 +1,96 @@
+import { parseRecords } from './parse-records';
+import { resolvePersistence } from './persistence';
+import {
+  TERMINAL_RECORD_STATUSES,
+  type InterruptHistory,
+  type InterruptHistoryOptions,
+  type InterruptHistoryRecord,
+} from './types';
+
+const EMPTY: readonly InterruptHistoryRecord[] = Object.freeze([]);
+
+/**
+ * A resolved-interrupt history. Pass it to `useInterruptRenderers({ history })` to keep the
+ * read-only cards across remounts and reloads; read it anywhere with `subscribe`/`getSnapshot`.
+ *
+ * @example
+ * const history = createInterruptHistory({ persistence: 'localStorage' });
+ * const records = useSyncExternalStore(history.subscribe, () => history.getSnapshot(threadId));
+ */
+export function createInterruptHistory(options: InterruptHistoryOptions = {}): InterruptHistory {
+  const persistence = resolvePersistence(options.persistence);
+  const prefix = options.storageKey ?? 'copilotkit-interrupts:history';
+  const maxPerThread = options.maxPerThread ?? 200;
+  const now = options.now ?? Date.now;
+  const threads = new Map<string, readonly InterruptHistoryRecord[]>();
+  const listeners = new Set<() => void>();
+
+  const storageKey = (threadId: string) => `${prefix}:${threadId}`;
+
+  // Threads load on first read, so a history holding many threads only parses the ones shown.
+  const load = (threadId: string): readonly InterruptHistoryRecord[] => {
+    const cached = threads.get(threadId);
+    if (cached) return cached;
+    let stored: InterruptHistoryRecord[] = [];
+    if (persistence) {
+      try {
+        stored = parseRecords(persistence.get(storageKey(threadId)), threadId);
+      } catch (error) {
+        console.warn(`[copilotkit-interrupts] Could not read interrupt history for thread "${threadId}".`, error);
+      }
+    }
+    const records = stored.length ? Object.freeze(stored) : EMPTY;
+    threads.set(threadId, records);
+    return records;
+  };
+
+  const save = (threadId: string, records: readonly InterruptHistoryRecord[]) => {
+    if (!persistence) return;
+    // In-flight records would come back as a card stuck in "sending" after a reload.
+    const terminal = records.filter((r) => TERMINAL_RECORD_STATUSES.includes(r.status));
+    try {
+      persistence.set(storageKey(threadId), JSON.stringify(terminal));
+    } catch (error) {
+      console.warn(`[copilotkit-interrupts] Could not store interrupt history for thread "${threadId}".`, error);
+    }
+  };
+
+  const commit = (threadId: string, records: InterruptHistoryRecord[]) => {
+    const kept = records.length > maxPerThread ? records.slice(records.length - maxPerThread) : records;
+    threads.set(threadId, Object.freeze(kept));
+    save(threadId, kept);
+    for (const listener of [...listeners]) listener();
+  };
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: load,
+    get: (threadId, id) => load(threadId).find((r) => r.id === id),
+    record(entry) {
+      const record: InterruptHistoryRecord = { ...entry, time: entry.time ?? now() };
+      const records = load(record.threadId);
+      const index = records.findIndex((r) => r.id === record.id);
+      const next = [...records];
+      if (index === -1) next.push(record);
+      else next[index] = record;
+      commit(record.threadId, next);
+      return record;
+    },
+    update(threadId, id, patch) {
+      const records = load(threadId);
+      const index = records.findIndex((r) => r.id === id);
+      if (index === -1) return undefined;
+      const updated = { ...records[index], ...patch };
+      const next = [...records];
+      next[index] = updated;
+      commit(threadId, next);
+      return updated;
+    },
+    clear(threadId) {
+      commit(threadId, []);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { TERMINAL_RECORD_STATUSES, type InterruptHistoryRecord } from './types';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isRecord(value: unknown, threadId: string): value is InterruptHistoryRecord {
+  if (!isObject(value)) return false;
+  const { interrupt } = value;
+  return (
+    value.threadId === threadId &&
+    typeof value.id === 'string' &&
+    typeof value.reason === 'string' &&
+    typeof value.time === 'number' &&
+    (value.anchor === null || typeof value.anchor === 'string') &&
+    TERMINAL_RECORD_STATUSES.includes(value.status as never) &&
+    isObject(interrupt) &&
+    typeof interrupt.id === 'string' &&
+    typeof interrupt.reason === 'string' &&
+    isObject(interrupt.metadata)
+  );
+}
+
+/**
+ * Records from a stored string. Storage is outside our control (other versions, other tabs,
+ * hand edits), so anything that is not a well-formed record of this thread is dropped with a
+ * console warning rather than trusted.
+ */
+export function parseRecords(text: string | null | undefined, threadId: string): InterruptHistoryRecord[] {
+  if (text == null || text === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    console.warn(`[copilotkit-interrupts] Ignoring stored interrupt history for thread "${threadId}": it is not valid JSON.`);
+    return [];
+  }
+  if (!Array.isArray(parsed)) {
+    console.warn(`[copilotkit-interrupts] Ignoring stored interrupt history for thread "${threadId}": expected an array.`);
+    return [];
+  }
+  const records = parsed.filter((item) => isRecord(item, threadId));
+  if (records.length < parsed.length) {
+    console.warn(
+      `[copilotkit-interrupts] Dropped ${parsed.length - records.length} malformed stored interrupt record(s) for thread "${threadId}".`,
+    );
+  }
+  return records;
+}

@@ -1,0 +1,73 @@
+import type { UnwrappedInterrupt } from '../unwrap/types';
+
+/**
+ * Where an answered interrupt stands. `submitting` and `error` only live in memory: a page that
+ * reloads mid-run cannot know how the run ended, so persistence keeps terminal records only.
+ */
+export type InterruptRecordStatus = 'submitting' | 'resolved' | 'cancelled' | 'expired' | 'error';
+
+/** Statuses worth persisting: the run they belong to is over. */
+export const TERMINAL_RECORD_STATUSES: readonly InterruptRecordStatus[] = ['resolved', 'cancelled', 'expired'];
+
+/** One interrupt the user acted on, as the transcript echoes it. */
+export interface InterruptHistoryRecord<TResult = unknown> {
+  threadId: string;
+  /** The interrupt's own id (resume addressed it). */
+  id: string;
+  reason: string;
+  interrupt: UnwrappedInterrupt;
+  status: InterruptRecordStatus;
+  /** The payload the user resolved with; absent for cancel and expiry. */
+  result?: TResult;
+  /** Why the resume run failed (status `error`). */
+  error?: string;
+  /** When the user acted, in epoch milliseconds. */
+  time: number;
+  /**
+   * Transcript position: the id of the last message when the interrupt appeared, `null` when the
+   * transcript was empty. The echo is drawn right after that message.
+   */
+  anchor: string | null;
+  agentId?: string;
+}
+
+/** Your own storage for a history: read and write one string per key (e.g. an IndexedDB cache). */
+export interface InterruptHistoryPersistence {
+  get(key: string): string | null | undefined;
+  set(key: string, value: string): void;
+}
+
+export interface InterruptHistoryOptions {
+  /**
+   * Where records survive a reload: `'localStorage'`, `'sessionStorage'`, or your own get/set.
+   * Omit for memory only.
+   */
+  persistence?: 'localStorage' | 'sessionStorage' | InterruptHistoryPersistence;
+  /** Storage key prefix; each thread is stored under `${storageKey}:${threadId}`. */
+  storageKey?: string;
+  /** Records kept per thread (oldest dropped first). Default 200. */
+  maxPerThread?: number;
+  /** Clock for `time`; injectable for tests. */
+  now?: () => number;
+}
+
+/**
+ * Resolved-interrupt history: a tiny external store (`subscribe` / `getSnapshot`) that React reads
+ * with `useSyncExternalStore` and anything else can read directly.
+ */
+export interface InterruptHistory {
+  subscribe(listener: () => void): () => void;
+  /** All records of one thread in the order the user acted. Same array until that thread changes. */
+  getSnapshot(threadId: string): readonly InterruptHistoryRecord[];
+  get(threadId: string, id: string): InterruptHistoryRecord | undefined;
+  /** Add or replace the record with this thread and id (`time` defaults to now). */
+  record(entry: Omit<InterruptHistoryRecord, 'time'> & { time?: number }): InterruptHistoryRecord;
+  /** Change fields of an existing record; returns it, or `undefined` when there is none. */
+  update(
+    threadId: string,
+    id: string,
+    patch: Partial<Pick<InterruptHistoryRecord, 'status' | 'result' | 'error'>>,
+  ): InterruptHistoryRecord | undefined;
+  /** Forget one thread's records (and their stored copy). */
+  clear(threadId: string): void;
+}

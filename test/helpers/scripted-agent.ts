@@ -1,0 +1,89 @@
+import { AbstractAgent, EventType, type AgentConfig, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import { Observable } from 'rxjs';
+
+/** A step of a scripted run: an event to emit, or a function to await before going on. */
+export type ScriptStep = BaseEvent | (() => Promise<unknown> | void);
+
+/** Decides what one run emits. `runIndex` counts runs from 0. */
+export type RunScript = (input: RunAgentInput, runIndex: number) => ScriptStep[];
+
+/**
+ * An AG-UI agent that plays a script instead of calling a model: each `run(input)` is recorded in
+ * `runs` (so tests can assert `input.resume` and `runId`) and emits the script's events.
+ * Events before the first awaited step are emitted synchronously, which is the worst case for
+ * the UI (the resume run's RUN_STARTED lands in the same tick as the resolve).
+ *
+ * Register it with `<CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>`; it works the
+ * same in a Storybook story.
+ *
+ * @example
+ * const agent = new ScriptedAgent((input, n) =>
+ *   n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(approval))]
+ *           : [runStarted(input), ...textMessage('m1', 'Done.'), runFinished(input)]);
+ */
+export class ScriptedAgent extends AbstractAgent {
+  readonly runs: RunAgentInput[] = [];
+  private readonly script: RunScript;
+
+  constructor(script: RunScript, config: AgentConfig = {}) {
+    super({ agentId: 'default', ...config });
+    this.script = script;
+  }
+
+  override run(input: RunAgentInput): Observable<BaseEvent> {
+    const runIndex = this.runs.length;
+    this.runs.push(input);
+    const steps = this.script(input, runIndex);
+    return new Observable<BaseEvent>((subscriber) => {
+      let stopped = false;
+      void (async () => {
+        for (const step of steps) {
+          if (stopped) return;
+          if (typeof step === 'function') await step();
+          else subscriber.next(step);
+        }
+        subscriber.complete();
+      })().catch((error) => subscriber.error(error));
+      return () => {
+        stopped = true;
+      };
+    });
+  }
+
+  /** The runtime clones agents per request; keep the script and the shared run log. */
+  override clone(): ScriptedAgent {
+    const copy = new ScriptedAgent(this.script, { agentId: this.agentId, threadId: this.threadId });
+    (copy as { runs: RunAgentInput[] }).runs = this.runs;
+    return copy;
+  }
+}
+
+// ---- event builders ----
+
+export const runStarted = (input: RunAgentInput): BaseEvent =>
+  ({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId }) as BaseEvent;
+
+export const runFinished = (input: RunAgentInput, outcome?: unknown): BaseEvent =>
+  ({ type: EventType.RUN_FINISHED, threadId: input.threadId, runId: input.runId, ...(outcome ? { outcome } : {}) }) as BaseEvent;
+
+export const runError = (message: string): BaseEvent => ({ type: EventType.RUN_ERROR, message }) as BaseEvent;
+
+/** The RUN_FINISHED outcome of a run that stopped for interrupts. */
+export const interruptOutcome = (...interrupts: unknown[]) => ({ type: 'interrupt', interrupts });
+
+export const customEvent = (name: string, value: unknown): BaseEvent => ({ type: EventType.CUSTOM, name, value }) as BaseEvent;
+
+export const textMessage = (messageId: string, text: string): BaseEvent[] => [
+  { type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' } as BaseEvent,
+  { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: text } as BaseEvent,
+  { type: EventType.TEXT_MESSAGE_END, messageId } as BaseEvent,
+];
+
+/** A promise the script can wait on, released by the test: `const gate = createGate(); ... gate.open()`. */
+export function createGate(): { wait: () => Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { wait: () => promise, open };
+}

@@ -1,0 +1,75 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
+import type { ReactNode } from 'react';
+import { useInterruptRenderersWith, type InterruptRenderersConfig } from '../../hooks';
+import type { InterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
+import type { ScriptedAgent } from '../helpers/scripted-agent';
+
+/** The hook under test with no built-in cards: tests register their own small renderers. */
+export function Interrupts(props: InterruptRenderersConfig & { defaults?: Record<string, InterruptRenderer<any>> }) {
+  const { defaults, ...config } = props;
+  useInterruptRenderersWith(config, { renderers: defaults ?? {} });
+  return null;
+}
+
+export interface ChatOptions {
+  agent: ScriptedAgent;
+  config?: InterruptRenderersConfig;
+  threadId?: string;
+  children?: ReactNode;
+}
+
+/** The real provider and v2 chat, with the hook mounted before the chat (as the README says). */
+export function Chat({ agent, config, threadId }: ChatOptions) {
+  return (
+    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
+      <Interrupts {...config} />
+      <div style={{ height: 600 }}>
+        <CopilotChat threadId={threadId} />
+      </div>
+    </CopilotKitProvider>
+  );
+}
+
+export function renderChat(options: ChatOptions) {
+  return render(<Chat {...options} />);
+}
+
+/** Type into the chat and send, as a user would. */
+export async function sendMessage(text: string) {
+  const textarea = await screen.findByTestId('copilot-chat-textarea');
+  fireEvent.change(textarea, { target: { value: text } });
+  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled());
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('copilot-send-button'));
+  });
+}
+
+/** A tiny card for tests: shows status, the payload it was given, and answer buttons. */
+export function makeTestCard(testId: string, answer: unknown = { ok: true }): InterruptRenderer<any> {
+  function TestCard({ interrupt, status, result, error, resolve, cancel, retry, readOnly }: InterruptRendererProps<any>) {
+    return (
+      <div data-testid={readOnly ? `${testId}-readonly` : testId} data-status={status}>
+        <span data-testid={`${testId}-payload`}>{JSON.stringify(interrupt.payload)}</span>
+        <span>status: {status}</span>
+        {result !== undefined ? <span data-testid={`${testId}-result`}>{JSON.stringify(result)}</span> : null}
+        {error ? <span role="alert">{error}</span> : null}
+        <button type="button" disabled={readOnly} onClick={() => resolve(answer)}>
+          Answer {testId}
+        </button>
+        <button type="button" disabled={readOnly} onClick={cancel}>
+          Cancel {testId}
+        </button>
+        {status === 'error' ? (
+          <button type="button" onClick={retry}>
+            Retry {testId}
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  return TestCard;
+}
+
+/** The message list element (the transcript). */
+export const transcript = () => screen.getByTestId('copilot-message-list');
