@@ -1,0 +1,152 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CopilotRuntime } from '@copilotkit/runtime/v2';
+import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
+import { createDemoAgents, createDemoMastra } from './agent';
+import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
+
+export { ApprovalStore } from './approvals';
+export { DEMO_QUESTIONS, GREETING, decide } from './scripted-model';
+
+/** Where CopilotRuntime is mounted. */
+export const RUNTIME_PATH = '/api/copilotkit';
+/** Where the demo's approval system is mounted: `GET :sn`, `POST :sn/refresh`, `POST :sn/cancel`. */
+export const APPROVALS_PATH = '/api/approvals';
+/** Loopback only: the demo is never reachable from the network. */
+export const DEMO_HOST = '127.0.0.1';
+
+export interface DemoServerOptions {
+  /** Port to listen on; `0` picks a free one. Default 0. */
+  port?: number;
+  /** The built page (`vite build` output). Default `demo/dist` next to this folder. */
+  staticDir?: string;
+  /** The language model. Default: the deterministic scripted model. */
+  model?: unknown;
+  /** Options of the in-process approval system (how many refreshes approve a ticket). */
+  approvals?: ApprovalStoreOptions;
+}
+
+export interface DemoServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** The in-process approval system, for tests. */
+  approvals: ApprovalStore;
+  /** Stops accepting requests, ends open connections, resolves when closed. */
+  close(): Promise<void>;
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.map': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+function defaultStaticDir(): string {
+  return fileURLToPath(new URL('../dist', import.meta.url));
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+function handleApprovals(req: IncomingMessage, res: ServerResponse, approvals: ApprovalStore, path: string) {
+  const match = /^\/([A-Za-z0-9-]+)(?:\/(refresh|cancel))?\/?$/.exec(path.slice(APPROVALS_PATH.length));
+  if (!match) return sendJson(res, 404, { error: 'Not found' });
+  const [, sn, action] = match;
+  if (action && req.method !== 'POST') return sendJson(res, 405, { error: `Use POST for ${action}` });
+  if (!action && req.method !== 'GET') return sendJson(res, 405, { error: 'Use GET' });
+  const ticket = action === 'refresh' ? approvals.refresh(sn) : action === 'cancel' ? approvals.cancel(sn) : approvals.get(sn);
+  if (!ticket) return sendJson(res, 404, { error: `No approval ticket ${sn}` });
+  return sendJson(res, 200, { ticket });
+}
+
+function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, path: string) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { 'content-type': 'text/plain' });
+    return res.end('Method not allowed');
+  }
+  const index = join(root, 'index.html');
+  if (!existsSync(index)) {
+    res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+    return res.end('The demo page is not built. Run `npm run demo` (it builds the page and starts this server).');
+  }
+  let file = normalize(join(root, decodeURIComponent(path)));
+  if (file !== root && !file.startsWith(root + sep)) file = index;
+  if (!existsSync(file) || !statSync(file).isFile()) file = index; // single page: every route is the chat
+  res.writeHead(200, {
+    'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+    'cache-control': file === index ? 'no-store' : 'public, max-age=3600',
+  });
+  if (req.method === 'HEAD') return res.end();
+  createReadStream(file).pipe(res);
+}
+
+/**
+ * Starts the demo: one HTTP server on 127.0.0.1 serving the built page, CopilotRuntime at
+ * `/api/copilotkit` (a real Mastra agent on the scripted model, via @ag-ui/mastra and
+ * `normalizeInterrupts()`), and the approval system at `/api/approvals`.
+ *
+ * @example
+ * const demo = await startDemoServer({ port: 0 });
+ * // … drive `${demo.url}` …
+ * await demo.close();
+ */
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  process.env.COPILOTKIT_TELEMETRY_DISABLED ??= 'true';
+  process.env.MASTRA_TELEMETRY_DISABLED ??= 'true';
+
+  const approvals = new ApprovalStore(options.approvals);
+  const mastra = createDemoMastra({ approvals, ...(options.model ? { model: options.model } : {}) });
+  const runtime = new CopilotRuntime({ agents: createDemoAgents(mastra) as never });
+  const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });
+  const root = resolve(options.staticDir ?? defaultStaticDir());
+
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    try {
+      if (path === RUNTIME_PATH || path.startsWith(`${RUNTIME_PATH}/`)) return void copilot(req, res);
+      if (path === APPROVALS_PATH || path.startsWith(`${APPROVALS_PATH}/`)) return handleApprovals(req, res, approvals, path);
+      return serveStatic(req, res, root, path);
+    } catch (error) {
+      if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      else res.destroy();
+    }
+  });
+
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(options.port ?? 0, DEMO_HOST, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${DEMO_HOST}:${port}`;
+  approvals.baseUrl = url;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    approvals,
+    close() {
+      closing ??= new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
