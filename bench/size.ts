@@ -147,7 +147,7 @@ async function bundleSize(stdinOrFile: { file: string } | { contents: string }, 
           outdir: 'out',
         });
   // Only the output of the kind the entry is (a JS entry importing CSS would also emit a .css file).
-  const wanted = result.outputFiles.filter((file) => (css ? file.path.endsWith('.css') : file.path.endsWith('.js')));
+  const wanted = (result.outputFiles ?? []).filter((file) => (css ? file.path.endsWith('.css') : file.path.endsWith('.js')));
   const bytes = Buffer.concat(wanted.map((file) => Buffer.from(file.contents)));
   return { minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length };
 }
