@@ -1,0 +1,57 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createInterruptHistory } from '../../src/history';
+import { mastraScheduleInterrupt, slots } from '../fixtures/interrupts';
+import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage, type RunScript } from '../helpers/scripted-agent';
+import { makeTestCard, renderChat, sendMessage } from './harness';
+
+const STORAGE_KEY = 'test:interrupt-history';
+const renderers = {
+  'tool:schedule_meeting': makeTestCard('time-picker', { chosen_time: slots[2].iso, chosen_label: slots[2].label }),
+};
+const script: RunScript = (input, n) =>
+  n === 0
+    ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
+    : [runStarted(input), ...textMessage('reply-1', 'Booked.'), runFinished(input)];
+
+afterEach(() => localStorage.clear());
+
+describe('persisted history', () => {
+  it('brings the read-only echo back after a remount on the same thread, and not on another thread', async () => {
+    const agent = new ScriptedAgent(script);
+    const first = renderChat({
+      agent,
+      threadId: 'thread-a',
+      config: { resolveDelayMs: 0, renderers, history: createInterruptHistory({ persistence: 'localStorage', storageKey: STORAGE_KEY }) },
+    });
+    await sendMessage('Book a call with sales');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer time-picker' }));
+    expect(await screen.findByText('Booked.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved'));
+    first.unmount();
+
+    // A reload: a new agent whose transcript the backend restored, and a new history reading storage.
+    const restored = new ScriptedAgent(script, { initialMessages: agent.messages });
+    const second = renderChat({
+      agent: restored,
+      threadId: 'thread-a',
+      config: { renderers, history: createInterruptHistory({ persistence: 'localStorage', storageKey: STORAGE_KEY }) },
+    });
+    const echo = await screen.findByTestId('time-picker-readonly');
+    expect(echo).toHaveAttribute('data-status', 'resolved');
+    expect(screen.getByTestId('time-picker-result')).toHaveTextContent(slots[2].label);
+    const user = screen.getByTestId('copilot-user-message');
+    expect(user.compareDocumentPosition(echo) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(restored.runs).toHaveLength(0);
+    second.unmount();
+
+    const otherThread = new ScriptedAgent(script, { initialMessages: agent.messages });
+    renderChat({
+      agent: otherThread,
+      threadId: 'thread-b',
+      config: { renderers, history: createInterruptHistory({ persistence: 'localStorage', storageKey: STORAGE_KEY }) },
+    });
+    expect(await screen.findByText('Booked.')).toBeInTheDocument();
+    expect(screen.queryByTestId('time-picker-readonly')).not.toBeInTheDocument();
+  });
+});
