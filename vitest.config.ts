@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { storybookProjects } from './.storybook/vitest-projects';
 
 // CopilotKit ships ESM that imports CSS; Vitest must inline it (REFERENCE.md).
 const inlineCopilotKit = { server: { deps: { inline: [/@copilotkit\//] } } };
@@ -46,6 +47,7 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      ...storybookProjects,
     ],
   },
 });

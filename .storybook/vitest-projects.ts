@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+
+const configDir = path.dirname(fileURLToPath(import.meta.url));
+
+/** Debian's Chromium (npm cannot download a browser here); flags from REFERENCE.md. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * The two ways every story's play function runs in `npm test`:
+ * - `stories`: portable stories (composeStories) in jsdom, with an explicit axe check per story;
+ * - `storybook`: the same stories in headless Chromium through @storybook/addon-vitest, where the
+ *   a11y addon (`parameters.a11y.test: 'error'`) fails a story on any axe violation, contrast included.
+ */
+export const storybookProjects: TestProjectInlineConfiguration[] = [
+  {
+    test: {
+      name: 'stories',
+      globals: true,
+      environment: 'jsdom',
+      include: ['test/stories/**/*.test.{ts,tsx}'],
+      setupFiles: ['test/setup/dom.ts'],
+      server: { deps: { inline: [/@copilotkit\//] } },
+      testTimeout: 20_000,
+    },
+  },
+  {
+    plugins: [storybookTest({ configDir })],
+    test: {
+      name: 'storybook',
+      testTimeout: 30_000,
+      browser: {
+        enabled: true,
+        headless: true,
+        provider: playwright({ launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_FLAGS } }),
+        instances: [{ browser: 'chromium' }],
+      },
+    },
+  },
+];

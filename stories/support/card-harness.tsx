@@ -1,0 +1,54 @@
+import { useMemo, type ComponentType } from 'react';
+import type { InterruptRendererProps, InterruptResumeHandler, InterruptStatus } from '../../hooks/renderer-props';
+import { useLocalInterruptState } from '../../hooks/use-local-interrupt-state';
+import type { InterruptLocale } from '../../src/i18n/locale';
+import { unwrapInterrupt } from '../../src/unwrap';
+
+/** Props of the story / test harness: a raw interrupt plus the knobs the host hook would turn. */
+export interface CardHarnessProps {
+  /** The card under test. */
+  card: ComponentType<any>;
+  /** The interrupt in any shape `unwrapInterrupt` accepts. */
+  interrupt: unknown;
+  status?: InterruptStatus;
+  result?: unknown;
+  error?: string;
+  locale?: InterruptLocale;
+  labels?: Readonly<Record<string, string>>;
+  /** `'never'` holds the card in `submitting` after an answer. */
+  settle?: 'auto' | 'never';
+  /** Make the resume fail (the card lands in `error`, Retry succeeds). */
+  failResume?: boolean;
+  /** Spy: called with every answer the host would send. */
+  onResolve?: (payload: unknown) => void;
+  /** Spy: called when the card cancels. */
+  onCancel?: () => void;
+  onInterruptResume?: InterruptResumeHandler;
+  /** Anything else the card takes (`now`, `renderQuestion`, `refreshCooldownMs`). */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * Mimics the host hook around one card: `resolve` flips to `submitting` at once and to `resolved`
+ * a moment later (or `error` when `failResume` is set, once). Stories and tests drive cards with it.
+ */
+export function CardHarness({ card: Card, interrupt, status, result, error, locale = 'en', labels, settle, failResume, onResolve, onCancel, onInterruptResume, extra }: CardHarnessProps) {
+  const unwrapped = useMemo(() => unwrapInterrupt(interrupt), [interrupt]);
+  const failures = useMemo(() => ({ left: failResume ? 1 : 0 }), [failResume]);
+  const state = useLocalInterruptState<unknown>({
+    initialStatus: status,
+    initialResult: result,
+    initialError: error,
+    settle,
+    onResolve: (payload) => {
+      onResolve?.(payload);
+      if (failures.left > 0) {
+        failures.left -= 1;
+        throw new Error('The agent could not be reached.');
+      }
+    },
+    onCancel,
+  });
+  const props: InterruptRendererProps<unknown> = { interrupt: unwrapped, locale, labels, onInterruptResume, ...state };
+  return <Card {...props} {...extra} />;
+}

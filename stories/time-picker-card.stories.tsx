@@ -1,0 +1,201 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { TimePickerCard } from '../components/time-picker-card';
+import { CardHarness } from './support/card-harness';
+import { fixedClock, FUTURE, LONG_TEXT, mastraTimePicker, PAST, SLOTS, timePickerInterrupt } from './support/fixtures';
+
+const meta = {
+  title: 'Cards/TimePickerCard',
+  component: CardHarness,
+  args: { card: TimePickerCard, interrupt: timePickerInterrupt, extra: { now: fixedClock }, onResolve: fn(), onCancel: fn() },
+} satisfies Meta<typeof CardHarness>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Pending: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByTestId('time-picker-card');
+    await expect(card).toHaveTextContent('Book a call');
+    await expect(card).toHaveTextContent('With Alice');
+    await expect(card).toHaveTextContent('Intro call with sales');
+    await expect(card).toHaveTextContent('Pick a time that works for you.');
+    const slots = canvas.getAllByTestId('time-picker-slot');
+    await expect(slots.map((s) => s.textContent)).toEqual(SLOTS.map((s) => s.label));
+    await expect(canvas.getByTestId('time-picker-cancel')).toHaveTextContent('None of these work');
+  },
+};
+
+export const FallbackSlots: Story = {
+  args: { interrupt: mastraTimePicker({ topic: 'Weekly sync' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const labels = (await canvas.findAllByTestId('time-picker-slot')).map((s) => s.textContent);
+    await expect(labels).toEqual(['Tomorrow 10:00 AM', 'Tomorrow 2:00 PM', 'Monday 9:00 AM', 'Monday 3:30 PM']);
+    await expect(canvas.queryByText(/^With /)).toBeNull();
+  },
+};
+
+export const PickASlot: Story = {
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Monday 9:00 AM' }));
+    const picked = await canvas.findByTestId('time-picker-picked');
+    await expect(picked).toHaveTextContent('Booked');
+    await expect(within(picked).getByText('Monday 9:00 AM').tagName).toBe('STRONG');
+    await expect(canvas.queryByTestId('time-picker-card')).toBeNull();
+    await expect(args.onResolve).toHaveBeenCalledWith({ chosen_time: SLOTS[2].iso, chosen_label: 'Monday 9:00 AM' });
+    await waitFor(() => expect(picked).not.toHaveTextContent('Sending…'));
+  },
+};
+
+export const DoubleClickSubmitsOnce: Story = {
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.dblClick(await canvas.findByRole('button', { name: 'Tomorrow 2:00 PM' }));
+    await canvas.findByTestId('time-picker-picked');
+    await expect(args.onResolve).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const NoneOfTheseWork: Story = {
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('time-picker-cancel'));
+    const cancelled = await canvas.findByTestId('time-picker-cancelled');
+    await expect(cancelled).toHaveTextContent('Cancelled');
+    await expect(cancelled).toHaveTextContent('No time picked.');
+    await expect(args.onResolve).toHaveBeenCalledWith({ cancelled: true });
+    await expect(args.onCancel).not.toHaveBeenCalled();
+  },
+};
+
+export const KeyboardPick: Story = {
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByTestId('time-picker-card');
+    await userEvent.tab();
+    await expect(canvas.getAllByTestId('time-picker-slot')[0]).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await canvas.findByTestId('time-picker-picked');
+    await expect(args.onResolve).toHaveBeenCalledWith({ chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label });
+  },
+};
+
+export const Submitting: Story = {
+  args: { settle: 'never' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Tomorrow 10:00 AM' }));
+    const picked = await canvas.findByTestId('time-picker-picked');
+    await expect(picked).toHaveTextContent('Sending…');
+    await expect(canvas.getByRole('status')).toHaveTextContent('Booked: Tomorrow 10:00 AM');
+  },
+};
+
+export const Resolved: Story = {
+  args: { status: 'resolved', result: { chosen_time: SLOTS[3].iso, chosen_label: SLOTS[3].label } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const picked = await canvas.findByTestId('time-picker-picked');
+    await expect(picked).toHaveTextContent('Monday 3:30 PM');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
+export const Cancelled: Story = {
+  args: { status: 'resolved', result: { cancelled: true } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('time-picker-cancelled')).toHaveTextContent('No time picked.');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
+export const Countdown: Story = {
+  args: { interrupt: { ...timePickerInterrupt, expiresAt: FUTURE } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('timer')).toHaveTextContent('Expires in 10:00');
+  },
+};
+
+export const Expired: Story = {
+  args: { interrupt: { ...timePickerInterrupt, expiresAt: PAST } },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('time-picker-expired')).toHaveTextContent('Expired');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    await expect(args.onResolve).not.toHaveBeenCalled();
+  },
+};
+
+export const ErrorState: Story = {
+  name: 'Error',
+  args: { failResume: true },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Monday 9:00 AM' }));
+    await expect(await canvas.findByTestId('interrupt-error')).toHaveTextContent('Your answer could not be sent.');
+    await userEvent.click(canvas.getByTestId('interrupt-retry'));
+    await waitFor(() => expect(canvas.queryByTestId('interrupt-error')).toBeNull());
+    await expect(args.onResolve).toHaveBeenCalledTimes(2);
+    await expect(canvas.getByTestId('time-picker-picked')).toHaveTextContent('Monday 9:00 AM');
+  },
+};
+
+export const ZhCN: Story = {
+  args: { locale: 'zh-CN', interrupt: mastraTimePicker({ topic: '销售介绍会', attendee: '张三' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByTestId('time-picker-card');
+    await expect(card).toHaveTextContent('预约通话');
+    await expect(card).toHaveTextContent('参与人：张三');
+    await expect(canvas.getAllByTestId('time-picker-slot')[0]).toHaveTextContent('明天 上午10:00');
+    await userEvent.click(canvas.getByTestId('time-picker-cancel'));
+    await expect(await canvas.findByTestId('time-picker-cancelled')).toHaveTextContent('未选择时间。');
+  },
+};
+
+export const Dark: Story = {
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('time-picker-card')).toBeVisible();
+  },
+};
+
+export const VeryLongTexts: Story = {
+  args: {
+    interrupt: mastraTimePicker({
+      topic: LONG_TEXT,
+      attendee: 'Alexandria Ocasio-Montgomery-Fitzgerald of the Extended Platform Steering Committee',
+      slots: SLOTS.map((s) => ({ ...s, label: `${s.label} (Pacific Daylight Time, subject to the room booking system)` })),
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('time-picker-card')).toHaveTextContent(LONG_TEXT);
+    await expect(canvas.getAllByTestId('time-picker-slot')).toHaveLength(4);
+  },
+};
+
+export const HtmlInPayloadIsText: Story = {
+  args: { interrupt: mastraTimePicker({ topic: '<img src=x onerror="alert(1)">Hacked', slots: [{ label: '<b>bold</b>', iso: '2026-01-01T00:00:00Z' }] }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText('<img src=x onerror="alert(1)">Hacked')).toBeInTheDocument();
+    await expect(canvasElement.querySelector('img')).toBeNull();
+    await expect(canvas.getByTestId('time-picker-slot')).toHaveTextContent('<b>bold</b>');
+  },
+};
+
+export const BadPayload: Story = {
+  args: { interrupt: mastraTimePicker({ topic: 'Broken', slots: 'tomorrow-ish' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByTestId('fallback-interrupt-card');
+    await expect(card).toHaveTextContent('slots must be a list');
+    await expect(canvas.queryByTestId('time-picker-card')).toBeNull();
+  },
+};
