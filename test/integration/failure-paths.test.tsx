@@ -1,0 +1,135 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { approvalInterrupt, slots } from '../fixtures/interrupts';
+import {
+  ScriptedAgent,
+  customEvent,
+  interruptOutcome,
+  runError,
+  runFinished,
+  runStarted,
+  textMessage,
+  type ScriptStep,
+} from '../helpers/scripted-agent';
+import { makeTestCard, renderChat, sendMessage } from './harness';
+
+type Input = Parameters<typeof runStarted>[0];
+const reply = (input: Input, n: number, text = 'Carrying on.'): ScriptStep[] => [
+  runStarted(input),
+  ...textMessage(`reply-${n}`, text),
+  runFinished(input),
+];
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('failure paths', () => {
+  it('renders an unknown reason with the fallback renderer, which can still answer', async () => {
+    const unknown = { id: 'int-unknown', reason: 'acme:sign_contract', toolCallId: 'tc-1', message: 'Sign the contract?', metadata: { contract: 'NDA' } };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(unknown))] : reply(input, n),
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('Contract please');
+    const card = await screen.findByTestId('interrupt-builtin-fallback');
+    expect(within(card).getByText('Sign the contract?')).toBeInTheDocument();
+    expect(within(card).getByText('acme:sign_contract')).toBeInTheDocument();
+    fireEvent.click(within(card).getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Carrying on.')).toBeInTheDocument();
+    expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-unknown', status: 'resolved', payload: {} }]);
+  });
+
+  it('uses the configured fallback for unknown reasons', async () => {
+    const agent = new ScriptedAgent((input) => [
+      runStarted(input),
+      runFinished(input, interruptOutcome({ id: 'x1', reason: 'acme:other', message: 'Something else' })),
+    ]);
+    renderChat({ agent, config: { fallback: makeTestCard('my-fallback') } });
+    await sendMessage('Go');
+    expect(await screen.findByTestId('my-fallback')).toBeInTheDocument();
+  });
+
+  it('renders a malformed interrupt with the fallback showing the problem, and logs it', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), customEvent('on_interrupt', '{"type":"mastra_suspend", broken'), runFinished(input)] : reply(input, n),
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'tool:schedule_meeting': makeTestCard('time-picker') } } });
+    await sendMessage('Book a call');
+    const card = await screen.findByTestId('interrupt-builtin-fallback');
+    expect(within(card).getByRole('note')).toHaveTextContent('not valid JSON');
+    expect(screen.queryByTestId('time-picker')).not.toBeInTheDocument();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('could not be fully understood'), expect.anything());
+  });
+
+  it('catches a throwing renderer, shows the fallback instead and keeps the chat usable', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    function Broken(_props: InterruptRendererProps): never {
+      throw new Error('ticket.approvers is not iterable');
+    }
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))] : reply(input, n),
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': Broken } } });
+    await sendMessage('Review it');
+    const card = await screen.findByTestId('interrupt-builtin-fallback');
+    expect(within(card).getByRole('note')).toHaveTextContent('The "aidev:tool_approval" renderer failed: ticket.approvers is not iterable');
+    expect(error).toHaveBeenCalledWith(expect.stringContaining('threw; showing the fallback card'), expect.anything(), expect.anything());
+
+    fireEvent.click(within(card).getByRole('button', { name: 'Dismiss' }));
+    expect(await screen.findByText('Carrying on.')).toBeInTheDocument();
+    expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'cancelled' }]);
+    await sendMessage('And another thing');
+    await waitFor(() => expect(agent.runs).toHaveLength(3));
+    expect(await screen.findAllByText('Carrying on.')).toHaveLength(2);
+  });
+
+  it('puts the card in error when the resume run fails, and Retry sends the same answer', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const answer = { chosen_time: slots[0].iso, chosen_label: slots[0].label };
+    const agent = new ScriptedAgent((input, n) => {
+      if (n === 0) return [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))];
+      if (n === 1) return [runStarted(input), runError('The approval service is down')];
+      return reply(input, n, 'Approved after all.');
+    });
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval', answer) } } });
+    await sendMessage('Review it');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
+
+    const failed = await screen.findByRole('alert');
+    expect(failed).toHaveTextContent('The approval service is down');
+    expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'error');
+    expect(error).toHaveBeenCalledWith(expect.stringContaining('failed: The approval service is down'));
+
+    const retry = screen.getByRole('button', { name: 'Retry approval' });
+    fireEvent.click(retry);
+    fireEvent.click(retry); // a second click while the retry is on its way is ignored
+    expect(await screen.findByText('Approved after all.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'resolved'));
+    expect(agent.runs).toHaveLength(3);
+    expect(agent.runs[2].resume).toEqual(agent.runs[1].resume);
+    expect(agent.runs[2].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'resolved', payload: answer }]);
+    expect(agent.runs[2].runId).toBe(agent.runs[0].runId);
+  });
+
+  it('shows an expired interrupt read-only as Expired, sends nothing, and lets the user keep chatting', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const warn = vi.spyOn(console, 'warn');
+    const expired = { ...approvalInterrupt, id: 'int-expired', expiresAt: new Date(Date.now() - 60_000).toISOString() };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(expired))] : reply(input, n, 'Sure, what next?'),
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('Review it');
+    const card = await screen.findByTestId('approval-readonly');
+    await waitFor(() => expect(card).toHaveAttribute('data-status', 'expired'));
+    expect(within(card).getByRole('button', { name: 'Answer approval' })).toBeDisabled();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('expired'));
+
+    await sendMessage('Never mind, something else');
+    expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1].resume).toBeUndefined();
+    expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired');
+  });
+});
