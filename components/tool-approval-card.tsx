@@ -180,7 +180,11 @@ function ApprovalCardBody(props: ToolApprovalCardProps) {
             {formatLabel(labels.approvalTerminal, { status: approvalStatusLabel(labels, ticket.status) })}
           </p>
         ) : null}
-        {opError ? <p className="cki-error__text">{opError}</p> : null}
+        {opError ? (
+          <p className="cki-error__text" data-testid="approval-operation-error">
+            {opError}
+          </p>
+        ) : null}
         <CountdownText countdown={countdown} labels={labels} />
       </div>
     );

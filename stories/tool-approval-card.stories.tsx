@@ -1,0 +1,259 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { ToolApprovalCard } from '../components/tool-approval-card';
+import { CardHarness } from './support/card-harness';
+import { approvalInterrupt, directApprovalInterrupt, fixedClock, LONG_TEXT, LONG_WORD, PAST, ticket } from './support/fixtures';
+
+const meta = {
+  title: 'Cards/ToolApprovalCard',
+  component: CardHarness,
+  args: {
+    card: ToolApprovalCard,
+    interrupt: approvalInterrupt(),
+    extra: { now: fixedClock },
+    onResolve: fn(),
+    onCancel: fn(),
+    onInterruptResume: fn(async () => undefined),
+  },
+} satisfies Meta<typeof CardHarness>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const TicketPending: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByTestId('approval-card');
+    await expect(card).toHaveTextContent(ticket.title);
+    await expect(canvas.getByTestId('approval-status')).toHaveTextContent('Pending approval');
+    await expect(card).toHaveTextContent(ticket.sn);
+    await expect(card).toHaveTextContent(ticket.submit_time);
+    await expect(card).toHaveTextContent('Zhang San, Li Si');
+    const link = canvas.getByRole('link', { name: 'View ticket' });
+    await expect(link).toHaveAttribute('href', ticket.url);
+    await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(canvas.getByTestId('approval-cancel')).toBeEnabled();
+    await expect(canvas.getByTestId('approval-refresh')).toBeEnabled();
+  },
+};
+
+export const CancelApproval: Story = {
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-cancel'));
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Cancelled');
+    await expect(args.onInterruptResume).toHaveBeenCalledWith(
+      { operation: 'approval_cancel', payload: { interrupt_id: 'interrupt_ai_dev_tool_approval' } },
+      expect.objectContaining({ id: 'interrupt_ai_dev_tool_approval', reason: 'aidev:tool_approval' }),
+    );
+    await expect(args.onResolve).toHaveBeenCalledWith({ metadata: { ticket: { ...ticket, status: 'cancelled' } } });
+  },
+};
+
+export const CancelInProgress: Story = {
+  args: { onInterruptResume: fn(() => new Promise(() => {})) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-cancel'));
+    await waitFor(() => expect(canvas.getByTestId('approval-cancel')).toHaveTextContent('Cancelling…'));
+    await expect(canvas.getByTestId('approval-cancel')).toBeDisabled();
+    await expect(canvas.getByTestId('approval-refresh')).toBeDisabled();
+  },
+};
+
+export const RefreshToApproved: Story = {
+  args: { onInterruptResume: fn(async () => ({ ticket: { ...ticket, status: 'approved' } })) },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-refresh'));
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Approved');
+    await expect(resolved).not.toHaveTextContent('Zhang San');
+    await expect(args.onInterruptResume).toHaveBeenCalledWith(
+      { operation: 'approval_refresh', payload: { interrupt_id: 'interrupt_ai_dev_tool_approval' } },
+      expect.objectContaining({ id: 'interrupt_ai_dev_tool_approval' }),
+    );
+    await expect(args.onResolve).toHaveBeenCalledWith({ metadata: { ticket: { ...ticket, status: 'approved' } } });
+  },
+};
+
+export const RefreshCooldown: Story = {
+  args: { onInterruptResume: fn(async () => ({ ...ticket })) },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-refresh'));
+    await waitFor(() => expect(canvas.getByTestId('approval-refresh')).toBeDisabled());
+    await expect(canvas.getByTestId('approval-card')).toBeInTheDocument();
+    await expect(args.onResolve).not.toHaveBeenCalled();
+  },
+};
+
+export const TerminalTicket: Story = {
+  args: { interrupt: approvalInterrupt({ status: 'rejected' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const cancel = await canvas.findByTestId('approval-cancel');
+    await expect(cancel).toBeDisabled();
+    await expect(cancel).toHaveAccessibleDescription('The ticket is Rejected; it can no longer be cancelled.');
+    await expect(canvas.getByTestId('approval-status')).toHaveTextContent('Rejected');
+    await expect(canvas.queryByText('Zhang San, Li Si')).toBeNull();
+  },
+};
+
+export const OperationFails: Story = {
+  args: { onInterruptResume: fn(async () => Promise.reject(new Error('ticket service unavailable'))) },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-cancel'));
+    await expect(await canvas.findByTestId('approval-operation-error')).toHaveTextContent('That did not work: ticket service unavailable');
+    await waitFor(() => expect(canvas.getByTestId('approval-cancel')).toBeEnabled());
+    await expect(args.onResolve).not.toHaveBeenCalled();
+  },
+};
+
+export const UnsafeTicketUrl: Story = {
+  args: { interrupt: approvalInterrupt({ url: 'javascript:alert(document.cookie)' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByTestId('approval-card');
+    await expect(canvas.queryByRole('link')).toBeNull();
+    await expect(canvasElement.querySelector('a')).toBeNull();
+  },
+};
+
+export const DirectApprove: Story = {
+  args: { interrupt: directApprovalInterrupt },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByTestId('approval-card');
+    await expect(card).toHaveTextContent('The agent wants to delete 3 files.');
+    await expect(card).toHaveTextContent('delete_files');
+    await userEvent.click(canvas.getByText('Arguments'));
+    await expect(canvas.getByText(/"force": true/)).toBeVisible();
+    await userEvent.type(canvas.getByLabelText('Reason (optional)'), 'Looks safe');
+    await userEvent.click(canvas.getByTestId('approval-approve'));
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Approved');
+    await expect(resolved).toHaveTextContent('Looks safe');
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: true, reason: 'Looks safe' });
+  },
+};
+
+export const DirectReject: Story = {
+  args: { interrupt: directApprovalInterrupt },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-reject'));
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Rejected');
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: false });
+  },
+};
+
+export const Submitting: Story = {
+  args: { interrupt: directApprovalInterrupt, settle: 'never' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-approve'));
+    await expect(await canvas.findByTestId('approval-card-resolved')).toHaveTextContent('Sending…');
+  },
+};
+
+export const ResolvedTicket: Story = {
+  args: { status: 'resolved', result: { metadata: { ticket: { ...ticket, status: 'approved' } } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Approved');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
+export const ResolvedDirect: Story = {
+  args: { interrupt: directApprovalInterrupt, status: 'resolved', result: { approved: false, reason: 'Too risky' } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(resolved).toHaveTextContent('Rejected');
+    await expect(resolved).toHaveTextContent('Too risky');
+  },
+};
+
+export const Cancelled: Story = {
+  args: { interrupt: directApprovalInterrupt, status: 'cancelled' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('Cancelled');
+    await expect(canvas.queryByTestId('approval-approve')).toBeNull();
+  },
+};
+
+export const Expired: Story = {
+  args: { interrupt: approvalInterrupt({}, { expiresAt: PAST }) },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-card-expired')).toHaveTextContent('Expired');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    await expect(args.onInterruptResume).not.toHaveBeenCalled();
+  },
+};
+
+export const ErrorState: Story = {
+  name: 'Error',
+  args: { interrupt: directApprovalInterrupt, failResume: true },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-approve'));
+    await expect(await canvas.findByTestId('interrupt-error')).toHaveTextContent('The agent could not be reached.');
+    await userEvent.click(canvas.getByTestId('interrupt-retry'));
+    await waitFor(() => expect(canvas.queryByTestId('interrupt-error')).toBeNull());
+    await expect(args.onResolve).toHaveBeenCalledTimes(2);
+  },
+};
+
+export const ZhCN: Story = {
+  args: { locale: 'zh-CN', interrupt: approvalInterrupt({ title: '算法方案评审单', approvers: ['张三', '李四'] }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('待审批');
+    await expect(canvas.getByTestId('approval-cancel')).toHaveTextContent('取消审批');
+    await expect(canvas.getByTestId('approval-refresh')).toHaveTextContent('刷新');
+    await expect(canvas.getByRole('link')).toHaveTextContent('查看审批单');
+  },
+};
+
+export const Dark: Story = {
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-card')).toBeVisible();
+  },
+};
+
+export const DarkDirect: Story = {
+  args: { interrupt: directApprovalInterrupt },
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-approve')).toBeVisible();
+  },
+};
+
+export const VeryLongTexts: Story = {
+  args: {
+    interrupt: approvalInterrupt({ title: LONG_TEXT, sn: LONG_WORD, approvers: Array.from({ length: 12 }, (_, i) => `Approver number ${i + 1}`) }),
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-card')).toHaveTextContent(LONG_TEXT);
+  },
+};
+
+export const BadPayload: Story = {
+  args: { interrupt: approvalInterrupt({ title: 42, status: null }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('metadata.ticket');
+    await expect(canvas.queryByTestId('approval-card')).toBeNull();
+  },
+};
