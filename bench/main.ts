@@ -1,11 +1,13 @@
 /**
  * `npm run bench`: every figure next to its baseline, in one run on one machine.
- * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,browser`.
+ * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,interrupt,transcript`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
+import { DEFAULT_BROWSER_SETTINGS, measureBrowser, type BrowserResults } from './browser';
 import { formatTable, ratioOf, type BenchRow } from './report';
 import { measureSizes, SIZE_BUDGETS } from './size';
+import { median } from './stats';
 import { measureUnwrapThroughput } from './unwrap-throughput';
 
 const args = process.argv.slice(2);
@@ -78,6 +80,102 @@ function unwrapRow(): BenchRow {
   };
 }
 
+/** Figure 2 target: our card appears no later than 1.05x the plain CopilotKit render. */
+export const CARD_MAX_RATIO = 1.05;
+/** Figure 3 targets: click to resume within 50 ms, and at least 10x faster than the seed's 500 ms defer. */
+export const RESUME_MAX_MS = 50;
+export const RESUME_MAX_RATIO = 0.1;
+/** Figure 4 target: an append / a streamed answer costs at most 1.2x the same without echoes. */
+export const TRANSCRIPT_MAX_RATIO = 1.2;
+
+function interruptRows(results: BrowserResults): BenchRow[] {
+  const { ours, seed } = results.interrupt;
+  const rows: BenchRow[] = [];
+  const cardOurs = median(ours.toCard);
+  const cardSeed = median(seed.toCard);
+  const cardRatio = ratioOf(cardOurs, cardSeed);
+  rows.push({
+    figure: 'interrupt -> card in DOM',
+    ours: cardOurs,
+    baseline: cardSeed,
+    unit: 'ms',
+    ratio: cardRatio,
+    target: `<= ${CARD_MAX_RATIO}x plain useInterrupt`,
+    pass: cardRatio !== null && cardRatio <= CARD_MAX_RATIO,
+    samples: `median of ${ours.toCard.length} / ${seed.toCard.length}`,
+  });
+  const resumeOurs = median(ours.toResume);
+  const resumeSeed = median(seed.toResume);
+  const resumeRatio = ratioOf(resumeOurs, resumeSeed);
+  const painted = ours.readOnly.filter((check) => check.painted).length;
+  const vanished = ours.readOnly.filter((check) => check.vanished).length;
+  const seedVanished = seed.readOnly.filter((check) => check.vanished).length;
+  const readOnlyOk = painted === ours.readOnly.length && vanished === 0 && ours.readOnly.length > 0;
+  rows.push({
+    figure: 'click -> resume input at agent',
+    ours: resumeOurs,
+    baseline: resumeSeed,
+    unit: 'ms',
+    ratio: resumeRatio,
+    target: `<= ${RESUME_MAX_MS} ms and <= ${RESUME_MAX_RATIO}x seed`,
+    pass: resumeRatio !== null && resumeOurs <= RESUME_MAX_MS && resumeRatio <= RESUME_MAX_RATIO && ours.resumeShapesOk,
+    samples: `median of ${ours.toResume.length} / ${seed.toResume.length}`,
+  });
+  rows.push({
+    figure: 'read-only card painted, never vanished',
+    ours: ours.readOnly.length - Math.max(ours.readOnly.length - painted, vanished),
+    baseline: seed.readOnly.length - seedVanished,
+    unit: `of ${ours.readOnly.length}`,
+    ratio: null,
+    target: 'every click (ours)',
+    pass: readOnlyOk,
+    samples: `${ours.readOnly.length} / ${seed.readOnly.length} clicks`,
+    note:
+      `ours: painted ${painted}/${ours.readOnly.length}, vanished ${vanished}; ` +
+      `seed pattern: painted ${seed.readOnly.filter((check) => check.painted).length}/${seed.readOnly.length}, ` +
+      `vanished ${seedVanished} (CopilotKit removes its interrupt element when the resume run starts).`,
+  });
+  return rows;
+}
+
+function transcriptRows(results: BrowserResults): BenchRow[] {
+  const transcript = results.transcript;
+  if (!transcript) {
+    return [
+      {
+        figure: 'transcript 200 echoes',
+        ours: null,
+        baseline: null,
+        unit: 'ms',
+        ratio: null,
+        target: `<= ${TRANSCRIPT_MAX_RATIO}x, 0 card renders`,
+        pass: null,
+        samples: '-',
+        note: `not measured: ${results.transcriptError ?? 'skipped'}`,
+      },
+    ];
+  }
+  const { echoes, plain } = transcript;
+  const row = (kind: 'append' | 'stream', label: string): BenchRow => {
+    const oursMs = median(kind === 'append' ? echoes.appendMs : echoes.streamMs);
+    const plainMs = median(kind === 'append' ? plain.appendMs : plain.streamMs);
+    const renders = (kind === 'append' ? echoes.appendRenders : echoes.streamRenders).reduce((a, b) => a + b, 0);
+    const ratio = ratioOf(oursMs, plainMs);
+    return {
+      figure: `200 echoes: ${label}`,
+      ours: oursMs,
+      baseline: plainMs,
+      unit: 'ms',
+      ratio,
+      target: `<= ${TRANSCRIPT_MAX_RATIO}x no echoes, 0 card renders`,
+      pass: ratio !== null && ratio <= TRANSCRIPT_MAX_RATIO && renders === 0 && echoes.echoesInDom === 200,
+      samples: `median of ${echoes.appendMs.length} / ${plain.appendMs.length}`,
+      note: `resolved-card renders during the timed turns: ${renders}; echoes in the DOM: ${echoes.echoesInDom}.`,
+    };
+  };
+  return [row('append', 'append a message'), row('stream', 'stream a long answer')];
+}
+
 function chromiumVersion(): string {
   try {
     return execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' })
@@ -98,6 +196,14 @@ async function main(): Promise<void> {
   if (wants('unwrap')) {
     log('unwrap: timing unwrapInterrupt vs JSON.parse...');
     rows.push(unwrapRow());
+  }
+  if (wants('interrupt') || wants('transcript')) {
+    const results = await measureBrowser(DEFAULT_BROWSER_SETTINGS, log, {
+      interrupt: wants('interrupt'),
+      transcript: wants('transcript'),
+    });
+    if (wants('interrupt')) rows.push(...interruptRows(results));
+    if (wants('transcript')) rows.push(...transcriptRows(results));
   }
   const machine = {
     cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,

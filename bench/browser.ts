@@ -1,0 +1,218 @@
+/**
+ * Figures 2-4 in headless Chromium (Debian's chromium package, launched by the shared test helper).
+ * The page (bench/pages/main.tsx) is bundled with esbuild in production mode and served from
+ * memory through Playwright's request routing: no port is opened and nothing leaves the machine.
+ * Both sides of each comparison load the same bundle; they alternate page loads so that a busy
+ * neighbour on the machine slows both alike.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../test/helpers/chromium';
+import { ROOT } from './size';
+
+const ORIGIN = 'http://bench.localhost';
+
+export interface PageBundle {
+  js: Buffer;
+  css: Buffer;
+}
+
+/** The bench page, production React (its profiling build, so `<Profiler>` counts renders). */
+export async function buildPage(): Promise<PageBundle> {
+  const outdir = join(ROOT, 'node_modules', '.cache', 'copilotkit-interrupts-bench', 'page');
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: { main: join(ROOT, 'bench', 'pages', 'main.tsx') },
+    outdir,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    alias: { 'react-dom/client': 'react-dom/profiling' },
+    loader: { '.woff': 'dataurl', '.woff2': 'dataurl', '.ttf': 'dataurl', '.svg': 'dataurl', '.png': 'dataurl' },
+    logLevel: 'error',
+  });
+  return { js: readFileSync(join(outdir, 'main.js')), css: readFileSync(join(outdir, 'main.css')) };
+}
+
+const HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
+<link rel="stylesheet" href="/main.css"></head><body style="margin:0"><div id="root"></div>
+<script type="module" src="/main.js"></script></body></html>`;
+
+async function serve(context: BrowserContext, bundle: PageBundle): Promise<void> {
+  await context.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin !== ORIGIN) return route.abort();
+    if (url.pathname === '/main.js') return route.fulfill({ body: bundle.js, contentType: 'text/javascript' });
+    if (url.pathname === '/main.css') return route.fulfill({ body: bundle.css, contentType: 'text/css' });
+    if (url.pathname === '/') return route.fulfill({ body: HTML, contentType: 'text/html' });
+    return route.fulfill({ status: 404, body: '' });
+  });
+}
+
+async function openPage(context: BrowserContext, query: string): Promise<Page> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${ORIGIN}/?${query}`);
+  try {
+    await page.waitForFunction(() => window.__bench?.ready(), undefined, { timeout: 20_000 });
+  } catch (error) {
+    throw new Error(`bench page ${query} did not start: ${errors.join('; ') || String(error)}`);
+  }
+  return page;
+}
+
+const pause = (page: Page, ms: number) => page.waitForTimeout(ms);
+
+export type InterruptVariant = 'ours' | 'seed';
+
+export interface InterruptSamples {
+  /** Figure 2: RUN_FINISHED emitted -> interactive card in the DOM, ms. */
+  toCard: number[];
+  /** Figure 3: click on a slot -> the resume run's input reaches the agent, ms. */
+  toResume: number[];
+  /** Figure 3: per click, was the read-only card painted, and did the card ever vanish. */
+  readOnly: Array<{ painted: boolean; vanished: boolean }>;
+  /** Figure 3: every resume carried the picked slot. */
+  resumeShapesOk: boolean;
+}
+
+/** One page load: `iterations` ask -> card -> click -> resume turns; the first is a warm-up. */
+async function interruptRound(context: BrowserContext, variant: InterruptVariant, iterations: number, into: InterruptSamples) {
+  const page = await openPage(context, `scenario=interrupt&variant=${variant}`);
+  try {
+    for (let i = 0; i < iterations; i++) {
+      await page.evaluate(() => window.__bench.ask());
+      await page.waitForFunction((n) => window.__bench.interruptLog.cardAt.length > n, i, { timeout: 10_000 });
+      await pause(page, 120);
+      await page.locator('[data-testid="time-picker-card"] [data-testid="time-picker-slot"]').first().click();
+      await page.waitForFunction((n) => window.__bench.interruptLog.answered > n, i, { timeout: 10_000 });
+      // Keep watching a little after the resume run ended: a card that vanishes late still counts.
+      await pause(page, 250);
+      await page.evaluate(() => window.__bench.endWatch());
+    }
+    const { log, resumes } = await page.evaluate(() => ({ log: window.__bench.interruptLog, resumes: window.__bench.resumes() }));
+    if (log.cardAt.length !== iterations || log.clickAt.length !== iterations || resumes.length !== iterations) {
+      throw new Error(
+        `${variant}: expected ${iterations} cards/clicks/resumes, got ${log.cardAt.length}/${log.clickAt.length}/${resumes.length}`,
+      );
+    }
+    for (let i = 1; i < iterations; i++) {
+      into.toCard.push(log.cardAt[i] - log.finishedAt[i]);
+      into.toResume.push(resumes[i].at - log.clickAt[i]);
+      into.readOnly.push(log.readOnly[i]);
+    }
+    for (const { resume } of resumes) {
+      const payload = resume?.[0]?.payload as { chosen_time?: string } | undefined;
+      if (resume?.[0]?.status !== 'resolved' || typeof payload?.chosen_time !== 'string') into.resumeShapesOk = false;
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+export interface TranscriptSamples {
+  appendMs: number[];
+  streamMs: number[];
+  /** Renders of resolved cards during the timed turns (summed per turn kind). */
+  appendRenders: number[];
+  streamRenders: number[];
+  echoesInDom: number;
+}
+
+export type TranscriptVariant = 'echoes' | 'plain';
+
+/** One page load of the 400-message transcript: a warm-up turn, then appends and streams alternating. */
+async function transcriptRound(context: BrowserContext, variant: TranscriptVariant, turns: number, into: TranscriptSamples, offset: number) {
+  const page = await openPage(context, `scenario=transcript&variant=${variant}`);
+  try {
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="copilot-message-list"] *').length > 400, undefined, {
+      timeout: 20_000,
+    });
+    await pause(page, 300);
+    into.echoesInDom = await page.evaluate(() => window.__bench.echoesInDom());
+    await page.evaluate((k) => window.__bench.append(k), offset);
+    for (let t = 1; t <= turns; t++) {
+      const k = offset + t;
+      const appended = await page.evaluate((n) => window.__bench.append(n), k);
+      into.appendMs.push(appended.ms);
+      into.appendRenders.push(appended.renders);
+      const streamed = await page.evaluate((n) => window.__bench.stream(n), k);
+      into.streamMs.push(streamed.ms);
+      into.streamRenders.push(streamed.renders);
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+export interface BrowserSettings {
+  /** Page loads per side for figures 2-3, and turns per load (the first is a warm-up). */
+  interruptRounds: number;
+  interruptIterations: number;
+  /** Page loads per side for figure 4, and timed turns (append + stream) per load. */
+  transcriptRounds: number;
+  transcriptTurns: number;
+}
+
+export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
+  interruptRounds: 4,
+  interruptIterations: 6,
+  transcriptRounds: 3,
+  transcriptTurns: 4,
+};
+
+export interface BrowserResults {
+  interrupt: Record<InterruptVariant, InterruptSamples>;
+  transcript: Record<TranscriptVariant, TranscriptSamples> | null;
+  transcriptError?: string;
+}
+
+export async function measureBrowser(
+  settings: BrowserSettings,
+  log: (message: string) => void,
+  parts: { interrupt: boolean; transcript: boolean },
+): Promise<BrowserResults> {
+  log('browser: bundling the bench page with esbuild...');
+  const bundle = await buildPage();
+  const launched = await launchChromium();
+  const emptyInterrupt = (): InterruptSamples => ({ toCard: [], toResume: [], readOnly: [], resumeShapesOk: true });
+  const emptyTranscript = (): TranscriptSamples => ({ appendMs: [], streamMs: [], appendRenders: [], streamRenders: [], echoesInDom: 0 });
+  const results: BrowserResults = { interrupt: { ours: emptyInterrupt(), seed: emptyInterrupt() }, transcript: null };
+  try {
+    await serve(launched.browser, bundle);
+    if (parts.interrupt) {
+      for (let round = 0; round < settings.interruptRounds; round++) {
+        const order: InterruptVariant[] = round % 2 === 0 ? ['ours', 'seed'] : ['seed', 'ours'];
+        for (const variant of order) {
+          log(`browser: interrupt round ${round + 1}/${settings.interruptRounds}, ${variant}`);
+          await interruptRound(launched.browser, variant, settings.interruptIterations, results.interrupt[variant]);
+        }
+      }
+    }
+    if (parts.transcript) {
+      const transcript = { echoes: emptyTranscript(), plain: emptyTranscript() };
+      try {
+        for (let round = 0; round < settings.transcriptRounds; round++) {
+          const order: TranscriptVariant[] = round % 2 === 0 ? ['echoes', 'plain'] : ['plain', 'echoes'];
+          for (const variant of order) {
+            log(`browser: transcript round ${round + 1}/${settings.transcriptRounds}, ${variant}`);
+            await transcriptRound(launched.browser, variant, settings.transcriptTurns, transcript[variant], round * 100);
+          }
+        }
+        results.transcript = transcript;
+      } catch (error) {
+        results.transcriptError = error instanceof Error ? error.message : String(error);
+      }
+    }
+  } finally {
+    await launched.close();
+  }
+  return results;
+}

@@ -1,0 +1,367 @@
+/**
+ * The benchmark page. One bundle, so both sides of every comparison run the same React,
+ * CopilotKit and card code; the URL picks the side:
+ *
+ * - `?scenario=interrupt&variant=ours`: `useInterruptRenderers({ resolveDelayMs: 0 })` (transcript echo on).
+ * - `?scenario=interrupt&variant=seed`: a hand-written plain CopilotKit `useInterrupt` render of the
+ *   same TimePickerCard, the seed article's pattern: unwrap by hand, card state local, and
+ *   `setTimeout(() => resolve(result), 500)`.
+ * - `?scenario=transcript&variant=echoes|plain`: a 400-message transcript with 200 resolved echoes
+ *   (or none), the hook mounted in both, to time appending and streaming.
+ *
+ * The node driver (bench/browser.ts) talks to `window.__bench`.
+ */
+import { Profiler, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { CopilotChat, CopilotKitProvider, useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2';
+import type { Message, RunAgentInput } from '@ag-ui/client';
+import { TimePickerCard, type TimePickerResult } from '../../components/time-picker-card';
+import { useInterruptRenderers } from '../../components/interrupt-renderers';
+import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { createInterruptHistory, type InterruptHistory } from '../../src/history';
+import { unwrapInterrupt, type UnwrappedInterrupt } from '../../src/unwrap';
+import { mastraScheduleInterrupt, slots } from '../../test/fixtures/interrupts';
+import '../../components/styles.css';
+import {
+  BenchAgent,
+  customEvent,
+  nextTask,
+  runFinished,
+  runStarted,
+  textDelta,
+  textEnd,
+  textMessage,
+  textStart,
+  type Step,
+} from './bench-agent';
+
+const params = new URLSearchParams(location.search);
+const scenario = params.get('scenario') ?? 'interrupt';
+const variant = params.get('variant') ?? 'ours';
+const THREAD_ID = 'bench-thread';
+
+const count = (selector: string) => document.querySelectorAll(selector).length;
+const INTERACTIVE = '[data-testid="time-picker-card"]';
+const PICKED = '[data-testid="time-picker-picked"]';
+const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+
+// ---------------------------------------------------------------- the interrupt of run n
+
+/** A `schedule_meeting` suspend exactly as @ag-ui/mastra sends it, with ids unique to run n. */
+function scheduleInterrupt(input: RunAgentInput, n: number) {
+  const toolCallId = `call_schedule_${n}`;
+  const mastra = { ...mastraScheduleInterrupt.metadata.mastra, runId: input.runId };
+  return {
+    standard: { ...mastraScheduleInterrupt, id: `${input.runId}::${toolCallId}`, toolCallId, metadata: { mastra } },
+    legacy: JSON.stringify({ ...mastra, toolCallId }),
+  };
+}
+
+// ---------------------------------------------------------------- figures 2 and 3
+
+interface ReadOnlyWatch {
+  /** Read-only cards in the DOM when the click happened (earlier echoes). */
+  before: number;
+  /** The read-only card was in the DOM at a frame (rAF), so that frame painted it. */
+  painted: boolean;
+  /** At some committed DOM state neither the interactive nor the read-only card was there. */
+  vanished: boolean;
+}
+
+const interruptLog = {
+  finishedAt: [] as number[],
+  cardAt: [] as number[],
+  clickAt: [] as number[],
+  answered: 0,
+  readOnly: [] as ReadOnlyWatch[],
+};
+let watch: ReadOnlyWatch | null = null;
+let cardShown = false;
+
+function checkDom() {
+  const now = performance.now();
+  const interactive = count(INTERACTIVE);
+  if (interactive > 0 && !cardShown) {
+    cardShown = true;
+    interruptLog.cardAt.push(now);
+  } else if (interactive === 0) {
+    cardShown = false;
+  }
+  if (watch && interactive === 0 && count(PICKED) <= watch.before) watch.vanished = true;
+}
+
+async function watchFrames(current: ReadOnlyWatch) {
+  while (watch === current) {
+    await frame();
+    if (watch === current && count(PICKED) > current.before) current.painted = true;
+  }
+}
+
+function startInterruptScenario(agent: BenchAgent) {
+  let interruptRuns = 0;
+  agent.script = (input) => {
+    if (input.resume?.length) {
+      return [
+        runStarted(input),
+        nextTask(),
+        ...textMessage(`reply-${input.runId}`, 'Scheduled "Intro with sales".'),
+        runFinished(input),
+        () => {
+          interruptLog.answered++;
+        },
+      ];
+    }
+    const { standard, legacy } = scheduleInterrupt(input, interruptRuns++);
+    const steps: Step[] = [
+      runStarted(input),
+      customEvent('on_interrupt', legacy),
+      // Let the page settle so the timed part is the interrupt alone.
+      nextTask(30),
+      () => {
+        interruptLog.finishedAt.push(performance.now());
+      },
+      runFinished(input, { type: 'interrupt', interrupts: [standard] }),
+    ];
+    return steps;
+  };
+  new MutationObserver(checkDom).observe(document.body, { childList: true, subtree: true, attributes: true });
+  window.addEventListener(
+    'click',
+    (event) => {
+      if (!(event.target instanceof Element) || !event.target.closest('[data-testid="time-picker-slot"]')) return;
+      interruptLog.clickAt.push(performance.now());
+      watch = { before: count(PICKED), painted: false, vanished: false };
+      void watchFrames(watch);
+    },
+    true,
+  );
+}
+
+/** The seed's card state machine around the same TimePickerCard: local state, no library hook. */
+function SeedTimePicker({ id, payload, onSubmit }: { id: string; payload: unknown; onSubmit: (result: TimePickerResult) => void }) {
+  const [result, setResult] = useState<TimePickerResult | undefined>(undefined);
+  const interrupt: UnwrappedInterrupt = {
+    id,
+    reason: 'mastra:tool_suspend',
+    toolName: 'schedule_meeting',
+    metadata: {},
+    payload,
+    source: 'mastra',
+    raw: payload,
+  };
+  const props: InterruptRendererProps<TimePickerResult> = {
+    interrupt,
+    status: result ? 'resolved' : 'pending',
+    result,
+    readOnly: !!result,
+    locale: 'en',
+    resolve: (picked) => {
+      if (result) return;
+      setResult(picked);
+      onSubmit(picked);
+    },
+    cancel: () => undefined,
+    retry: () => undefined,
+  };
+  return <TimePickerCard {...props} />;
+}
+
+/** The seed article's section 3, against the CopilotKit 1.74 shapes (standard interrupt first). */
+function SeedInterrupts() {
+  useInterrupt({
+    renderInChat: true,
+    render: ({ event, interrupt, resolve }) => {
+      const raw: unknown = interrupt ?? event?.value ?? {};
+      const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as {
+        id?: string;
+        suspendPayload?: unknown;
+        metadata?: { mastra?: { suspendPayload?: unknown } };
+      };
+      const payload = parsed.metadata?.mastra?.suspendPayload ?? parsed.suspendPayload ?? parsed;
+      const id = parsed.id ?? 'legacy';
+      return (
+        <SeedTimePicker
+          key={id}
+          id={id}
+          payload={payload}
+          // Deferred resolve: let React commit the "Booked" badge before CopilotKit clears the element.
+          onSubmit={(result) => setTimeout(() => void resolve(result, id), 500)}
+        />
+      );
+    },
+  } as Parameters<typeof useInterrupt>[0]);
+  return null;
+}
+
+function OurInterrupts() {
+  useInterruptRenderers({ resolveDelayMs: 0 });
+  return null;
+}
+
+// ---------------------------------------------------------------- figure 4
+
+const ECHOES = 200;
+let echoRenders = 0;
+
+/** The built-in card, wrapped in a Profiler so every render of a card is counted. */
+function ProfiledTimePicker(props: InterruptRendererProps<TimePickerResult>) {
+  return (
+    <Profiler
+      id="card"
+      onRender={() => {
+        if (props.readOnly) echoRenders++;
+      }}
+    >
+      <TimePickerCard {...props} />
+    </Profiler>
+  );
+}
+const profiledRenderers = { 'tool:schedule_meeting': ProfiledTimePicker };
+
+function transcriptMessages(): Message[] {
+  const messages: Message[] = [];
+  for (let i = 0; i < ECHOES; i++) {
+    messages.push({ id: `u${i}`, role: 'user', content: `Book call number ${i} with sales, please.` });
+    messages.push({ id: `a${i}`, role: 'assistant', content: `Here are some times for call ${i}.` });
+  }
+  return messages;
+}
+
+function echoHistory(withEchoes: boolean): InterruptHistory {
+  const history = createInterruptHistory({ maxPerThread: ECHOES });
+  if (!withEchoes) return history;
+  for (let i = 0; i < ECHOES; i++) {
+    const id = `run-${i}::call_${i}`;
+    const interrupt = unwrapInterrupt({ ...mastraScheduleInterrupt, id, toolCallId: `call_${i}` });
+    const slot = slots[i % slots.length];
+    history.record({
+      threadId: THREAD_ID,
+      id,
+      reason: interrupt.reason,
+      interrupt,
+      status: 'resolved',
+      result: { chosen_time: slot.iso, chosen_label: slot.label },
+      anchor: `a${i}`,
+      agentId: 'default',
+      time: i,
+    });
+  }
+  return history;
+}
+
+const transcriptHistory = scenario === 'transcript' ? echoHistory(variant === 'echoes') : undefined;
+
+function TranscriptInterrupts() {
+  useInterruptRenderers({ resolveDelayMs: 0, history: transcriptHistory, renderers: profiledRenderers });
+  return null;
+}
+
+/** Resolves when `marker` shows up in the DOM (text added or edited anywhere under body). */
+function whenText(marker: string): Promise<number> {
+  return new Promise((resolve) => {
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        const nodes = record.type === 'characterData' ? [record.target] : Array.from(record.addedNodes);
+        if (nodes.some((node) => node.textContent?.includes(marker))) {
+          observer.disconnect();
+          resolve(performance.now());
+          return;
+        }
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+// ---------------------------------------------------------------- page + driver API
+
+const agent = new BenchAgent(THREAD_ID, scenario === 'transcript' ? transcriptMessages() : []);
+if (scenario === 'interrupt') startInterruptScenario(agent);
+
+let driver: { run: () => Promise<unknown> } | null = null;
+
+function Driver() {
+  const { copilotkit } = useCopilotKit();
+  const { agent: registered } = useAgent({ agentId: 'default', updates: [] });
+  useEffect(() => {
+    driver = {
+      run: () => copilotkit.runAgent({ agent: registered as never }),
+    };
+  }, [copilotkit, registered]);
+  return null;
+}
+
+let runCount = 0;
+const bench = {
+  scenario,
+  variant,
+  ready: () => driver !== null && document.querySelector('[data-testid="copilot-message-list"]') !== null,
+  interruptLog,
+  resumes: () => agent.stamps.runs.filter((run) => run.input.resume?.length).map((run) => ({ at: run.at, resume: run.input.resume })),
+  /** Figures 2/3: a user turn that the agent answers with a schedule_meeting interrupt. */
+  ask() {
+    agent.addMessage({ id: `ask-${runCount++}`, role: 'user', content: 'Book an intro call with the sales team.' });
+    void driver!.run();
+  },
+  /** Figure 3: stop watching the read-only card and keep the verdict. */
+  endWatch(): ReadOnlyWatch | null {
+    const done = watch;
+    watch = null;
+    if (done) interruptLog.readOnly.push(done);
+    return done;
+  },
+  /** Figure 4: resolved cards drawn in the transcript right now. */
+  echoesInDom: () => count(PICKED),
+  /** Figure 4: the agent appends one short answer; time until it is in the DOM, and card renders. */
+  async append(k: number) {
+    const marker = `zqa${k}q`;
+    agent.script = (input) => [runStarted(input), ...textMessage(`append-${k}`, `Noted, reply ${marker}.`), runFinished(input)];
+    return timeTurn(marker);
+  },
+  /** Figure 4: the agent streams a long answer in `chunks` deltas, one per task. */
+  async stream(k: number, chunks = 120) {
+    const marker = `zqs${k}q`;
+    agent.script = (input) => {
+      const id = `stream-${k}`;
+      const steps: Step[] = [runStarted(input), textStart(id)];
+      for (let j = 0; j < chunks; j++) steps.push(textDelta(id, `word${j} lorem ipsum dolor `), nextTask());
+      steps.push(textDelta(id, ` ${marker}`), textEnd(id), runFinished(input));
+      return steps;
+    };
+    return timeTurn(marker);
+  },
+};
+
+async function timeTurn(marker: string): Promise<{ ms: number; renders: number }> {
+  await frame();
+  echoRenders = 0;
+  const seen = whenText(marker);
+  const start = performance.now();
+  const run = driver!.run();
+  const end = await seen;
+  await run;
+  await frame();
+  await frame();
+  return { ms: end - start, renders: echoRenders };
+}
+
+declare global {
+  interface Window {
+    __bench: typeof bench;
+  }
+}
+window.__bench = bench;
+
+function App() {
+  return (
+    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
+      <Driver />
+      {scenario === 'transcript' ? <TranscriptInterrupts /> : variant === 'seed' ? <SeedInterrupts /> : <OurInterrupts />}
+      <div style={{ height: '100vh', maxWidth: 896, margin: '0 auto' }}>
+        <CopilotChat threadId={THREAD_ID} />
+      </div>
+    </CopilotKitProvider>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(<App />);
