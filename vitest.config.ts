@@ -31,6 +31,18 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'demo',
+          globals: true,
+          environment: 'jsdom',
+          include: ['test/demo/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/setup/dom.ts'],
+          globalSetup: ['test/demo/global-setup.ts'],
+          ...inlineCopilotKit,
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'node',
           globals: true,
           environment: 'node',

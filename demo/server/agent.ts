@@ -2,7 +2,7 @@ import { MastraAgent } from '@ag-ui/mastra';
 import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
 import { LibSQLStore } from '@mastra/libsql';
-import { createApprovalTool, createTimePickerTool, createUserQuestionTool } from '../../src/mastra';
+import { createApprovalTool, createTimePickerTool, createUserQuestionTool, type TimePickerToolOptions } from '../../src/mastra';
 import { withNormalizedInterrupts } from '../../src/runtime';
 import type { ApprovalStore } from './approvals';
 import { createScriptedModel } from './scripted-model';
@@ -39,14 +39,23 @@ export async function chooseDemoModel(env: NodeJS.ProcessEnv = process.env): Pro
  * A real Mastra `Agent` with the three interrupt tools, in a `Mastra` instance with in-memory
  * LibSQL storage (resuming a suspended run needs storage).
  */
-export function createDemoMastra({ approvals, model = createScriptedModel() }: { approvals: ApprovalStore; model?: unknown }) {
+export function createDemoMastra({
+  approvals,
+  model = createScriptedModel(),
+  timeSlots,
+}: {
+  approvals: ApprovalStore;
+  model?: unknown;
+  /** The time picker's candidate slots. Default: the four relative slots. */
+  timeSlots?: TimePickerToolOptions['slots'];
+}) {
   const assistant = new Agent({
     id: DEMO_AGENT_ID,
     name: DEMO_AGENT_ID,
     instructions: DEMO_INSTRUCTIONS,
     model: model as ConstructorParameters<typeof Agent>[0]['model'],
     tools: {
-      schedule_meeting: createTimePickerTool(),
+      schedule_meeting: createTimePickerTool(timeSlots ? { slots: timeSlots } : {}),
       request_approval: createApprovalTool({
         createTicket: (input) => approvals.open(input.action),
         getTicket: (sn) => approvals.get(sn),

@@ -7,6 +7,7 @@ import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
 import { createDemoAgents, createDemoMastra } from './agent';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
+import type { TimePickerToolOptions } from '../../src/mastra';
 
 export { ApprovalStore } from './approvals';
 export { DEMO_QUESTIONS, GREETING, decide } from './scripted-model';
@@ -27,6 +28,8 @@ export interface DemoServerOptions {
   model?: unknown;
   /** Options of the in-process approval system (how many refreshes approve a ticket). */
   approvals?: ApprovalStoreOptions;
+  /** The time picker's candidate slots. Default: the four relative slots (Tomorrow 10:00 AM, …). */
+  timeSlots?: TimePickerToolOptions['slots'];
 }
 
 export interface DemoServer {
@@ -108,7 +111,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   process.env.MASTRA_TELEMETRY_DISABLED ??= 'true';
 
   const approvals = new ApprovalStore(options.approvals);
-  const mastra = createDemoMastra({ approvals, ...(options.model ? { model: options.model } : {}) });
+  const mastra = createDemoMastra({
+    approvals,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}),
+  });
   const runtime = new CopilotRuntime({ agents: createDemoAgents(mastra) as never });
   const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });
   const root = resolve(options.staticDir ?? defaultStaticDir());

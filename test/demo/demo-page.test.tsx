@@ -1,0 +1,69 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, inject, it } from 'vitest';
+import { DEMO_SUGGESTIONS, DemoApp } from '../../demo/page/demo-app';
+import { generateCandidateSlots } from '../../src/time-slots';
+import { AGENT_SLOTS } from './global-setup';
+
+// The demo page component against the demo server over HTTP: real CopilotKit provider and chat,
+// real CopilotRuntime, real Mastra agent (scripted model), the library's hook and cards.
+const serverUrl = inject('demoUrl');
+
+async function send(text: string) {
+  const textarea = await screen.findByTestId('copilot-chat-textarea');
+  fireEvent.change(textarea, { target: { value: text } });
+  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled());
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('copilot-send-button'));
+  });
+}
+
+describe('demo page against the demo server', () => {
+  it('shows the suggestion pills with their verbatim titles', async () => {
+    render(<DemoApp serverUrl={serverUrl} />);
+    for (const { title } of DEMO_SUGGESTIONS) expect(await screen.findByText(title)).toBeInTheDocument();
+    expect(screen.queryByTestId('time-picker-card')).toBeNull();
+  });
+
+  it('books a call: the picker shows the agent’s slots, and the picked slot reaches the tool', async () => {
+    render(<DemoApp serverUrl={serverUrl} />);
+    await send('Book an intro call with the sales team to discuss pricing.');
+
+    const card = await screen.findByTestId('time-picker-card', {}, { timeout: 15_000 });
+    expect(within(screen.getByTestId('copilot-message-list')).getByTestId('time-picker-card')).toBe(card);
+    const slots = within(card).getAllByTestId('time-picker-slot');
+    expect(slots.map((s) => s.textContent?.trim())).toEqual(AGENT_SLOTS.map((s) => s.label));
+    const fallbackLabels = generateCandidateSlots().map((s) => s.label);
+    for (const slot of slots) expect(fallbackLabels).not.toContain(slot.textContent?.trim());
+
+    fireEvent.click(slots[1]);
+    expect(await screen.findByTestId('time-picker-picked')).toHaveTextContent('Friday 8:45 AM');
+    // The tool ran again with resumeData and the agent quoted its result.
+    expect(
+      await screen.findByText(/Scheduled "Intro call with the sales team to discuss pricing" for Friday 8:45 AM\./, {}, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('time-picker-picked')).toBeInTheDocument();
+  });
+
+  it('cancel: "None of these work" resumes the tool with {cancelled: true}', async () => {
+    render(<DemoApp serverUrl={serverUrl} />);
+    await send('Use schedule_meeting to book a 1:1 with Alice next week to review Q2 goals.');
+    const card = await screen.findByTestId('time-picker-card', {}, { timeout: 15_000 });
+    expect(card).toHaveTextContent('Alice');
+    fireEvent.click(within(card).getByTestId('time-picker-cancel'));
+    expect(await screen.findByTestId('time-picker-cancelled')).toBeInTheDocument();
+    expect(await screen.findByText(/no meeting was scheduled/, {}, { timeout: 15_000 })).toBeInTheDocument();
+  });
+});
+
+describe('demo page: approval through the demo approval system', () => {
+  it('Refresh asks the server, the approved ticket resolves the card, and the agent quotes the decision', async () => {
+    render(<DemoApp serverUrl={serverUrl} />);
+    await send('Request approval to deploy v2 to production.');
+    const card = await screen.findByTestId('approval-card', {}, { timeout: 15_000 });
+    expect(within(card).getByTestId('approval-status')).toHaveTextContent(/pending/i);
+    // The global setup approves a ticket on its first refresh.
+    fireEvent.click(within(card).getByTestId('approval-refresh'));
+    expect(await screen.findByText(/\("Deploy v2 to production"\) is approved\./, {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByTestId('approval-card-resolved')).toBeInTheDocument();
+  });
+});
