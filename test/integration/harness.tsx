@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
-import type { ReactNode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { useInterruptRenderersWith, type InterruptRenderersConfig } from '../../hooks';
 import type { InterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
 import type { ScriptedAgent } from '../helpers/scripted-agent';
@@ -17,6 +17,8 @@ export interface ChatOptions {
   config?: InterruptRenderersConfig;
   threadId?: string;
   children?: ReactNode;
+  /** Wrap in React.StrictMode (double effects and renders in development). */
+  strict?: boolean;
 }
 
 /** The real provider and v2 chat, with the hook mounted before the chat (as the README says). */
@@ -32,7 +34,7 @@ export function Chat({ agent, config, threadId }: ChatOptions) {
 }
 
 export function renderChat(options: ChatOptions) {
-  return render(<Chat {...options} />);
+  return render(options.strict ? <StrictMode><Chat {...options} /></StrictMode> : <Chat {...options} />);
 }
 
 /** Type into the chat and send, as a user would. */

@@ -5,7 +5,10 @@ import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage }
 import { makeTestCard, renderChat, sendMessage } from './harness';
 
 describe('resume shape', () => {
-  it('sends resume [{interruptId, status, payload}] with the interrupted run id', async () => {
+  it.each([
+    ['', false],
+    [' (StrictMode)', true],
+  ])('sends resume [{interruptId, status, payload}] with the interrupted run id%s', async (_label, strict) => {
     const agent = new ScriptedAgent((input, n) =>
       n === 0
         ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
@@ -13,6 +16,7 @@ describe('resume shape', () => {
     );
     renderChat({
       agent,
+      strict,
       config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval', { approved: true }) } },
     });
     await sendMessage('Please review');
