@@ -13,7 +13,7 @@ const meta = {
     extra: { now: fixedClock },
     onResolve: fn(),
     onCancel: fn(),
-    onInterruptResume: fn(async () => undefined),
+    onInterruptResume: fn(async (): Promise<unknown> => undefined),
   },
 } satisfies Meta<typeof CardHarness>;
 export default meta;
@@ -51,7 +51,7 @@ export const CancelApproval: Story = {
 };
 
 export const CancelInProgress: Story = {
-  args: { onInterruptResume: fn(() => new Promise(() => {})) },
+  args: { onInterruptResume: fn((): Promise<unknown> => new Promise(() => {})) },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByTestId('approval-cancel'));
@@ -62,7 +62,7 @@ export const CancelInProgress: Story = {
 };
 
 export const RefreshToApproved: Story = {
-  args: { onInterruptResume: fn(async () => ({ ticket: { ...ticket, status: 'approved' } })) },
+  args: { onInterruptResume: fn(async (): Promise<unknown> => ({ ticket: { ...ticket, status: 'approved' } })) },
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByTestId('approval-refresh'));
@@ -78,7 +78,7 @@ export const RefreshToApproved: Story = {
 };
 
 export const RefreshCooldown: Story = {
-  args: { onInterruptResume: fn(async () => ({ ...ticket })) },
+  args: { onInterruptResume: fn(async (): Promise<unknown> => ({ ...ticket })) },
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByTestId('approval-refresh'));
@@ -101,7 +101,7 @@ export const TerminalTicket: Story = {
 };
 
 export const OperationFails: Story = {
-  args: { onInterruptResume: fn(async () => Promise.reject(new Error('ticket service unavailable'))) },
+  args: { onInterruptResume: fn(async (): Promise<unknown> => Promise.reject(new Error('ticket service unavailable'))) },
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByTestId('approval-cancel'));
