@@ -1,0 +1,119 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createInterruptHistory, type InterruptHistoryPersistence } from '../../../src/history';
+import { unwrapInterrupt } from '../../../src/unwrap';
+import { approvalInterrupt, mastraScheduleInterrupt } from '../../fixtures/interrupts';
+
+const approval = unwrapInterrupt(approvalInterrupt);
+const schedule = unwrapInterrupt(mastraScheduleInterrupt);
+
+function memoryStorage(): InterruptHistoryPersistence & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return { data, get: (key) => data.get(key) ?? null, set: (key, value) => void data.set(key, value) };
+}
+
+const entry = (threadId: string, interrupt = approval, status: 'resolved' | 'submitting' = 'resolved') => ({
+  threadId,
+  id: interrupt.id,
+  reason: interrupt.reason,
+  interrupt,
+  status,
+  result: { approved: true },
+  anchor: 'msg-1',
+});
+
+describe('createInterruptHistory', () => {
+  it('records per thread, stamps the time, and keeps the snapshot stable until that thread changes', () => {
+    const history = createInterruptHistory({ now: () => 1234 });
+    const listener = vi.fn();
+    history.subscribe(listener);
+    const emptyB = history.getSnapshot('b');
+
+    history.record(entry('a'));
+    const snapshotA = history.getSnapshot('a');
+    expect(snapshotA).toHaveLength(1);
+    expect(snapshotA[0]).toMatchObject({ threadId: 'a', id: approval.id, time: 1234, anchor: 'msg-1' });
+    expect(history.getSnapshot('a')).toBe(snapshotA);
+    expect(history.getSnapshot('b')).toBe(emptyB);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('replaces a record with the same id and updates fields in place', () => {
+    const history = createInterruptHistory();
+    history.record(entry('a', approval, 'submitting'));
+    history.record(entry('a', schedule));
+    expect(history.update('a', approval.id, { status: 'error', error: 'down' })).toMatchObject({ status: 'error', error: 'down' });
+    expect(history.getSnapshot('a').map((r) => [r.id, r.status])).toEqual([
+      [approval.id, 'error'],
+      [schedule.id, 'resolved'],
+    ]);
+    expect(history.update('a', 'missing', { status: 'resolved' })).toBeUndefined();
+  });
+
+  it('persists terminal records per thread and restores them in a new instance', () => {
+    const storage = memoryStorage();
+    const first = createInterruptHistory({ persistence: storage, storageKey: 'k' });
+    first.record(entry('a'));
+    first.record(entry('a', schedule, 'submitting'));
+    first.record(entry('b', schedule));
+    expect([...storage.data.keys()].sort()).toEqual(['k:a', 'k:b']);
+
+    const second = createInterruptHistory({ persistence: storage, storageKey: 'k' });
+    // The in-flight record is not stored: after a reload nobody knows how its run ended.
+    expect(second.getSnapshot('a').map((r) => r.id)).toEqual([approval.id]);
+    expect(second.getSnapshot('b').map((r) => r.id)).toEqual([schedule.id]);
+    expect(second.getSnapshot('c')).toEqual([]);
+  });
+
+  it('works with localStorage and sessionStorage by name', () => {
+    for (const persistence of ['localStorage', 'sessionStorage'] as const) {
+      createInterruptHistory({ persistence, storageKey: persistence }).record(entry('t'));
+      expect(createInterruptHistory({ persistence, storageKey: persistence }).getSnapshot('t')).toHaveLength(1);
+      globalThis[persistence].clear();
+    }
+  });
+
+  it('drops stored garbage with a console warning instead of trusting it', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const storage = memoryStorage();
+    storage.data.set('k:a', '{not json');
+    storage.data.set('k:b', JSON.stringify([{ ...entry('b'), time: 1 }, { id: 'x' }, { ...entry('other'), time: 2 }]));
+    const history = createInterruptHistory({ persistence: storage, storageKey: 'k' });
+    expect(history.getSnapshot('a')).toEqual([]);
+    expect(history.getSnapshot('b')).toHaveLength(1);
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+  });
+
+  it('keeps working when storage throws', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const history = createInterruptHistory({
+      persistence: {
+        get: () => {
+          throw new Error('denied');
+        },
+        set: () => {
+          throw new Error('quota');
+        },
+      },
+    });
+    history.record(entry('a'));
+    expect(history.getSnapshot('a')).toHaveLength(1);
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  it('keeps the newest records when a thread exceeds maxPerThread', () => {
+    const history = createInterruptHistory({ maxPerThread: 2 });
+    for (const id of ['1', '2', '3']) history.record({ ...entry('a'), id });
+    expect(history.getSnapshot('a').map((r) => r.id)).toEqual(['2', '3']);
+  });
+
+  it('clears one thread', () => {
+    const history = createInterruptHistory();
+    history.record(entry('a'));
+    history.record(entry('b'));
+    history.clear('a');
+    expect(history.getSnapshot('a')).toEqual([]);
+    expect(history.getSnapshot('b')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { toResumeEntry } from '../../../hooks/resume-batch';
+import { toResumeRecord } from '../../../hooks/resume-record';
+
+describe('resume shapes', () => {
+  it('builds the seed resume record for an answer and for a cancel', () => {
+    const answers = { answers: [{ question: 'Q', answer: [{ label: 'a', description: 'A' }] }] };
+    expect(toResumeRecord({ id: 'i1', reason: 'aidev:user_question', status: 'submitting', result: answers })).toEqual({
+      interruptId: 'i1',
+      reason: 'aidev:user_question',
+      status: 'resolved',
+      payload: answers,
+    });
+    expect(toResumeRecord({ id: 'i2', reason: 'aidev:tool_approval', status: 'cancelled' })).toEqual({
+      interruptId: 'i2',
+      reason: 'aidev:tool_approval',
+      status: 'cancelled',
+      payload: {},
+    });
+    // A non-object answer still yields an object payload, as BaseResume requires.
+    expect(toResumeRecord({ id: 'i3', reason: 'x:y', status: 'resolved', result: 'yes' }).payload).toEqual({ value: 'yes' });
+  });
+
+  it('builds AG-UI resume entries: cancelled carries no payload', () => {
+    expect(toResumeEntry({ id: 'a', status: 'submitting', result: { ok: 1 } })).toEqual({ interruptId: 'a', status: 'resolved', payload: { ok: 1 } });
+    expect(toResumeEntry({ id: 'b', status: 'cancelled' })).toEqual({ interruptId: 'b', status: 'cancelled' });
+  });
+});
