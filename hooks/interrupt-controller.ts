@@ -234,12 +234,37 @@ export class InterruptController {
       agentId: this.settings.agentId,
     });
     if (this.agent) this.agent.pendingInterrupts = this.agent.pendingInterrupts.filter((i) => i.id !== interrupt.id);
-    if (this.open?.interrupts.some((i) => i.id === interrupt.id)) {
+    const open = this.open;
+    if (open?.interrupts.some((i) => i.id === interrupt.id)) {
       this.handedOver.add(interrupt.id);
+      this.abandonIfExpired(open);
       void Promise.resolve()
-        .then(() => this.open?.actions.cancel(interrupt.id))
+        .then(() => open.actions.cancel(interrupt.id))
         .catch(() => undefined);
     }
+  }
+
+  /**
+   * CopilotKit sends nothing once every open interrupt is addressed but one of them expired
+   * (AG-UI forbids answering it). The other answers would then wait forever: say so instead,
+   * and let the agent forget the set so the user can keep chatting.
+   */
+  private abandonIfExpired(open: OpenSet): boolean {
+    if (!open.interrupts.every((i) => this.handedOver.has(i.id))) return false;
+    const expired = open.interrupts.find((i) => this.history.get(this.threadId, i.id)?.status === 'expired');
+    if (!expired) return false;
+    const message = `Not sent: interrupt "${expired.id}" expired, and answers to an expired set cannot be sent.`;
+    for (const interrupt of open.interrupts) {
+      if (this.history.get(this.threadId, interrupt.id)?.status !== 'expired') {
+        this.history.update(this.threadId, interrupt.id, { status: 'error', error: message });
+      }
+    }
+    if (this.agent) {
+      const ids = new Set(open.interrupts.map((i) => i.id));
+      this.agent.pendingInterrupts = this.agent.pendingInterrupts.filter((i) => !ids.has(i.id));
+    }
+    console.warn(`${LOG} ${message}`);
+    return true;
   }
 
   /** A card in `error`: send the same resume again. */
@@ -285,8 +310,15 @@ export class InterruptController {
       if (record) this.fail({ ids: [id] }, 'The interrupt is no longer open, so the answer could not be sent.');
       return;
     }
-    this.notify(record, open.interrupts.find((i) => i.id === id)!);
     this.handedOver.add(id);
+    if (this.abandonIfExpired(open)) {
+      // CopilotKit still has to drop its pending state; it logs the expiry and sends nothing.
+      void Promise.resolve()
+        .then(() => open.actions.cancel(id))
+        .catch(() => undefined);
+      return;
+    }
+    this.notify(record, open.interrupts.find((i) => i.id === id)!);
     const batch = this.batchIfComplete(open);
     if (batch) this.inflight = batch;
     const call = () =>

@@ -132,4 +132,28 @@ describe('failure paths', () => {
     expect(agent.runs[1].resume).toBeUndefined();
     expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired');
   });
+
+  it('says why nothing was sent when one of two open interrupts expired, and lets the user keep chatting', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const expired = { ...approvalInterrupt, id: 'int-expired', expiresAt: new Date(Date.now() - 60_000).toISOString() };
+    const open = { id: 'int-open', reason: 'acme:confirm', message: 'Confirm?' };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(expired, open))] : reply(input, n, 'Sure, what next?'),
+    );
+    renderChat({
+      agent,
+      config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval'), 'acme:confirm': makeTestCard('confirm') } },
+    });
+    await sendMessage('Two things');
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired'));
+    fireEvent.click(screen.getByRole('button', { name: 'Answer confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not sent: interrupt "int-expired" expired');
+    expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error');
+    expect(agent.runs).toHaveLength(1);
+
+    await sendMessage('Something else then');
+    expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
+    expect(agent.runs[1].resume).toBeUndefined();
+  });
 });
