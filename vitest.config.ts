@@ -60,6 +60,18 @@ export default defineConfig({
         },
       },
       ...storybookProjects,
+      {
+        test: {
+          // Chromium against the real `npm run demo`; one browser and one server for the suite.
+          name: 'e2e',
+          globals: true,
+          environment: 'node',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          fileParallelism: false,
+          hookTimeout: 300_000,
+          testTimeout: 90_000,
+        },
+      },
     ],
   },
 });
