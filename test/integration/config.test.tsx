@@ -1,0 +1,83 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
+import { describe, expect, it, vi } from 'vitest';
+import { useInterruptRenderersWith } from '../../hooks';
+import { approvalInterrupt } from '../fixtures/interrupts';
+import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
+import { makeTestCard, renderChat, sendMessage } from './harness';
+
+const interruptThenReply = (interrupt: unknown, agentId = 'default') =>
+  new ScriptedAgent(
+    (input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(interrupt))]
+        : [runStarted(input), ...textMessage(`reply-${n}`, 'Done.'), runFinished(input)],
+    { agentId },
+  );
+
+describe('hook options', () => {
+  it('with renderInChat: false returns the cards for the app to place', async () => {
+    const agent = interruptThenReply(approvalInterrupt);
+    function Outside() {
+      const element = useInterruptRenderersWith(
+        { renderInChat: false, resolveDelayMs: 0 },
+        { renderers: { 'aidev:tool_approval': makeTestCard('approval') } },
+      );
+      return <aside data-testid="side-panel">{element}</aside>;
+    }
+    render(
+      <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
+        <Outside />
+        <CopilotChat />
+      </CopilotKitProvider>,
+    );
+    await sendMessage('Review it');
+    const card = await within(screen.getByTestId('side-panel')).findByTestId('approval');
+    expect(within(screen.getByTestId('copilot-message-list')).queryByTestId('approval')).not.toBeInTheDocument();
+    fireEvent.click(within(card).getByRole('button', { name: 'Answer approval' }));
+    expect(await screen.findByText('Done.')).toBeInTheDocument();
+    expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'resolved', payload: { ok: true } }]);
+  });
+
+  it('serves the agent named by agentId', async () => {
+    const agent = interruptThenReply(approvalInterrupt, 'helper');
+    function App() {
+      useInterruptRenderersWith({ agentId: 'helper', resolveDelayMs: 0 }, { renderers: { 'aidev:tool_approval': makeTestCard('approval') } });
+      return <CopilotChat agentId="helper" />;
+    }
+    render(
+      <CopilotKitProvider agents__unsafe_dev_only={{ helper: agent }}>
+        <App />
+      </CopilotKitProvider>,
+    );
+    await sendMessage('Review it');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
+    expect(await screen.findByText('Done.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'resolved'));
+  });
+
+  it('passes locale and labels to the cards', async () => {
+    const agent = interruptThenReply({ id: 'u1', reason: 'acme:unknown', message: '请确认' });
+    renderChat({ agent, config: { locale: 'zh-CN', labels: { fallbackDismiss: '不用了' } } });
+    await sendMessage('你好');
+    const card = await screen.findByTestId('interrupt-builtin-fallback');
+    expect(within(card).getByRole('button', { name: '继续' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: '不用了' })).toBeInTheDocument();
+  });
+
+  it('expires a card that is on screen when its expiresAt passes', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // expiresAt is set when the run happens, so the card is on screen, open, before it passes.
+    const agent = new ScriptedAgent((input) => [
+      runStarted(input),
+      runFinished(input, interruptOutcome({ ...approvalInterrupt, expiresAt: new Date(Date.now() + 2500).toISOString() })),
+    ]);
+    renderChat({ agent, config: { renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('Review it');
+    expect(await screen.findByTestId('approval')).toHaveAttribute('data-status', 'pending');
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired'), { timeout: 8000 });
+    expect(agent.runs).toHaveLength(1);
+    vi.restoreAllMocks();
+  });
+});
