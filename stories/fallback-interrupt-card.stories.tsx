@@ -1,0 +1,166 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { FallbackInterruptCard } from '../components/fallback-interrupt-card';
+import { CardHarness } from './support/card-harness';
+import { fixedClock, LONG_TEXT, LONG_WORD, PAST } from './support/fixtures';
+
+const unknown = {
+  id: 'int-42',
+  reason: 'acme:confirm_deploy',
+  toolCallId: 'call-42',
+  message: 'Deploy build 1.4.2 to staging?',
+  metadata: { build: '1.4.2', environment: 'staging' },
+};
+
+const withSchema = {
+  ...unknown,
+  responseSchema: {
+    type: 'object',
+    properties: {
+      note: { type: 'string', title: 'Note', description: 'Shown in the deploy log' },
+      replicas: { type: 'integer', title: 'Replicas' },
+      region: { type: 'string', title: 'Region', enum: ['eu-west', 'us-east'] },
+      notify: { type: 'boolean', title: 'Notify the team' },
+    },
+    required: ['replicas'],
+  },
+};
+
+const meta = {
+  title: 'Cards/FallbackInterruptCard',
+  component: CardHarness,
+  args: { card: FallbackInterruptCard, interrupt: unknown, extra: { now: fixedClock }, onResolve: fn(), onCancel: fn() },
+} satisfies Meta<typeof CardHarness>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Pending: Story = {
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByTestId('fallback-interrupt-card');
+    await expect(card).toHaveTextContent('Deploy build 1.4.2 to staging?');
+    await expect(card).toHaveTextContent('acme:confirm_deploy');
+    await userEvent.click(canvas.getByText('Details'));
+    await expect(canvas.getByText(/"environment": "staging"/)).toBeVisible();
+    await userEvent.click(canvas.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(canvas.getByTestId('fallback-interrupt-card')).toHaveTextContent('Sent'));
+    await expect(args.onResolve).toHaveBeenCalledWith({});
+  },
+};
+
+export const SchemaForm: Story = {
+  args: { interrupt: withSchema },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    const continueButton = await canvas.findByRole('button', { name: 'Continue' });
+    await expect(continueButton).toBeDisabled();
+    await userEvent.type(canvas.getByLabelText('Note'), 'hotfix');
+    await expect(canvas.getByLabelText('Note')).toHaveAccessibleDescription('Shown in the deploy log');
+    await userEvent.type(canvas.getByLabelText(/Replicas/), '3');
+    await userEvent.selectOptions(canvas.getByLabelText('Region'), 'us-east');
+    await userEvent.click(canvas.getByLabelText('Notify the team'));
+    await userEvent.click(continueButton);
+    await waitFor(() => expect(canvas.getByTestId('fallback-interrupt-card')).toHaveTextContent('Sent'));
+    await expect(args.onResolve).toHaveBeenCalledWith({ note: 'hotfix', replicas: 3, region: 'us-east', notify: true });
+  },
+};
+
+export const Dismiss: Story = {
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Dismiss' }));
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('Dismissed');
+    await expect(args.onCancel).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const UnreadableInterrupt: Story = {
+  args: { interrupt: '{"id": "x", "reason": ' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-problem')).toHaveTextContent('Problem:');
+    await expect(canvas.getByTestId('fallback-interrupt-card')).toHaveTextContent('unknown');
+  },
+};
+
+export const HtmlIsText: Story = {
+  args: { interrupt: { ...unknown, message: '<script>alert(1)</script><b>bold</b>' } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText('<script>alert(1)</script><b>bold</b>')).toBeInTheDocument();
+    await expect(canvasElement.querySelector('script, b')).toBeNull();
+  },
+};
+
+export const Submitting: Story = {
+  args: { settle: 'never' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Continue' }));
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('Sending…');
+  },
+};
+
+export const Resolved: Story = {
+  args: { status: 'resolved', result: {} },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('Sent');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
+export const Cancelled: Story = {
+  args: { status: 'cancelled' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('Dismissed');
+  },
+};
+
+export const Expired: Story = {
+  args: { interrupt: { ...unknown, expiresAt: PAST } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('Expired');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
+export const ErrorState: Story = {
+  name: 'Error',
+  args: { status: 'error', result: {}, error: 'Network error' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('interrupt-error')).toHaveTextContent('Network error');
+    await userEvent.click(canvas.getByTestId('interrupt-retry'));
+    await waitFor(() => expect(canvas.getByTestId('fallback-interrupt-card')).toHaveTextContent('Sent'));
+  },
+};
+
+export const ZhCN: Story = {
+  args: { locale: 'zh-CN', interrupt: withSchema },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('button', { name: '继续' })).toBeDisabled();
+    await expect(canvas.getByRole('button', { name: '忽略' })).toBeEnabled();
+    await expect(canvas.getByTestId('fallback-interrupt-card')).toHaveTextContent('必填');
+  },
+};
+
+export const Dark: Story = {
+  args: { interrupt: withSchema },
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toBeVisible();
+  },
+};
+
+export const VeryLongTexts: Story = {
+  args: { interrupt: { ...unknown, message: LONG_TEXT, reason: `acme:${LONG_WORD}`, metadata: { text: LONG_TEXT, word: LONG_WORD } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent(LONG_TEXT);
+  },
+};
