@@ -128,15 +128,20 @@ export interface TranscriptSamples {
 
 export type TranscriptVariant = 'echoes' | 'plain';
 
-/** One page load of the 400-message transcript: a warm-up turn, then appends and streams alternating. */
+/** One page load of the 40-message transcript: a warm-up turn, then appends and streams alternating. */
 async function transcriptRound(context: BrowserContext, variant: TranscriptVariant, turns: number, into: TranscriptSamples, offset: number) {
   const page = await openPage(context, `scenario=transcript&variant=${variant}`);
   try {
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="copilot-message-list"] *').length > 400, undefined, {
-      timeout: 20_000,
-    });
+    await pause(page, 200);
+    await page.evaluate(() => window.__bench.loadTranscript());
+    const expected = variant === 'echoes' ? 200 : 0;
+    await page.waitForFunction(() => document.body.innerText.includes('Here are some times for call 19.'), undefined, { timeout: 20_000 });
+    await page.waitForFunction((n) => window.__bench.echoesInDom() === n, expected, { timeout: 20_000 });
     await pause(page, 300);
     into.echoesInDom = await page.evaluate(() => window.__bench.echoesInDom());
+    // Positive control: mounting the echoes must have been counted, or a 0 below means nothing.
+    const mounted = await page.evaluate(() => window.__bench.echoRendersTotal());
+    if (mounted < expected) throw new Error(`the Profiler counted ${mounted} card renders while mounting ${expected} echoes`);
     await page.evaluate((k) => window.__bench.append(k), offset);
     for (let t = 1; t <= turns; t++) {
       const k = offset + t;

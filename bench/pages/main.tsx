@@ -6,7 +6,7 @@
  * - `?scenario=interrupt&variant=seed`: a hand-written plain CopilotKit `useInterrupt` render of the
  *   same TimePickerCard, the seed article's pattern: unwrap by hand, card state local, and
  *   `setTimeout(() => resolve(result), 500)`.
- * - `?scenario=transcript&variant=echoes|plain`: a 400-message transcript with 200 resolved echoes
+ * - `?scenario=transcript&variant=echoes|plain`: a 40-message transcript with 200 resolved echoes
  *   (or none), the hook mounted in both, to time appending and streaming.
  *
  * The node driver (bench/browser.ts) talks to `window.__bench`.
@@ -201,7 +201,15 @@ function OurInterrupts() {
 // ---------------------------------------------------------------- figure 4
 
 const ECHOES = 200;
+/**
+ * 20 user/assistant pairs: under CopilotKit's virtualization threshold (50 messages), so every
+ * message and all 200 echoes (10 after each assistant message) are mounted: the worst case for
+ * re-renders. A longer transcript would be virtualized and mount only the visible rows.
+ */
+const PAIRS = 20;
 let echoRenders = 0;
+/** Every read-only card render since the page loaded: proves the Profiler counts at all. */
+let echoRendersTotal = 0;
 
 /** The built-in card, wrapped in a Profiler so every render of a card is counted. */
 function ProfiledTimePicker(props: InterruptRendererProps<TimePickerResult>) {
@@ -209,7 +217,9 @@ function ProfiledTimePicker(props: InterruptRendererProps<TimePickerResult>) {
     <Profiler
       id="card"
       onRender={() => {
-        if (props.readOnly) echoRenders++;
+        if (!props.readOnly) return;
+        echoRenders++;
+        echoRendersTotal++;
       }}
     >
       <TimePickerCard {...props} />
@@ -220,7 +230,7 @@ const profiledRenderers = { 'tool:schedule_meeting': ProfiledTimePicker };
 
 function transcriptMessages(): Message[] {
   const messages: Message[] = [];
-  for (let i = 0; i < ECHOES; i++) {
+  for (let i = 0; i < PAIRS; i++) {
     messages.push({ id: `u${i}`, role: 'user', content: `Book call number ${i} with sales, please.` });
     messages.push({ id: `a${i}`, role: 'assistant', content: `Here are some times for call ${i}.` });
   }
@@ -241,7 +251,7 @@ function echoHistory(withEchoes: boolean): InterruptHistory {
       interrupt,
       status: 'resolved',
       result: { chosen_time: slot.iso, chosen_label: slot.label },
-      anchor: `a${i}`,
+      anchor: `a${i % PAIRS}`,
       agentId: 'default',
       time: i,
     });
@@ -275,10 +285,10 @@ function whenText(marker: string): Promise<number> {
 
 // ---------------------------------------------------------------- page + driver API
 
-const agent = new BenchAgent(THREAD_ID, scenario === 'transcript' ? transcriptMessages() : []);
+const agent = new BenchAgent(THREAD_ID);
 if (scenario === 'interrupt') startInterruptScenario(agent);
 
-let driver: { run: () => Promise<unknown> } | null = null;
+let driver: { run: () => Promise<unknown>; agent: BenchAgent } | null = null;
 
 function Driver() {
   const { copilotkit } = useCopilotKit();
@@ -286,6 +296,7 @@ function Driver() {
   useEffect(() => {
     driver = {
       run: () => copilotkit.runAgent({ agent: registered as never }),
+      agent: registered as unknown as BenchAgent,
     };
   }, [copilotkit, registered]);
   return null;
@@ -300,7 +311,7 @@ const bench = {
   resumes: () => agent.stamps.runs.filter((run) => run.input.resume?.length).map((run) => ({ at: run.at, resume: run.input.resume })),
   /** Figures 2/3: a user turn that the agent answers with a schedule_meeting interrupt. */
   ask() {
-    agent.addMessage({ id: `ask-${runCount++}`, role: 'user', content: 'Book an intro call with the sales team.' });
+    driver!.agent.addMessage({ id: `ask-${runCount++}`, role: 'user', content: 'Book an intro call with the sales team.' });
     void driver!.run();
   },
   /** Figure 3: stop watching the read-only card and keep the verdict. */
@@ -310,8 +321,16 @@ const bench = {
     if (done) interruptLog.readOnly.push(done);
     return done;
   },
+  /**
+   * Figure 4: fill the transcript (40 messages). CopilotChat resets the agent's messages when it
+   * binds the thread, so this runs once the page is up.
+   */
+  loadTranscript() {
+    driver!.agent.setMessages(transcriptMessages());
+  },
   /** Figure 4: resolved cards drawn in the transcript right now. */
   echoesInDom: () => count(PICKED),
+  echoRendersTotal: () => echoRendersTotal,
   /** Figure 4: the agent appends one short answer; time until it is in the DOM, and card renders. */
   async append(k: number) {
     const marker = `zqa${k}q`;
