@@ -67,3 +67,30 @@ describe('demo page: approval through the demo approval system', () => {
     expect(screen.getByTestId('approval-card-resolved')).toBeInTheDocument();
   });
 });
+
+describe('demo page: user questions', () => {
+  it('answers three questions in the card; the tool gets the answers and the agent repeats them', async () => {
+    render(<DemoApp serverUrl={serverUrl} />);
+    await send('Ask me a few questions about my project.');
+    const card = await screen.findByTestId('user-question-card', {}, { timeout: 15_000 });
+    // 1 / 3, single choice: picking a preset option moves on.
+    fireEvent.click(within(card).getByRole('radio', { name: /Web app/ }));
+    // 2 / 3, multiple choice: pick two, then next.
+    await waitFor(() => expect(within(screen.getByTestId('user-question-card')).getByText('Which regions should it run in?')).toBeInTheDocument());
+    fireEvent.click(within(screen.getByTestId('user-question-card')).getByRole('checkbox', { name: /EU/ }));
+    fireEvent.click(within(screen.getByTestId('user-question-card')).getByRole('checkbox', { name: /Asia/ }));
+    fireEvent.click(screen.getByTestId('user-question-next'));
+    // 3 / 3, free text.
+    fireEvent.change(await screen.findByTestId('user-question-text-input'), { target: { value: 'End of June' } });
+    await waitFor(() => expect(screen.getByTestId('user-question-submit')).not.toBeDisabled());
+    fireEvent.click(screen.getByTestId('user-question-submit'));
+    expect(await screen.findByTestId('user-question-answered')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'The user answered: "What kind of project is this?" → Web app; "Which regions should it run in?" → EU, Asia; "When does it need to ship?" → End of June.',
+        {},
+        { timeout: 15_000 },
+      ),
+    ).toBeInTheDocument();
+  });
+});

@@ -139,7 +139,8 @@ describe('demo agent: user question tool', () => {
     const answers = [
       { question: 'What kind of project is this?', multiSelect: false, answer: [{ label: 'Web app', description: 'A browser front end with an API' }] },
       { question: 'Which regions should it run in?', multiSelect: true, answer: [{ label: 'EU', description: 'Frankfurt and Dublin' }, { label: 'others', description: 'South America' }] },
-      { question: 'When does it need to ship?', answer: [{ label: 'End of June', description: 'End of June' }] },
+      // A free-text answer, as UserQuestionCard sends it.
+      { question: 'When does it need to ship?', answer: [{ label: 'others', description: 'End of June' }] },
     ];
     const resumed = await resume(turn, { status: 'resolved', payload: { answers } });
     const expected = 'The user answered: "What kind of project is this?" → Web app; "Which regions should it run in?" → EU, South America; "When does it need to ship?" → End of June.';
