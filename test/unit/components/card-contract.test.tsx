@@ -1,0 +1,153 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ComponentType } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultFallback, defaultRenderers } from '../../../components/default-renderers';
+import { FallbackInterruptCard } from '../../../components/fallback-interrupt-card';
+import { TimePickerCard } from '../../../components/time-picker-card';
+import { ToolApprovalCard } from '../../../components/tool-approval-card';
+import { UserQuestionCard } from '../../../components/user-question-card';
+import type { InterruptRendererProps, InterruptStatus } from '../../../hooks/renderer-props';
+import { createRendererRegistry } from '../../../src/registry';
+import { unwrapInterrupt } from '../../../src/unwrap';
+import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';
+
+/** Renderer props as the host hook passes them; resolve/cancel are spies that change nothing. */
+function props<T>(raw: unknown, overrides: Partial<InterruptRendererProps<T>> = {}): InterruptRendererProps<T> {
+  const status: InterruptStatus = overrides.status ?? 'pending';
+  return {
+    interrupt: unwrapInterrupt(raw),
+    status,
+    readOnly: status !== 'pending',
+    locale: 'en',
+    resolve: vi.fn(),
+    cancel: vi.fn(),
+    retry: vi.fn(),
+    ...overrides,
+  };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('defaultRenderers', () => {
+  it('maps the three reasons and the fallback the way the registry looks them up', () => {
+    const registry = createRendererRegistry(defaultRenderers, defaultFallback);
+    expect(registry.pick(unwrapInterrupt(approvalInterrupt()))).toBe(ToolApprovalCard);
+    expect(registry.pick(unwrapInterrupt(questionInterrupt()))).toBe(UserQuestionCard);
+    expect(registry.pick(unwrapInterrupt(timePickerInterrupt))).toBe(TimePickerCard);
+    expect(registry.pick(unwrapInterrupt({ id: 'x', reason: 'acme:other' }))).toBe(FallbackInterruptCard);
+  });
+});
+
+describe('restored from history: read-only, nothing to click', () => {
+  const cases: Array<[string, ComponentType<any>, unknown, unknown, string]> = [
+    ['TimePickerCard', TimePickerCard, timePickerInterrupt, { chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label }, 'time-picker-picked'],
+    ['ToolApprovalCard', ToolApprovalCard, approvalInterrupt(), { metadata: { ticket: { ...ticket, status: 'approved' } } }, 'approval-card-resolved'],
+    ['UserQuestionCard', UserQuestionCard, questionInterrupt(), { answers: [] }, 'user-question-answered'],
+    ['FallbackInterruptCard', FallbackInterruptCard, { id: 'x', reason: 'acme:x' }, {}, 'fallback-interrupt-card'],
+  ];
+  it.each(cases)('%s', (_name, Card, raw, result, testId) => {
+    render(<Card {...props(raw, { status: 'resolved', result })} />);
+    expect(screen.getByTestId(testId)).toBeInTheDocument();
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+  });
+});
+
+describe('the first click wins, even when the host is slow to re-render', () => {
+  it('TimePickerCard resolves once on a double click and shows Booked at once', async () => {
+    const p = props(timePickerInterrupt);
+    render(<TimePickerCard {...p} />);
+    await userEvent.dblClick(screen.getByRole('button', { name: 'Monday 9:00 AM' }));
+    expect(p.resolve).toHaveBeenCalledTimes(1);
+    expect(p.resolve).toHaveBeenCalledWith({ chosen_time: SLOTS[2].iso, chosen_label: 'Monday 9:00 AM' });
+    expect(screen.getByTestId('time-picker-picked')).toHaveTextContent('Booked');
+    expect(screen.getByRole('status')).toHaveTextContent('Booked: Monday 9:00 AM');
+  });
+
+  it('ToolApprovalCard direct mode resolves once', async () => {
+    const p = props(directApprovalInterrupt);
+    render(<ToolApprovalCard {...p} />);
+    await userEvent.click(screen.getByTestId('approval-approve'));
+    expect(screen.queryByTestId('approval-reject')).toBeNull();
+    expect(p.resolve).toHaveBeenCalledTimes(1);
+  });
+
+  it('Skip cancels once and never resolves', async () => {
+    const p = props(questionInterrupt());
+    render(<UserQuestionCard {...p} />);
+    await userEvent.click(screen.getByTestId('user-question-skip'));
+    expect(p.cancel).toHaveBeenCalledTimes(1);
+    expect(p.resolve).not.toHaveBeenCalled();
+    expect(screen.getByTestId('user-question-skipped')).toBeInTheDocument();
+  });
+});
+
+describe('expiry', () => {
+  it('turns read-only "Expired" when the countdown runs out, without resolving', () => {
+    vi.useFakeTimers({ now: FIXED_NOW });
+    const p = props(
+      { ...timePickerInterrupt, expiresAt: new Date(FIXED_NOW + 2_000).toISOString() },
+      { now: undefined } as Partial<InterruptRendererProps<unknown>>,
+    );
+    render(<TimePickerCard {...p} />);
+    expect(screen.getByRole('timer')).toHaveTextContent('Expires in 0:02');
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(screen.getByRole('timer')).toHaveTextContent('Expires in 0:01');
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(screen.getByTestId('time-picker-expired')).toHaveTextContent('Expired');
+    expect(screen.getByRole('status')).toHaveTextContent('Expired');
+    expect(p.resolve).not.toHaveBeenCalled();
+  });
+
+  it('shows "Expired" when the host says so', () => {
+    render(<UserQuestionCard {...props(questionInterrupt(), { status: 'expired' })} />);
+    expect(screen.getByTestId('user-question-expired')).toHaveTextContent('Expired');
+  });
+});
+
+describe('ToolApprovalCard operations', () => {
+  it('re-enables Refresh after the 2 s cooldown', async () => {
+    vi.useFakeTimers({ now: FIXED_NOW, shouldAdvanceTime: true });
+    const onInterruptResume = vi.fn(async () => ticket);
+    render(<ToolApprovalCard {...props(approvalInterrupt(), { onInterruptResume })} now={fixedClock} />);
+    await userEvent.click(screen.getByTestId('approval-refresh'));
+    await vi.waitFor(() => expect(screen.getByTestId('approval-refresh')).toBeDisabled());
+    await act(async () => {
+      vi.advanceTimersByTime(2_000);
+    });
+    expect(screen.getByTestId('approval-refresh')).toBeEnabled();
+    expect(onInterruptResume).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers no ticket operations without an onInterruptResume callback', () => {
+    render(<ToolApprovalCard {...props(approvalInterrupt())} />);
+    expect(screen.getByTestId('approval-card')).toBeInTheDocument();
+    expect(screen.queryByTestId('approval-cancel')).toBeNull();
+    expect(screen.queryByTestId('approval-refresh')).toBeNull();
+  });
+});
+
+describe('labels, locale and errors', () => {
+  it('merges label overrides over the locale', () => {
+    render(<TimePickerCard {...props(timePickerInterrupt, { locale: 'zh-CN', labels: { timePickerEyebrow: 'Schedule' } })} />);
+    expect(screen.getByTestId('time-picker-card')).toHaveTextContent('Schedule');
+    expect(screen.getByTestId('time-picker-cancel')).toHaveTextContent('这些时间都不合适');
+  });
+
+  it('in error, keeps the answer and Retry calls retry', async () => {
+    const p = props(timePickerInterrupt, { status: 'error', result: { cancelled: true }, error: 'offline' });
+    render(<TimePickerCard {...p} />);
+    expect(screen.getByTestId('time-picker-cancelled')).toHaveTextContent('No time picked.');
+    expect(screen.getByTestId('interrupt-error')).toHaveTextContent('offline');
+    await userEvent.click(screen.getByTestId('interrupt-retry'));
+    expect(p.retry).toHaveBeenCalledTimes(1);
+  });
+
+  it('becomes interactive again when the host puts it back to pending', () => {
+    const p = props(timePickerInterrupt, { status: 'cancelled' });
+    const { rerender } = render(<TimePickerCard {...p} />);
+    expect(screen.getByTestId('time-picker-cancelled')).toBeInTheDocument();
+    rerender(<TimePickerCard {...p} status="pending" readOnly={false} />);
+    expect(screen.getByTestId('time-picker-card')).toBeInTheDocument();
+  });
+});
