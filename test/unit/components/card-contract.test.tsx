@@ -13,7 +13,7 @@ import { unwrapInterrupt } from '../../../src/unwrap';
 import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';
 
 /** Renderer props as the host hook passes them; resolve/cancel are spies that change nothing. */
-function props<T>(raw: unknown, overrides: Partial<InterruptRendererProps<T>> = {}): InterruptRendererProps<T> {
+function props(raw: unknown, overrides: Partial<InterruptRendererProps<any>> = {}): InterruptRendererProps<any> {
   const status: InterruptStatus = overrides.status ?? 'pending';
   return {
     interrupt: unwrapInterrupt(raw),
