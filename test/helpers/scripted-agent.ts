@@ -33,21 +33,7 @@ export class ScriptedAgent extends AbstractAgent {
   override run(input: RunAgentInput): Observable<BaseEvent> {
     const runIndex = this.runs.length;
     this.runs.push(input);
-    const steps = this.script(input, runIndex);
-    return new Observable<BaseEvent>((subscriber) => {
-      let stopped = false;
-      void (async () => {
-        for (const step of steps) {
-          if (stopped) return;
-          if (typeof step === 'function') await step();
-          else subscriber.next(step);
-        }
-        subscriber.complete();
-      })().catch((error) => subscriber.error(error));
-      return () => {
-        stopped = true;
-      };
-    });
+    return playSteps(this.script(input, runIndex));
   }
 
   /** The runtime clones agents per request; keep the script and the shared run log. */
@@ -56,6 +42,28 @@ export class ScriptedAgent extends AbstractAgent {
     (copy as { runs: RunAgentInput[] }).runs = this.runs;
     return copy;
   }
+}
+
+/**
+ * The events of a script as an Observable: events are emitted in order, function steps are
+ * awaited. Everything before the first awaited step is emitted synchronously on subscribe.
+ * Reusable by any scripted agent (stories, benchmarks).
+ */
+export function playSteps(steps: readonly ScriptStep[]): Observable<BaseEvent> {
+  return new Observable<BaseEvent>((subscriber) => {
+    let stopped = false;
+    void (async () => {
+      for (const step of steps) {
+        if (stopped) return;
+        if (typeof step === 'function') await step();
+        else subscriber.next(step);
+      }
+      subscriber.complete();
+    })().catch((error) => subscriber.error(error));
+    return () => {
+      stopped = true;
+    };
+  });
 }
 
 // ---- event builders ----
