@@ -25,4 +25,5 @@ export {
   type InterruptRenderersConfig,
   type InterruptResumeHandler,
   type InterruptStatus,
+  withInterruptEcho,
 } from '../hooks';

@@ -1,7 +1,7 @@
-import { useLayoutEffect, useSyncExternalStore, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { useCopilotChatConfiguration } from '@copilotkit/react-core/v2';
 import type { InterruptHistoryRecord } from '../src/history';
-import { InterruptCard } from './interrupt-card';
+import { AnchoredEchoes } from './anchored-echoes';
 import type { InterruptController } from './interrupt-controller';
 
 /** The props CopilotKit's chat gives a custom message renderer. */
@@ -25,16 +25,16 @@ export function createInterruptEcho(
 ): ComponentType<CustomMessageRendererProps> {
   function InterruptEcho(props: CustomMessageRendererProps) {
     const chat = useCopilotChatConfiguration();
-    const threadId = chat?.threadId ?? controller.threadId;
-    const records = useSyncExternalStore(controller.history.subscribe, () => controller.history.getSnapshot(threadId));
-    const here = records.filter((record) => isAnchoredHere(record, props) && (record.agentId ?? props.agentId) === props.agentId);
     const Delegate = delegate();
     return (
       <>
         {Delegate ? <Delegate {...props} /> : null}
-        {here.map((record) => (
-          <EchoEntry key={record.id} controller={controller} record={record} />
-        ))}
+        <AnchoredEchoes
+          controller={controller}
+          threadId={chat?.threadId ?? controller.threadId}
+          agentId={props.agentId}
+          isHere={(record) => isAnchoredHere(record, props)}
+        />
       </>
     );
   }
@@ -44,10 +44,4 @@ export function createInterruptEcho(
 function isAnchoredHere(record: InterruptHistoryRecord, { message, position, messageIndex }: CustomMessageRendererProps) {
   if (record.anchor === null) return position === 'before' && messageIndex === 0;
   return position === 'after' && record.anchor === message.id;
-}
-
-function EchoEntry({ controller, record }: { controller: InterruptController; record: InterruptHistoryRecord }) {
-  // Claimed in a layout effect: the slot copy hides in the same frame, before anything is painted.
-  useLayoutEffect(() => controller.claim(record.id), [controller, record.id]);
-  return <InterruptCard controller={controller} interrupt={record.interrupt} record={record} />;
 }

@@ -3,6 +3,7 @@ import { useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2
 import { createInterruptHistory } from '../src/history';
 import { unwrapInterrupts } from '../src/unwrap';
 import { BuiltinFallbackCard } from './builtin-fallback-card';
+import { controllerRegistry } from './controller-registry';
 import { createInterruptEcho } from './interrupt-echo';
 import { InterruptController, type ControlledAgent, type ControlledCopilotKit } from './interrupt-controller';
 import { InterruptSlot } from './interrupt-slot';
@@ -77,6 +78,8 @@ export function useInterruptRenderersWith(
   }, [controller, agent, copilotkit]);
 
   useEchoRegistration(copilotkit as unknown as CustomMessageRendererHost, agentId, Echo, renderInChat, displaced);
+  // For `withInterruptEcho` (v1 UI), which finds this controller by CopilotKit instance and agent.
+  useLayoutEffect(() => controllerRegistry.set(copilotkit, agentId, controller), [copilotkit, agentId, controller]);
 
   const element = useInterrupt({
     agentId: config.agentId,

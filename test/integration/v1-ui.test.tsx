@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CopilotKit } from '@copilotkit/react-core';
-import { CopilotChat } from '@copilotkit/react-ui';
+import { AssistantMessage, CopilotChat, UserMessage } from '@copilotkit/react-ui';
+import { withInterruptEcho } from '../../hooks';
 import { describe, expect, it } from 'vitest';
 import { mastraScheduleInterrupt, slots } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
@@ -30,4 +31,30 @@ describe('on the v1 UI (@copilotkit/react-ui CopilotChat under <CopilotKit>)', (
     await waitFor(() => expect(agent.runs).toHaveLength(2));
     expect(agent.runs[1].resume).toEqual([{ interruptId: mastraScheduleInterrupt.id, status: 'resolved', payload: answer }]);
   });
+
+  it('keeps the read-only card after the message where it appeared when the message components are wrapped', async () => {
+    const answer = { chosen_time: slots[0].iso, chosen_label: slots[0].label };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
+        : [runStarted(input), ...textMessage('reply-1', `Scheduled for ${slots[0].label}.`), runFinished(input)],
+    );
+    render(
+      <CopilotKit agents__unsafe_dev_only={{ default: agent }}>
+        <Interrupts resolveDelayMs={0} renderers={{ 'tool:schedule_meeting': makeTestCard('time-picker', answer) }} />
+        <CopilotChat UserMessage={UserMessageWithEcho} AssistantMessage={AssistantMessageWithEcho} />
+      </CopilotKit>,
+    );
+    await sendMessage('Book a call with sales');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer time-picker' }));
+    const reply = await screen.findByText(`Scheduled for ${slots[0].label}.`);
+    await waitFor(() => expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved'));
+    const echo = screen.getByTestId('time-picker-readonly');
+    const user = screen.getByText('Book a call with sales');
+    expect(user.compareDocumentPosition(echo) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(echo.compareDocumentPosition(reply) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
 });
+
+const UserMessageWithEcho = withInterruptEcho(UserMessage);
+const AssistantMessageWithEcho = withInterruptEcho(AssistantMessage);

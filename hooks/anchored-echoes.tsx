@@ -1,0 +1,31 @@
+import { useLayoutEffect, useSyncExternalStore } from 'react';
+import type { InterruptHistoryRecord } from '../src/history';
+import { InterruptCard } from './interrupt-card';
+import type { InterruptController } from './interrupt-controller';
+
+export interface AnchoredEchoesProps {
+  controller: InterruptController;
+  threadId: string;
+  agentId: string;
+  /** Which records belong at this spot of the transcript. */
+  isHere: (record: InterruptHistoryRecord) => boolean;
+}
+
+/** The read-only cards of one thread and agent that are anchored at one spot of the transcript. */
+export function AnchoredEchoes({ controller, threadId, agentId, isHere }: AnchoredEchoesProps) {
+  const records = useSyncExternalStore(controller.history.subscribe, () => controller.history.getSnapshot(threadId));
+  const here = records.filter((record) => (record.agentId ?? agentId) === agentId && isHere(record));
+  return (
+    <>
+      {here.map((record) => (
+        <EchoEntry key={record.id} controller={controller} record={record} />
+      ))}
+    </>
+  );
+}
+
+function EchoEntry({ controller, record }: { controller: InterruptController; record: InterruptHistoryRecord }) {
+  // Claimed in a layout effect: the slot copy hides in the same frame, before anything is painted.
+  useLayoutEffect(() => controller.claim(record.id), [controller, record.id]);
+  return <InterruptCard controller={controller} interrupt={record.interrupt} record={record} />;
+}
