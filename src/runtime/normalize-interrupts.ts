@@ -1,5 +1,4 @@
-import type { AbstractAgent, MiddlewareFunction } from '@ag-ui/client';
-import type { BaseEvent, CustomEvent, Interrupt, RunAgentInput, RunFinishedEvent } from '@ag-ui/core';
+import type { AbstractAgent, BaseEvent, CustomEvent, Interrupt, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
 import { Observable } from 'rxjs';
 import { MASTRA_SUSPEND_REASON } from '../unwrap/unwrap-interrupt';
 
