@@ -18,6 +18,8 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
+const CHAT_STORY_DEPS = ['@copilotkit/react-core/v2', '@ag-ui/client', 'rxjs', 'react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'];
+
 /**
  * The two ways every story's play function runs in `npm test`:
  * - `stories`: portable stories (composeStories) in jsdom, with an explicit axe check per story;
@@ -38,6 +40,9 @@ export const storybookProjects: TestProjectInlineConfiguration[] = [
   },
   {
     plugins: [storybookTest({ configDir })],
+    // Pre-bundle the chat story's dependencies up front: discovering them mid-run makes Vite
+    // reload the page, which loads a second React and fails the story.
+    optimizeDeps: { include: CHAT_STORY_DEPS },
     test: {
       name: 'storybook',
       testTimeout: 30_000,

@@ -1,0 +1,71 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
+import '@copilotkit/react-core/v2/styles.css';
+import { useState } from 'react';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { useInterruptRenderers } from '../components/interrupt-renderers';
+import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../test/helpers/scripted-agent';
+import { SLOTS, timePickerInterrupt } from './support/fixtures';
+
+/**
+ * A scripted agent standing in for the Mastra `schedule_meeting` flow: the first run suspends
+ * with the picker; the resume run quotes the choice, as the real tool's result would.
+ */
+function createSchedulingAgent() {
+  return new ScriptedAgent((input, run) => {
+    if (run === 0) return [runStarted(input), runFinished(input, interruptOutcome(timePickerInterrupt))];
+    const payload = (input.resume?.[0]?.payload ?? {}) as { chosen_label?: string; cancelled?: boolean };
+    const reply = payload.cancelled ? 'No meeting was scheduled.' : `Scheduled "Intro call with sales" for ${payload.chosen_label}.`;
+    return [runStarted(input), ...textMessage(`reply-${run}`, reply), runFinished(input)];
+  });
+}
+
+function Interrupts() {
+  return useInterruptRenderers();
+}
+
+/** The public hook inside the real v2 chat, the way an app wires it. */
+function ChatWithInterrupts() {
+  const [agent] = useState(createSchedulingAgent);
+  return (
+    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
+      <Interrupts />
+      <div style={{ height: 560, maxWidth: 720 }}>
+        <CopilotChat />
+      </div>
+    </CopilotKitProvider>
+  );
+}
+
+const meta = {
+  title: 'Integration/TimePickerCard in CopilotChat',
+  component: ChatWithInterrupts,
+  parameters: {
+    layout: 'fullscreen',
+    // CopilotKit 1.74's own icon-only "add" menu and send buttons have no accessible name (axe:
+    // button-name). They are not ours to fix; everything else in the chat, our card included, is checked.
+    a11y: { context: { exclude: ['[data-testid="copilot-add-menu-button"]', '[data-testid="copilot-send-button"]'] } },
+  },
+} satisfies Meta<typeof ChatWithInterrupts>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const BookACall: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), 'Book a call with sales');
+    await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
+    await userEvent.click(canvas.getByTestId('copilot-send-button'));
+
+    const card = await canvas.findByTestId('time-picker-card', {}, { timeout: 5000 });
+    await expect(canvas.getByTestId('copilot-message-list')).toContainElement(card);
+    await expect(within(card).getAllByTestId('time-picker-slot')).toHaveLength(4);
+    await userEvent.click(within(card).getByRole('button', { name: SLOTS[2].label }));
+
+    await expect(await canvas.findByText(`Scheduled "Intro call with sales" for ${SLOTS[2].label}.`, {}, { timeout: 5000 })).toBeInTheDocument();
+    const picked = await canvas.findByTestId('time-picker-picked');
+    await expect(picked).toHaveTextContent('Booked');
+    await expect(picked).toHaveTextContent(SLOTS[2].label);
+    await expect(canvas.queryByTestId('time-picker-card')).toBeNull();
+  },
+};
