@@ -90,11 +90,11 @@ async function interruptRound(context: BrowserContext, variant: InterruptVariant
     for (let i = 0; i < iterations; i++) {
       await page.evaluate(() => window.__bench.ask());
       await page.waitForFunction((n) => window.__bench.interruptLog.cardAt.length > n, i, { timeout: 10_000 });
-      await pause(page, 120);
+      await pause(page, 60);
       await page.locator('[data-testid="time-picker-card"] [data-testid="time-picker-slot"]').first().click();
       await page.waitForFunction((n) => window.__bench.interruptLog.answered > n, i, { timeout: 10_000 });
       // Keep watching a little after the resume run ended: a card that vanishes late still counts.
-      await pause(page, 250);
+      await pause(page, 150);
       await page.evaluate(() => window.__bench.endWatch());
     }
     const { log, resumes } = await page.evaluate(() => ({ log: window.__bench.interruptLog, resumes: window.__bench.resumes() }));
@@ -118,8 +118,12 @@ async function interruptRound(context: BrowserContext, variant: InterruptVariant
 }
 
 export interface TranscriptSamples {
+  /** Wall time from the run's start to the text in the DOM, ms (skewed by other load on the machine). */
   appendMs: number[];
   streamMs: number[];
+  /** CPU time of the page's main thread over the whole turn (JS, style, layout, paint), ms. */
+  appendCpuMs: number[];
+  streamCpuMs: number[];
   /** Renders of resolved cards during the timed turns (summed per turn kind). */
   appendRenders: number[];
   streamRenders: number[];
@@ -143,15 +147,26 @@ async function transcriptRound(context: BrowserContext, variant: TranscriptVaria
     const mounted = await page.evaluate(() => window.__bench.echoRendersTotal());
     if (mounted < expected) throw new Error(`the Profiler counted ${mounted} card renders while mounting ${expected} echoes`);
     await page.evaluate((k) => window.__bench.append(k), offset);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const threadMs = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
+    };
     for (let t = 1; t <= turns; t++) {
       const k = offset + t;
+      let before = await threadMs();
       const appended = await page.evaluate((n) => window.__bench.append(n), k);
+      into.appendCpuMs.push((await threadMs()) - before);
       into.appendMs.push(appended.ms);
       into.appendRenders.push(appended.renders);
+      before = await threadMs();
       const streamed = await page.evaluate((n) => window.__bench.stream(n), k);
+      into.streamCpuMs.push((await threadMs()) - before);
       into.streamMs.push(streamed.ms);
       into.streamRenders.push(streamed.renders);
     }
+    await cdp.detach();
   } finally {
     await page.close();
   }
@@ -167,8 +182,8 @@ export interface BrowserSettings {
 }
 
 export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
-  interruptRounds: 4,
-  interruptIterations: 6,
+  interruptRounds: 5,
+  interruptIterations: 7,
   transcriptRounds: 3,
   transcriptTurns: 4,
 };
@@ -188,7 +203,15 @@ export async function measureBrowser(
   const bundle = await buildPage();
   const launched = await launchChromium();
   const emptyInterrupt = (): InterruptSamples => ({ toCard: [], toResume: [], readOnly: [], resumeShapesOk: true });
-  const emptyTranscript = (): TranscriptSamples => ({ appendMs: [], streamMs: [], appendRenders: [], streamRenders: [], echoesInDom: 0 });
+  const emptyTranscript = (): TranscriptSamples => ({
+    appendMs: [],
+    streamMs: [],
+    appendCpuMs: [],
+    streamCpuMs: [],
+    appendRenders: [],
+    streamRenders: [],
+    echoesInDom: 0,
+  });
   const results: BrowserResults = { interrupt: { ours: emptyInterrupt(), seed: emptyInterrupt() }, transcript: null };
   try {
     await serve(launched.browser, bundle);

@@ -338,7 +338,7 @@ const bench = {
     return timeTurn(marker);
   },
   /** Figure 4: the agent streams a long answer in `chunks` deltas, one per task. */
-  async stream(k: number, chunks = 120) {
+  async stream(k: number, chunks = 80) {
     const marker = `zqs${k}q`;
     agent.script = (input) => {
       const id = `stream-${k}`;
