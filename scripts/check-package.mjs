@@ -13,6 +13,8 @@ const cssEntries = Object.keys(pkg.exports).filter((key) => key.endsWith('.css')
 run('npx', ['--no-install', 'attw', '--pack', '.', '--profile', 'node16', ...(cssEntries.length > 0 ? ['--exclude-entrypoints', ...cssEntries] : [])]);
 
 // Entries whose code needs a browser-ish React tree still load in Node (they only define components).
+// The React entry pulls in CopilotKit's stylesheet: load CSS as empty modules, as a bundler would.
+await import('./css-loader.mjs');
 const require = createRequire(import.meta.url);
 const entries = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !key.endsWith('.css'));
 let failures = 0;
