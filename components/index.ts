@@ -3,6 +3,11 @@
  * the hooks and the cards.
  */
 export * from '../src/index';
+// The history store, card labels and candidate slots serve the React layer: exported here,
+// keeping `./core` to what any framework or server needs to read an interrupt.
+export * from '../src/history';
+export * from '../src/i18n';
+export * from '../src/time-slots';
 export { TimePickerCard, type TimePickerCardProps, type TimePickerResult } from './time-picker-card';
 export { ToolApprovalCard, type ToolApprovalCardProps, type ToolApprovalResult } from './tool-approval-card';
 export {

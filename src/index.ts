@@ -5,7 +5,4 @@
 export * from './protocol';
 export * from './unwrap';
 export * from './registry';
-export * from './history';
 export type { InterruptLocale } from './i18n/locale';
-export * from './i18n';
-export * from './time-slots';
