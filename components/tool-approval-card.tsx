@@ -122,7 +122,11 @@ function ApprovalCardBody(props: ToolApprovalCardProps) {
     body = (
       <div className="cki-card cki-card--readonly cki-approval" data-testid="approval-card-resolved">
         {shownTicket && !direct ? (
-          <ApprovalTicketDetails ticket={shownTicket} labels={labels} />
+          <>
+            <ApprovalTicketDetails ticket={shownTicket} labels={labels} />
+            {/* Dismissed without an answer: the ticket keeps its own status, so say it plainly. */}
+            {phase === 'cancelled' ? <p className="cki-card__note">{labels.cancelledBadge}</p> : null}
+          </>
         ) : (
           <>
             <div className="cki-card__header">

@@ -184,6 +184,12 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
             labelledBy={questionId}
             onPick={onPick}
             onOthersText={(text) => updateDraft(index, (d) => ({ ...d, othersText: text }))}
+            onDone={() => {
+              // Enter after typing an Others answer: next question, or submit once all are answered.
+              if (!answerAt(index)) return;
+              if (index < total - 1) go(index + 1);
+              else if (complete) submit({ answers: answers as UserQuestionAnswerItem[] });
+            }}
           />
         ) : (
           <label className="cki-field" htmlFor={textId}>

@@ -11,6 +11,8 @@ export interface UserQuestionOptionsProps {
   labelledBy: string;
   onPick: (label: string) => void;
   onOthersText: (text: string) => void;
+  /** Enter in the Others field: the user is done with this question. */
+  onDone: () => void;
 }
 
 const NEXT_KEYS = ['ArrowDown', 'ArrowRight'];
@@ -21,7 +23,7 @@ const PREVIOUS_KEYS = ['ArrowUp', 'ArrowLeft'];
  * choice a group of checkboxes; either way one tab stop, arrow keys move between options and
  * Space / Enter pick (moving focus never picks, because a pick may advance to the next question).
  */
-export function UserQuestionOptions({ question, draft, labels, labelledBy, onPick, onOthersText }: UserQuestionOptionsProps) {
+export function UserQuestionOptions({ question, draft, labels, labelledBy, onPick, onOthersText, onDone }: UserQuestionOptionsProps) {
   const multi = question.multiSelect === true;
   const othersInputId = useId();
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
@@ -86,6 +88,12 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
             // Focus follows the user's intent: they just picked Others to type something.
             autoFocus
             onChange={(e) => onOthersText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                onDone();
+              }
+            }}
           />
         </label>
       ) : null}

@@ -188,6 +188,17 @@ export const Cancelled: Story = {
   },
 };
 
+export const TicketDismissed: Story = {
+  args: { status: 'cancelled' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByTestId('approval-card-resolved');
+    await expect(card).toHaveTextContent(ticket.title);
+    await expect(card).toHaveTextContent('Cancelled');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
 export const Expired: Story = {
   args: { interrupt: approvalInterrupt({}, { expiresAt: PAST }) },
   play: async ({ canvasElement, args }) => {

@@ -67,8 +67,8 @@ export const AnswerAllAndSubmit: Story = {
     await userEvent.click(await canvas.findByRole('radio', { name: /basic/ }));
     await userEvent.click(await canvas.findByRole('checkbox', { name: 'Java' }));
     await userEvent.click(canvas.getByRole('checkbox', { name: 'Others' }));
-    await userEvent.type(canvas.getByTestId('user-question-others-input'), 'Rust');
-    await userEvent.click(canvas.getByTestId('user-question-next'));
+    await userEvent.type(canvas.getByTestId('user-question-others-input'), 'Rust{Enter}');
+    await expect(canvas.getByTestId('user-question-card')).toHaveTextContent('3 / 3');
     await expect(canvas.getByTestId('user-question-submit')).toBeDisabled();
     await userEvent.type(canvas.getByLabelText('Your answer'), 'Keep it simple');
     await userEvent.click(canvas.getByTestId('user-question-submit'));
@@ -103,7 +103,9 @@ export const OthersNeedsText: Story = {
     await userEvent.type(canvas.getByTestId('user-question-others-input'), '   ');
     await expect(canvas.getByTestId('user-question-submit')).toBeDisabled();
     await userEvent.type(canvas.getByTestId('user-question-others-input'), 'Merge sort');
-    await userEvent.click(canvas.getByTestId('user-question-submit'));
+    await expect(canvas.getByTestId('user-question-submit')).toBeEnabled();
+    // Enter in the Others field on the last question submits.
+    await userEvent.keyboard('{Enter}');
     await canvas.findByTestId('user-question-answered');
     await expect(args.onResolve).toHaveBeenCalledWith({
       answers: [{ question: questions[0].question, multiSelect: false, answer: [{ label: 'others', description: 'Merge sort' }] }],
