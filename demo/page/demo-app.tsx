@@ -1,9 +1,13 @@
-import { CopilotChat, CopilotKitProvider, useConfigureSuggestions } from '@copilotkit/react-core/v2';
+import { CopilotChat, CopilotKitProvider, useAgent, useConfigureSuggestions } from '@copilotkit/react-core/v2';
 import '@copilotkit/react-core/v2/styles.css';
-import { useInterruptRenderers } from '../../components';
+import { createInterruptHistory, useInterruptRenderers } from '../../components';
 import '../../components/styles.css';
 import { approvalOperation } from './approvals-client';
+import { useRememberedThread, useRememberThread } from './demo-thread';
 import './demo.css';
+
+// Answered cards survive a reload of the tab: the echoes come back with the thread.
+const history = createInterruptHistory({ persistence: 'localStorage' });
 
 /** The suggestion pills. The first two titles are verbatim from the seed's QA checklist. */
 export const DEMO_SUGGESTIONS = [
@@ -14,11 +18,15 @@ export const DEMO_SUGGESTIONS = [
 ];
 
 function Chat({ serverUrl }: { serverUrl: string }) {
+  const { threadId, remember } = useRememberedThread();
+  const { agent } = useAgent();
+  useRememberThread(agent.threadId, agent.messages.length > 0, remember);
   useConfigureSuggestions({ suggestions: DEMO_SUGGESTIONS, available: 'always' });
   useInterruptRenderers({
+    history,
     onInterruptResume: (payload, interrupt) => approvalOperation(serverUrl, payload, interrupt),
   });
-  return <CopilotChat className="demo-chat" />;
+  return <CopilotChat className="demo-chat" threadId={threadId} />;
 }
 
 export interface DemoAppProps {
