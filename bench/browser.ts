@@ -185,7 +185,7 @@ export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
   interruptRounds: 5,
   interruptIterations: 7,
   transcriptRounds: 3,
-  transcriptTurns: 4,
+  transcriptTurns: 5,
 };
 
 export interface BrowserResults {
