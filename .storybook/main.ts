@@ -5,6 +5,20 @@ const config: StorybookConfig = {
   addons: ['@storybook/addon-a11y', '@storybook/addon-vitest'],
   framework: { name: '@storybook/react-vite', options: {} },
   core: { disableTelemetry: true },
+  // CopilotKit's modules start with "use client"; Rollup warns about each when bundling the static
+  // build. The directive is meaningless in a browser bundle, so those warnings are noise.
+  viteFinal: (config) => ({
+    ...config,
+    build: {
+      ...config.build,
+      rollupOptions: {
+        ...config.build?.rollupOptions,
+        onwarn(warning, warn) {
+          if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+        },
+      },
+    },
+  }),
 };
 
 export default config;
