@@ -52,7 +52,7 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     readOnly: status !== 'pending',
     locale: view.locale,
     labels: view.labels,
-    onInterruptResume: controller.settings.onInterruptResume,
+    onInterruptResume: controller.settings.onInterruptResume ? controller.forwardResume : undefined,
   };
   const { Renderer, name } = view.pick(interrupt);
   const Fallback = view.fallback;

@@ -98,18 +98,11 @@ export class InterruptController {
     for (const listener of [...this.listeners]) listener();
   }
 
-  /** New settings from the latest render; cards re-render because the slot element is memoized. */
-  configure(settings: ControllerSettings): void {
-    const prev = this.settings;
-    this.settings = settings;
-    if (
-      prev.agentId !== settings.agentId ||
-      prev.resolveDelayMs !== settings.resolveDelayMs ||
-      prev.onInterruptResume !== settings.onInterruptResume
-    ) {
-      this.emit();
-    }
-  }
+  /**
+   * What cards get as `onInterruptResume`: a stable function that calls the app's latest
+   * callback, so a card CopilotKit keeps memoized never calls a stale one.
+   */
+  readonly forwardResume: InterruptResumeHandler = (payload, interrupt) => this.settings.onInterruptResume?.(payload, interrupt);
 
   /** New renderers, locale or labels: every card redraws. */
   setView(view: CardView): void {
@@ -182,10 +175,6 @@ export class InterruptController {
   }
 
   // ---- card actions ----
-
-  record(threadId: string, id: string): InterruptHistoryRecord | undefined {
-    return this.history.get(threadId, id);
-  }
 
   /** A card's `resolve(payload)`: read-only at once, sent once painted. Later clicks do nothing. */
   answer(interrupt: UnwrappedInterrupt, payload: unknown): void {
@@ -270,7 +259,8 @@ export class InterruptController {
   /** A card in `error`: send the same resume again. */
   retry(id: string): void {
     const batch = this.failed.get(id);
-    if (!batch || this.retrying) return;
+    // A batch with nothing to send (the interrupt was gone before sending) cannot be retried.
+    if (!batch || this.retrying || (!batch.resume && !batch.legacy)) return;
     for (const batchId of batch.ids) this.failed.delete(batchId);
     const cancelled = new Set(batch.resume?.filter((e) => e.status === 'cancelled').map((e) => e.interruptId));
     for (const batchId of batch.ids) {

@@ -1,4 +1,4 @@
-import { AbstractAgent, EventType, type AgentConfig, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import { AbstractAgent, EventType, type AgentConfig, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import { Observable } from 'rxjs';
 
 /** A step of a scripted run: an event to emit, or a function to await before going on. */
@@ -21,13 +21,34 @@ export type RunScript = (input: RunAgentInput, runIndex: number) => ScriptStep[]
  *   n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(approval))]
  *           : [runStarted(input), ...textMessage('m1', 'Done.'), runFinished(input)]);
  */
+export interface ScriptedAgentConfig extends AgentConfig {
+  /**
+   * The transcript a backend would restore when the chat connects to a thread (CopilotKit clears
+   * the messages and asks the agent to replay them). Without it, connecting restores nothing.
+   */
+  storedMessages?: Message[];
+}
+
 export class ScriptedAgent extends AbstractAgent {
   readonly runs: RunAgentInput[] = [];
   private readonly script: RunScript;
+  private readonly storedMessages?: Message[];
 
-  constructor(script: RunScript, config: AgentConfig = {}) {
-    super({ agentId: 'default', ...config });
+  constructor(script: RunScript, config: ScriptedAgentConfig = {}) {
+    const { storedMessages, ...agentConfig } = config;
+    super({ agentId: 'default', ...agentConfig });
     this.script = script;
+    this.storedMessages = storedMessages;
+  }
+
+  /** Replays `storedMessages` as a thread restore: RUN_STARTED, MESSAGES_SNAPSHOT, RUN_FINISHED. */
+  protected override connect(input: RunAgentInput): Observable<BaseEvent> {
+    if (!this.storedMessages) return super.connect(input);
+    return playSteps([
+      runStarted(input),
+      { type: EventType.MESSAGES_SNAPSHOT, messages: this.storedMessages } as BaseEvent,
+      runFinished(input),
+    ]);
   }
 
   override run(input: RunAgentInput): Observable<BaseEvent> {
@@ -38,7 +59,12 @@ export class ScriptedAgent extends AbstractAgent {
 
   /** The runtime clones agents per request; keep the script and the shared run log. */
   override clone(): ScriptedAgent {
-    const copy = new ScriptedAgent(this.script, { agentId: this.agentId, threadId: this.threadId });
+    const copy = new ScriptedAgent(this.script, {
+      agentId: this.agentId,
+      threadId: this.threadId,
+      initialMessages: this.messages,
+      storedMessages: this.storedMessages,
+    });
     (copy as { runs: RunAgentInput[] }).runs = this.runs;
     return copy;
   }

@@ -30,13 +30,15 @@ describe('persisted history', () => {
     await waitFor(() => expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved'));
     first.unmount();
 
-    // A reload: a new agent whose transcript the backend restored, and a new history reading storage.
-    const restored = new ScriptedAgent(script, { initialMessages: agent.messages });
+    // A reload: a new agent that restores the thread's transcript when the chat connects, and a
+    // new history reading storage.
+    const restored = new ScriptedAgent(script, { storedMessages: agent.messages });
     const second = renderChat({
       agent: restored,
       threadId: 'thread-a',
       config: { renderers, history: createInterruptHistory({ persistence: 'localStorage', storageKey: STORAGE_KEY }) },
     });
+    expect(await screen.findByText('Booked.')).toBeInTheDocument();
     const echo = await screen.findByTestId('time-picker-readonly');
     expect(echo).toHaveAttribute('data-status', 'resolved');
     expect(screen.getByTestId('time-picker-result')).toHaveTextContent(slots[2].label);
@@ -45,7 +47,8 @@ describe('persisted history', () => {
     expect(restored.runs).toHaveLength(0);
     second.unmount();
 
-    const otherThread = new ScriptedAgent(script, { initialMessages: agent.messages });
+    // The same transcript under another thread id: the echo belongs to thread-a only.
+    const otherThread = new ScriptedAgent(script, { storedMessages: agent.messages });
     renderChat({
       agent: otherThread,
       threadId: 'thread-b',
