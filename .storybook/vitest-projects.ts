@@ -3,20 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+// Debian's Chromium and its quiet headless flags, shared with the end-to-end helper.
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/chromium';
 
 const configDir = path.dirname(fileURLToPath(import.meta.url));
-
-/** Debian's Chromium (npm cannot download a browser here); flags from REFERENCE.md. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const CHAT_STORY_DEPS = ['@copilotkit/react-core/v2', '@ag-ui/client', 'rxjs', 'react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'];
 
@@ -49,7 +39,7 @@ export const storybookProjects: TestProjectInlineConfiguration[] = [
       browser: {
         enabled: true,
         headless: true,
-        provider: playwright({ launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_FLAGS } }),
+        provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
         instances: [{ browser: 'chromium' }],
       },
     },

@@ -1,6 +1,6 @@
 import type { InterruptLabels } from '../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../src/unwrap';
-import { formatJson } from './shared/format-json';
+import { JsonDetails } from './shared/json-details';
 
 const firstString = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '');
 
@@ -31,15 +31,7 @@ export function ApprovalDirectDetails({ interrupt, labels }: { interrupt: Unwrap
           </div>
         </dl>
       ) : null}
-      {args !== undefined ? (
-        <details className="cki-details">
-          <summary>{labels.approvalArguments}</summary>
-          {/* Focusable because a long value scrolls, and a scroll area must be reachable by keyboard. */}
-          <pre className="cki-code" tabIndex={0}>
-            <code>{formatJson(args)}</code>
-          </pre>
-        </details>
-      ) : null}
+      {args !== undefined ? <JsonDetails summary={labels.approvalArguments} value={args} /> : null}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { Badge } from './shared/badge';
 import { CardFrame } from './shared/card-frame';
 import { CountdownText } from './shared/countdown-text';
 import { ExpiredBody } from './shared/expired-body';
-import { formatJson } from './shared/format-json';
+import { JsonDetails } from './shared/json-details';
 import { SubmitState } from './shared/submit-state';
 import { useCardBasics } from './shared/use-card-basics';
 
@@ -61,15 +61,7 @@ export function FallbackInterruptCard(props: FallbackInterruptCardProps) {
           {interrupt.problem}
         </p>
       ) : null}
-      {details ? (
-        <details className="cki-details">
-          <summary>{labels.fallbackDetails}</summary>
-          {/* Focusable because a long value scrolls, and a scroll area must be reachable by keyboard. */}
-          <pre className="cki-code" tabIndex={0}>
-            <code>{formatJson(details)}</code>
-          </pre>
-        </details>
-      ) : null}
+      {details ? <JsonDetails summary={labels.fallbackDetails} value={details} /> : null}
     </>
   );
 

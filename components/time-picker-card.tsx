@@ -5,7 +5,7 @@ import { formatLabel } from '../src/i18n/labels';
 import { generateCandidateSlots } from '../src/time-slots';
 import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../src/unwrap';
 import { FallbackInterruptCard } from './fallback-interrupt-card';
-import { Badge } from './shared/badge';
+import { ReadOnlyCard } from './shared/read-only-card';
 import { CardFrame } from './shared/card-frame';
 import { CountdownText } from './shared/countdown-text';
 import { ExpiredBody } from './shared/expired-body';
@@ -81,27 +81,19 @@ function TimePickerBody(props: TimePickerCardProps) {
     body = <ExpiredBody labels={labels} testId="time-picker-expired" title={topic} />;
   } else if (cancelled) {
     body = (
-      <div className="cki-card cki-card--readonly cki-time-picker" data-testid="time-picker-cancelled">
-        <div className="cki-card__header">
-          <Badge tone="neutral">{labels.timePickerCancelled}</Badge>
-        </div>
-        <p className="cki-card__title">{topic}</p>
+      <ReadOnlyCard testId="time-picker-cancelled" tone="neutral" badge={labels.timePickerCancelled} title={topic} className="cki-time-picker">
         <p className="cki-card__text">{labels.timePickerNoTime}</p>
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </div>
+      </ReadOnlyCard>
     );
   } else if (phase === 'answered') {
     body = (
-      <div className="cki-card cki-card--readonly cki-time-picker" data-testid="time-picker-picked">
-        <div className="cki-card__header">
-          <Badge tone="success">{labels.timePickerBooked}</Badge>
-        </div>
-        <p className="cki-card__title">{topic}</p>
+      <ReadOnlyCard testId="time-picker-picked" tone="success" badge={labels.timePickerBooked} title={topic} className="cki-time-picker">
         <p className="cki-card__text">
           <strong className="cki-time-picker__picked">{pickedLabel}</strong>
         </p>
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </div>
+      </ReadOnlyCard>
     );
   } else {
     body = (

@@ -7,6 +7,7 @@ import { isUserQuestionInterrupt } from '../src/unwrap';
 import { FallbackInterruptCard } from './fallback-interrupt-card';
 import { Badge } from './shared/badge';
 import { CardFrame } from './shared/card-frame';
+import { ReadOnlyCard } from './shared/read-only-card';
 import { CountdownText } from './shared/countdown-text';
 import { ExpiredBody } from './shared/expired-body';
 import { SubmitState } from './shared/submit-state';
@@ -99,29 +100,21 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
     body = <ExpiredBody labels={labels} testId="user-question-expired" title={props.interrupt.message ?? questions[0]?.question} />;
   } else if (phase === 'cancelled') {
     body = (
-      <div className="cki-card cki-card--readonly cki-question" data-testid="user-question-skipped">
-        <div className="cki-card__header">
-          <Badge tone="neutral">{labels.questionSkipped}</Badge>
-        </div>
-        {props.interrupt.message ? <p className="cki-card__title">{props.interrupt.message}</p> : null}
+      <ReadOnlyCard testId="user-question-skipped" tone="neutral" badge={labels.questionSkipped} title={props.interrupt.message} className="cki-question">
         <UserQuestionAnsweredList questions={questions.map((q) => q.question)} answers={[]} labels={labels} />
-      </div>
+      </ReadOnlyCard>
     );
   } else if (phase === 'answered') {
     const given = Array.isArray(shownResult?.answers) ? shownResult.answers : [];
     body = (
-      <div className="cki-card cki-card--readonly cki-question" data-testid="user-question-answered">
-        <div className="cki-card__header">
-          <Badge tone="success">{labels.questionAnswered}</Badge>
-        </div>
-        {props.interrupt.message ? <p className="cki-card__title">{props.interrupt.message}</p> : null}
+      <ReadOnlyCard testId="user-question-answered" tone="success" badge={labels.questionAnswered} title={props.interrupt.message} className="cki-question">
         <UserQuestionAnsweredList
           questions={questions.map((q) => q.question)}
           answers={questions.map((q, i) => given.find((a) => a?.question === q.question) ?? given[i])}
           labels={labels}
         />
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </div>
+      </ReadOnlyCard>
     );
   } else {
     const question = questions[index];

@@ -1,15 +1,11 @@
 import type { InterruptLabels } from '../../src/i18n/labels';
-import { Badge } from './badge';
+import { ReadOnlyCard } from './read-only-card';
 
 /** The read-only body of any card whose deadline passed: no answer was or will be sent. */
 export function ExpiredBody({ labels, testId, title }: { labels: InterruptLabels; testId: string; title?: string }) {
   return (
-    <div className="cki-card cki-card--readonly cki-card--expired" data-testid={testId}>
-      <div className="cki-card__header">
-        <Badge tone="neutral">{labels.expired}</Badge>
-      </div>
-      {title ? <p className="cki-card__title">{title}</p> : null}
+    <ReadOnlyCard testId={testId} tone="neutral" badge={labels.expired} title={title} className="cki-card--expired">
       <p className="cki-card__text">{labels.expiredText}</p>
-    </div>
+    </ReadOnlyCard>
   );
 }
