@@ -132,14 +132,14 @@ export interface TranscriptSamples {
 
 export type TranscriptVariant = 'echoes' | 'plain';
 
-/** One page load of the 40-message transcript: a warm-up turn, then appends and streams alternating. */
+/** One page load of the 30-message transcript: a warm-up turn, then appends and streams alternating. */
 async function transcriptRound(context: BrowserContext, variant: TranscriptVariant, turns: number, into: TranscriptSamples, offset: number) {
   const page = await openPage(context, `scenario=transcript&variant=${variant}`);
   try {
     await pause(page, 200);
     await page.evaluate(() => window.__bench.loadTranscript());
     const expected = variant === 'echoes' ? 200 : 0;
-    await page.waitForFunction(() => document.body.innerText.includes('Here are some times for call 19.'), undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.innerText.includes('Here are some times for call 14.'), undefined, { timeout: 20_000 });
     await page.waitForFunction((n) => window.__bench.echoesInDom() === n, expected, { timeout: 20_000 });
     await pause(page, 300);
     into.echoesInDom = await page.evaluate(() => window.__bench.echoesInDom());
@@ -167,6 +167,11 @@ async function transcriptRound(context: BrowserContext, variant: TranscriptVaria
       into.streamRenders.push(streamed.renders);
     }
     await cdp.detach();
+    const { messages, threshold } = await page.evaluate(() => ({
+      messages: window.__bench.messageCount(),
+      threshold: window.__bench.virtualizeThreshold,
+    }));
+    if (messages > threshold) throw new Error(`the transcript grew to ${messages} messages: CopilotKit virtualized it mid-run`);
   } finally {
     await page.close();
   }

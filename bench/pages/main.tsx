@@ -6,7 +6,7 @@
  * - `?scenario=interrupt&variant=seed`: a hand-written plain CopilotKit `useInterrupt` render of the
  *   same TimePickerCard, the seed article's pattern: unwrap by hand, card state local, and
  *   `setTimeout(() => resolve(result), 500)`.
- * - `?scenario=transcript&variant=echoes|plain`: a 40-message transcript with 200 resolved echoes
+ * - `?scenario=transcript&variant=echoes|plain`: a 30-message transcript with 200 resolved echoes
  *   (or none), the hook mounted in both, to time appending and streaming.
  *
  * The node driver (bench/browser.ts) talks to `window.__bench`.
@@ -202,11 +202,14 @@ function OurInterrupts() {
 
 const ECHOES = 200;
 /**
- * 20 user/assistant pairs: under CopilotKit's virtualization threshold (50 messages), so every
- * message and all 200 echoes (10 after each assistant message) are mounted: the worst case for
- * re-renders. A longer transcript would be virtualized and mount only the visible rows.
+ * 15 user/assistant pairs: with the timed turns' answers the transcript stays under CopilotKit's
+ * virtualization threshold (more than 50 messages), so every message and all 200 echoes (13 or 14
+ * after each assistant message) stay mounted: the worst case for re-renders. Crossing the threshold
+ * remounts the whole list, so the driver checks it never does. A longer transcript would be
+ * virtualized and mount only the visible rows.
  */
-const PAIRS = 20;
+const PAIRS = 15;
+export const VIRTUALIZE_THRESHOLD = 50;
 let echoRenders = 0;
 /** Every read-only card render since the page loaded: proves the Profiler counts at all. */
 let echoRendersTotal = 0;
@@ -322,7 +325,7 @@ const bench = {
     return done;
   },
   /**
-   * Figure 4: fill the transcript (40 messages). CopilotChat resets the agent's messages when it
+   * Figure 4: fill the transcript (30 messages). CopilotChat resets the agent's messages when it
    * binds the thread, so this runs once the page is up.
    */
   loadTranscript() {
@@ -331,6 +334,9 @@ const bench = {
   /** Figure 4: resolved cards drawn in the transcript right now. */
   echoesInDom: () => count(PICKED),
   echoRendersTotal: () => echoRendersTotal,
+  /** Figure 4: messages in the transcript; above 50 CopilotKit virtualizes (and remounts) the list. */
+  messageCount: () => driver!.agent.messages.length,
+  virtualizeThreshold: VIRTUALIZE_THRESHOLD,
   /** Figure 4: the agent appends one short answer; time until it is in the DOM, and card renders. */
   async append(k: number) {
     const marker = `zqa${k}q`;
