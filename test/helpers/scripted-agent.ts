@@ -24,7 +24,8 @@ export type RunScript = (input: RunAgentInput, runIndex: number) => ScriptStep[]
 export interface ScriptedAgentConfig extends AgentConfig {
   /**
    * The transcript a backend would restore when the chat connects to a thread (CopilotKit clears
-   * the messages and asks the agent to replay them). Without it, connecting restores nothing.
+   * the messages and asks the agent to replay them). Besides these, the agent remembers every
+   * thread it ran on, like a backend would, and replays that when the chat comes back to it.
    */
   storedMessages?: Message[];
 }
@@ -33,22 +34,25 @@ export class ScriptedAgent extends AbstractAgent {
   readonly runs: RunAgentInput[] = [];
   private readonly script: RunScript;
   private readonly storedMessages?: Message[];
+  private readonly threads = new Map<string, Message[]>();
 
   constructor(script: RunScript, config: ScriptedAgentConfig = {}) {
     const { storedMessages, ...agentConfig } = config;
     super({ agentId: 'default', ...agentConfig });
     this.script = script;
     this.storedMessages = storedMessages;
+    this.subscribe({
+      onRunFinalized: ({ input, messages }) => {
+        if (input.threadId) this.threads.set(input.threadId, structuredClone(messages) as Message[]);
+      },
+    });
   }
 
-  /** Replays `storedMessages` as a thread restore: RUN_STARTED, MESSAGES_SNAPSHOT, RUN_FINISHED. */
+  /** A thread restore: RUN_STARTED, MESSAGES_SNAPSHOT of the thread's transcript, RUN_FINISHED. */
   protected override connect(input: RunAgentInput): Observable<BaseEvent> {
-    if (!this.storedMessages) return super.connect(input);
-    return playSteps([
-      runStarted(input),
-      { type: EventType.MESSAGES_SNAPSHOT, messages: this.storedMessages } as BaseEvent,
-      runFinished(input),
-    ]);
+    const messages = this.threads.get(input.threadId) ?? this.storedMessages;
+    if (!messages) return super.connect(input);
+    return playSteps([runStarted(input), { type: EventType.MESSAGES_SNAPSHOT, messages } as BaseEvent, runFinished(input)]);
   }
 
   override run(input: RunAgentInput): Observable<BaseEvent> {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createInterruptHistory } from '../../src/history';
 import { mastraScheduleInterrupt, slots } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage, type RunScript } from '../helpers/scripted-agent';
-import { makeTestCard, renderChat, sendMessage } from './harness';
+import { Chat, makeTestCard, renderChat, sendMessage } from './harness';
 
 const STORAGE_KEY = 'test:interrupt-history';
 const renderers = {
@@ -56,5 +56,23 @@ describe('persisted history', () => {
     });
     expect(await screen.findByText('Booked.')).toBeInTheDocument();
     expect(screen.queryByTestId('time-picker-readonly')).not.toBeInTheDocument();
+  });
+
+  it('shows only the current thread\'s echoes when the chat switches threads, and brings them back', async () => {
+    const agent = new ScriptedAgent(script);
+    const config = { resolveDelayMs: 0, renderers };
+    const view = renderChat({ agent, threadId: 'thread-a', config });
+    await sendMessage('Book a call with sales');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer time-picker' }));
+    expect(await screen.findByText('Booked.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved'));
+
+    view.rerender(<Chat agent={agent} threadId="thread-b" config={config} />);
+    await waitFor(() => expect(screen.queryByText('Booked.')).not.toBeInTheDocument());
+    expect(screen.queryByTestId('time-picker-readonly')).not.toBeInTheDocument();
+
+    view.rerender(<Chat agent={agent} threadId="thread-a" config={config} />);
+    expect(await screen.findByText('Booked.')).toBeInTheDocument();
+    expect(await screen.findByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved');
   });
 });
