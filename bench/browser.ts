@@ -187,8 +187,8 @@ export interface BrowserSettings {
 }
 
 export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
-  interruptRounds: 5,
-  interruptIterations: 7,
+  interruptRounds: 6,
+  interruptIterations: 8,
   transcriptRounds: 3,
   transcriptTurns: 5,
 };

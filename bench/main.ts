@@ -7,7 +7,13 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { DEFAULT_BROWSER_SETTINGS, measureBrowser, type BrowserResults } from './browser';
 import { formatTable, ratioOf, type BenchRow } from './report';
 import { measureSizes, SIZE_BUDGETS } from './size';
-import { median, round } from './stats';
+import { median, percentile, round } from './stats';
+
+const quartiles = (values: number[]): [number, number, number] => [
+  round(percentile(values, 25)),
+  round(median(values)),
+  round(percentile(values, 75)),
+];
 import { measureUnwrapThroughput } from './unwrap-throughput';
 
 const args = process.argv.slice(2);
@@ -103,6 +109,10 @@ function interruptRows(results: BrowserResults): BenchRow[] {
     target: `<= ${CARD_MAX_RATIO}x plain useInterrupt`,
     pass: cardRatio !== null && cardRatio <= CARD_MAX_RATIO,
     samples: `median of ${ours.toCard.length} / ${seed.toCard.length}`,
+    spread: { ours: quartiles(ours.toCard), baseline: quartiles(seed.toCard) },
+    note:
+      `quartiles ours ${quartiles(ours.toCard).join(' / ')} ms, plain ${quartiles(seed.toCard).join(' / ')} ms; ` +
+      `ratio of the lower quartiles (less load noise) ${round(percentile(ours.toCard, 25) / percentile(seed.toCard, 25))}x.`,
   });
   const resumeOurs = median(ours.toResume);
   const resumeSeed = median(seed.toResume);
@@ -120,6 +130,7 @@ function interruptRows(results: BrowserResults): BenchRow[] {
     target: `<= ${RESUME_MAX_MS} ms and <= ${RESUME_MAX_RATIO}x seed`,
     pass: resumeRatio !== null && resumeOurs <= RESUME_MAX_MS && resumeRatio <= RESUME_MAX_RATIO && ours.resumeShapesOk,
     samples: `median of ${ours.toResume.length} / ${seed.toResume.length}`,
+    spread: { ours: quartiles(ours.toResume), baseline: quartiles(seed.toResume) },
   });
   rows.push({
     figure: 'read-only card painted, never vanished',
@@ -176,6 +187,7 @@ function transcriptRows(results: BrowserResults): BenchRow[] {
       target: `<= ${TRANSCRIPT_MAX_RATIO}x no echoes, 0 card renders`,
       pass: ratio !== null && ratio <= TRANSCRIPT_MAX_RATIO && renders === 0 && echoes.echoesInDom === 200,
       samples: `median of ${ours.cpu.length} / ${base.cpu.length}`,
+      spread: { ours: quartiles(ours.cpu), baseline: quartiles(base.cpu) },
       note:
         `resolved-card renders during the timed turns: ${renders}; echoes in the DOM: ${echoes.echoesInDom}; ` +
         `wall time to the text in the DOM: ${round(median(ours.wall))} vs ${round(median(base.wall))} ms.`,

@@ -17,6 +17,8 @@ export interface BenchRow {
   /** Repetitions behind the medians. */
   samples: string;
   note?: string;
+  /** Quartiles of the raw samples (JSON output only), to judge the noise behind a ratio. */
+  spread?: { ours: [number, number, number]; baseline: [number, number, number] };
 }
 
 export function ratioOf(ours: number | null, baseline: number | null): number | null {
