@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { useInterruptRenderersWith } from '../../hooks';
 import { approvalInterrupt } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
-import { makeTestCard, renderChat, sendMessage } from './harness';
+import { Interrupts, makeTestCard, renderChat, sendMessage } from './harness';
 
 const interruptThenReply = (interrupt: unknown, agentId = 'default') =>
   new ScriptedAgent(
@@ -79,5 +79,41 @@ describe('hook options', () => {
     await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired'), { timeout: 8000 });
     expect(agent.runs).toHaveLength(1);
     vi.restoreAllMocks();
+  });
+
+  it("keeps the app's own custom message renderer working next to the echo", async () => {
+    const agent = interruptThenReply(approvalInterrupt);
+    function Stamp({ message, position }: { message: { id: string; role: string }; position: string }) {
+      return position === 'after' && message.role === 'user' ? <small data-testid="app-stamp">sent</small> : null;
+    }
+    const customRenderers = [{ render: Stamp }];
+    render(
+      <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }} renderCustomMessages={customRenderers}>
+        <Interrupts resolveDelayMs={0} renderers={{ 'aidev:tool_approval': makeTestCard('approval') }} />
+        <CopilotChat />
+      </CopilotKitProvider>,
+    );
+    await sendMessage('Review it');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
+    expect(await screen.findByText('Done.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'resolved'));
+    expect(screen.getByTestId('app-stamp')).toBeInTheDocument();
+  });
+
+  it('anchors the echo after the assistant text the interrupt followed', async () => {
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0
+        ? [runStarted(input), ...textMessage('pre-1', 'Let me check with you first.'), runFinished(input, interruptOutcome(approvalInterrupt))]
+        : [runStarted(input), ...textMessage(`reply-${n}`, 'Done.'), runFinished(input)],
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('Review it');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
+    const done = await screen.findByText('Done.');
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'resolved'));
+    const echo = screen.getByTestId('approval-readonly');
+    const pre = screen.getByText('Let me check with you first.');
+    expect(pre.compareDocumentPosition(echo) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(echo.compareDocumentPosition(done) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });
