@@ -10,10 +10,12 @@ export interface ApprovalTicketDetailsProps {
   ticket: ApprovalTicket;
   labels: InterruptLabels;
   titleId?: string;
+  /** The agent's note about the ticket, shown under the title. */
+  message?: string;
 }
 
 /** Title, status, number, submit time, approvers (only while someone still has to act) and link. */
-export function ApprovalTicketDetails({ ticket, labels, titleId }: ApprovalTicketDetailsProps) {
+export function ApprovalTicketDetails({ ticket, labels, titleId, message }: ApprovalTicketDetailsProps) {
   const approvers = OPEN_STATUSES.includes(ticket.status) && Array.isArray(ticket.approvers) ? ticket.approvers : [];
   return (
     <>
@@ -24,6 +26,7 @@ export function ApprovalTicketDetails({ ticket, labels, titleId }: ApprovalTicke
       <p className="cki-card__title" id={titleId}>
         {ticket.title}
       </p>
+      {message ? <p className="cki-card__text">{message}</p> : null}
       <dl className="cki-fields">
         <div className="cki-fields__row">
           <dt>{labels.approvalSn}</dt>

@@ -153,8 +153,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps) {
     const terminal = isTerminalApprovalStatus(ticket.status);
     body = (
       <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
-        {interrupt.message ? <p className="cki-card__text">{interrupt.message}</p> : null}
-        <ApprovalTicketDetails ticket={ticket} labels={labels} titleId={titleId} />
+        <ApprovalTicketDetails ticket={ticket} labels={labels} titleId={titleId} message={interrupt.message} />
         {onInterruptResume ? (
           <div className="cki-actions">
             <button
