@@ -7,14 +7,20 @@ import { mastraScheduleInterrupt, slots } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
 import { Interrupts, makeTestCard, sendMessage } from './harness';
 
+/** Suspends for schedule_meeting, then confirms the slot the card answers with. */
+function bookingAgent(slot: number) {
+  const answer = { chosen_time: slots[slot].iso, chosen_label: slots[slot].label };
+  const agent = new ScriptedAgent((input, n) =>
+    n === 0
+      ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
+      : [runStarted(input), ...textMessage('reply-1', `Scheduled for ${slots[slot].label}.`), runFinished(input)],
+  );
+  return { agent, answer };
+}
+
 describe('on the v1 UI (@copilotkit/react-ui CopilotChat under <CopilotKit>)', () => {
   it('renders the card in the chat and resumes with the answer', async () => {
-    const answer = { chosen_time: slots[3].iso, chosen_label: slots[3].label };
-    const agent = new ScriptedAgent((input, n) =>
-      n === 0
-        ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
-        : [runStarted(input), ...textMessage('reply-1', `Scheduled for ${slots[3].label}.`), runFinished(input)],
-    );
+    const { agent, answer } = bookingAgent(3);
     render(
       <CopilotKit agents__unsafe_dev_only={{ default: agent }}>
         <Interrupts resolveDelayMs={0} renderers={{ 'tool:schedule_meeting': makeTestCard('time-picker', answer) }} />
@@ -33,12 +39,7 @@ describe('on the v1 UI (@copilotkit/react-ui CopilotChat under <CopilotKit>)', (
   });
 
   it('keeps the read-only card after the message where it appeared when the message components are wrapped', async () => {
-    const answer = { chosen_time: slots[0].iso, chosen_label: slots[0].label };
-    const agent = new ScriptedAgent((input, n) =>
-      n === 0
-        ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
-        : [runStarted(input), ...textMessage('reply-1', `Scheduled for ${slots[0].label}.`), runFinished(input)],
-    );
+    const { agent, answer } = bookingAgent(0);
     render(
       <CopilotKit agents__unsafe_dev_only={{ default: agent }}>
         <Interrupts resolveDelayMs={0} renderers={{ 'tool:schedule_meeting': makeTestCard('time-picker', answer) }} />
