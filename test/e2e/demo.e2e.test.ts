@@ -110,6 +110,17 @@ describe('booking: the time picker', () => {
     expect(await card.getByTestId('time-picker-cancel').textContent()).toContain('None of these work');
     await demoTab.screenshot('02-picker');
 
+    // Continuity: from the click until the agent has answered, every DOM change leaves either the
+    // interactive card or its read-only "Booked" state in the transcript.
+    await page.evaluate(() => {
+      const w = window as unknown as { gaps: number; observer: MutationObserver };
+      w.gaps = 0;
+      const hasCard = () => document.querySelector('[data-testid="time-picker-card"], [data-testid="time-picker-picked"]') !== null;
+      w.observer = new MutationObserver(() => {
+        if (!hasCard()) w.gaps++;
+      });
+      w.observer.observe(document.body, { childList: true, subtree: true });
+    });
     const label = toolSlotLabels()[2];
     await slots.filter({ hasText: label }).click();
     const picked = demoTab.transcript.getByTestId('time-picker-picked');
@@ -117,6 +128,12 @@ describe('booking: the time picker', () => {
     expect(await picked.textContent()).toContain('Booked');
     expect((await picked.locator('strong, b').first().textContent())?.trim()).toBe(label);
     await demoTab.waitForAnswer(new RegExp(`Scheduled ".+" for ${label}`));
+    const gaps = await page.evaluate(() => {
+      const w = window as unknown as { gaps: number; observer: MutationObserver };
+      w.observer.disconnect();
+      return w.gaps;
+    });
+    expect(gaps).toBe(0);
     expect(await page.getByTestId('time-picker-card').count()).toBe(0);
     expect(await picked.isVisible()).toBe(true);
 
