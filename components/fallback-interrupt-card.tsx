@@ -128,7 +128,7 @@ export function FallbackInterruptCard(props: FallbackInterruptCardProps) {
   }
 
   return (
-    <CardFrame locale={locale} announcement={announcement} busy={submitting}>
+    <CardFrame locale={locale} announcement={announcement} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );

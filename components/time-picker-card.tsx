@@ -135,7 +135,7 @@ function TimePickerBody(props: TimePickerCardProps) {
   }
 
   return (
-    <CardFrame locale={locale} announcement={announcement} busy={submitting}>
+    <CardFrame locale={locale} announcement={announcement} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );

@@ -220,7 +220,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps) {
   }
 
   return (
-    <CardFrame locale={locale} announcement={announcement} busy={submitting || busy !== undefined}>
+    <CardFrame locale={locale} announcement={announcement} phase={phase} busy={submitting || busy !== undefined}>
       {body}
     </CardFrame>
   );

@@ -224,7 +224,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
   }
 
   return (
-    <CardFrame locale={locale} announcement={announcement} busy={submitting}>
+    <CardFrame locale={locale} announcement={announcement} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );

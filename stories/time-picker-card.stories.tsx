@@ -79,6 +79,8 @@ export const KeyboardPick: Story = {
     await userEvent.keyboard('{Enter}');
     await canvas.findByTestId('time-picker-picked');
     await expect(args.onResolve).toHaveBeenCalledWith({ chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label });
+    // The pressed button is gone; focus stays in the card instead of falling to the page.
+    await expect(canvasElement.querySelector('.cki-root')).toHaveFocus();
   },
 };
 
