@@ -1,0 +1,56 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { InterruptMessageRender } from '../../../components/interrupt-message-render';
+import type { InterruptRendererProps } from '../../../hooks/renderer-props';
+import { InterruptReason, MessageRole, MessageStatus, type InterruptMessage } from '../../../src/protocol';
+import { questionInterrupt, questions } from '../../../stories/support/fixtures';
+
+const message = (content: InterruptMessage['content']): InterruptMessage => ({
+  id: 'm1',
+  messageId: 'm1',
+  role: MessageRole.Interrupt,
+  status: MessageStatus.Pending,
+  content,
+});
+
+describe('InterruptMessageRender', () => {
+  it('sends a cancelled resume record when a stored question is skipped', async () => {
+    const onInterruptResume = vi.fn();
+    render(<InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] } })} onInterruptResume={onInterruptResume} />);
+    await userEvent.click(screen.getByTestId('user-question-skip'));
+    expect(onInterruptResume).toHaveBeenCalledWith(
+      { interruptId: 'interrupt_question_1', reason: 'aidev:user_question', status: 'cancelled', payload: {} },
+      expect.objectContaining({ id: 'interrupt_question_1' }),
+    );
+    expect(screen.getByTestId('user-question-skipped')).toBeInTheDocument();
+  });
+
+  it('shows an answered interrupt of an interrupt outcome as its echo when the result is stored with it', () => {
+    const result = {
+      interruptId: 'interrupt_question_1',
+      reason: InterruptReason.UserQuestion as const,
+      status: 'resolved' as const,
+      payload: { answers: [{ question: questions[0].question, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] },
+    };
+    render(<InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] }, result })} />);
+    expect(screen.getByTestId('user-question-answered')).toHaveTextContent('basic — Plain bubble sort');
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+  });
+
+  it('uses the app renderers over the built-in cards, and renders nothing but the text without an outcome', () => {
+    function Custom({ interrupt }: InterruptRendererProps) {
+      return <p>custom {interrupt.reason}</p>;
+    }
+    const { rerender } = render(
+      <InterruptMessageRender
+        message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] } })}
+        renderers={{ 'aidev:user_question': Custom }}
+      />,
+    );
+    expect(screen.getByText('custom aidev:user_question')).toBeInTheDocument();
+    rerender(<InterruptMessageRender message={message({ message: 'Nothing to do' })} />);
+    expect(screen.getByTestId('interrupt-message')).toHaveTextContent('Nothing to do');
+    expect(screen.queryByRole('group')).toBeNull();
+  });
+});
