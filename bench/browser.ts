@@ -124,6 +124,10 @@ export interface TranscriptSamples {
   /** CPU time of the page's main thread over the whole turn (JS, style, layout, paint), ms. */
   appendCpuMs: number[];
   streamCpuMs: number[];
+  /** The same for answering a new interrupt (ask, pick a slot, resume, answer). */
+  answerMs: number[];
+  answerCpuMs: number[];
+  answerRenders: number[];
   /** Renders of resolved cards during the timed turns (summed per turn kind). */
   appendRenders: number[];
   streamRenders: number[];
@@ -165,6 +169,11 @@ async function transcriptRound(context: BrowserContext, variant: TranscriptVaria
       into.streamCpuMs.push((await threadMs()) - before);
       into.streamMs.push(streamed.ms);
       into.streamRenders.push(streamed.renders);
+      before = await threadMs();
+      const answered = await page.evaluate((n) => window.__bench.answer(n), k);
+      into.answerCpuMs.push((await threadMs()) - before);
+      into.answerMs.push(answered.ms);
+      into.answerRenders.push(answered.renders);
     }
     await cdp.detach();
     const { messages, threshold } = await page.evaluate(() => ({
@@ -213,6 +222,9 @@ export async function measureBrowser(
     streamMs: [],
     appendCpuMs: [],
     streamCpuMs: [],
+    answerMs: [],
+    answerCpuMs: [],
+    answerRenders: [],
     appendRenders: [],
     streamRenders: [],
     echoesInDom: 0,

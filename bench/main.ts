@@ -167,11 +167,13 @@ function transcriptRows(results: BrowserResults): BenchRow[] {
     ];
   }
   const { echoes, plain } = transcript;
-  const row = (kind: 'append' | 'stream', label: string): BenchRow => {
+  const row = (kind: 'append' | 'stream' | 'answer', label: string): BenchRow => {
     const pick = (samples: typeof echoes) =>
       kind === 'append'
         ? { cpu: samples.appendCpuMs, wall: samples.appendMs, renders: samples.appendRenders }
-        : { cpu: samples.streamCpuMs, wall: samples.streamMs, renders: samples.streamRenders };
+        : kind === 'stream'
+          ? { cpu: samples.streamCpuMs, wall: samples.streamMs, renders: samples.streamRenders }
+          : { cpu: samples.answerCpuMs, wall: samples.answerMs, renders: samples.answerRenders };
     const ours = pick(echoes);
     const base = pick(plain);
     const oursCpu = median(ours.cpu);
@@ -193,7 +195,7 @@ function transcriptRows(results: BrowserResults): BenchRow[] {
         `wall time to the text in the DOM: ${round(median(ours.wall))} vs ${round(median(base.wall))} ms.`,
     };
   };
-  return [row('append', 'append a message'), row('stream', 'stream a long answer')];
+  return [row('append', 'append a message'), row('stream', 'stream a long answer'), row('answer', 'answer a new interrupt')];
 }
 
 function chromiumVersion(): string {
