@@ -201,3 +201,21 @@ export const BadPayload: Story = {
     await expect(canvas.queryByTestId('time-picker-card')).toBeNull();
   },
 };
+
+export const DarkBooked: Story = {
+  args: { status: 'resolved', result: { chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label } },
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('time-picker-picked')).toHaveTextContent('Booked');
+  },
+};
+
+export const DarkExpired: Story = {
+  args: { interrupt: { ...timePickerInterrupt, expiresAt: PAST } },
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('time-picker-expired')).toHaveTextContent('Expired');
+  },
+};

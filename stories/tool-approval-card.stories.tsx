@@ -268,3 +268,23 @@ export const BadPayload: Story = {
     await expect(canvas.queryByTestId('approval-card')).toBeNull();
   },
 };
+
+export const DarkTicketStatuses: Story = {
+  args: { interrupt: approvalInterrupt({ status: 'rejected' }), onInterruptResume: fn(async (): Promise<unknown> => Promise.reject(new Error('ticket service unavailable'))) },
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('Rejected');
+    await userEvent.click(canvas.getByTestId('approval-refresh'));
+    await expect(await canvas.findByTestId('approval-operation-error')).toBeVisible();
+  },
+};
+
+export const DarkApproved: Story = {
+  args: { status: 'resolved', result: { metadata: { ticket: { ...ticket, status: 'approved' } } } },
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('Approved');
+  },
+};

@@ -307,3 +307,18 @@ export const BadPayload: Story = {
     await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('no well-formed questions');
   },
 };
+
+export const DarkAnsweredWithError: Story = {
+  args: {
+    interrupt: single(questions[0]),
+    status: 'error',
+    error: 'The agent could not be reached.',
+    result: { answers: [{ question: questions[0].question, multiSelect: false, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] },
+  },
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('user-question-answered')).toHaveTextContent('basic');
+    await expect(canvas.getByTestId('interrupt-error')).toHaveTextContent('The agent could not be reached.');
+  },
+};
