@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, memo } from 'react';
 import type { Clock } from '../hooks/use-countdown';
 import type { InterruptRendererProps } from '../hooks/renderer-props';
 import { FallbackFormField } from './fallback-form-field';
@@ -23,10 +23,12 @@ const hasKeys = (v: unknown): v is Record<string, unknown> => typeof v === 'obje
  * values are the resolve payload; otherwise Continue resolves `{}`. Dismiss cancels. When the
  * interrupt could not be read, `problem` says why.
  *
+ * Memoized: a transcript can hold many answered cards, and a chat update that leaves their props
+ * unchanged should not re-render them. *
  * @example
  * <FallbackInterruptCard {...rendererProps} />
  */
-export function FallbackInterruptCard(props: FallbackInterruptCardProps) {
+export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: FallbackInterruptCardProps) {
   const { interrupt, status, error, retry, locale, now } = props;
   const { labels, countdown, phase, submitting, submit, dismiss } = useCardBasics(props, now);
   const titleId = useId();
@@ -132,4 +134,4 @@ export function FallbackInterruptCard(props: FallbackInterruptCardProps) {
       {body}
     </CardFrame>
   );
-}
+});

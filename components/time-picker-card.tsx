@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { useId, useMemo, memo } from 'react';
 import type { Clock } from '../hooks/use-countdown';
 import type { InterruptRendererProps } from '../hooks/renderer-props';
 import { formatLabel } from '../src/i18n/labels';
@@ -37,11 +37,13 @@ const isCancelled = (result: TimePickerResult | undefined): boolean =>
  * an AG-UI cancel, because the Mastra bridge ends the run silently on cancel). Without slots in
  * the payload it offers Tomorrow 10:00 AM, Tomorrow 2:00 PM, Monday 9:00 AM and Monday 3:30 PM.
  *
+ * Memoized: a transcript can hold many answered cards, and a chat update that leaves their props
+ * unchanged should not re-render them. *
  * @example
  * <TimePickerCard interrupt={unwrapInterrupt(raw)} status="pending" readOnly={false} locale="en"
  *   resolve={(r) => send(r)} cancel={() => {}} retry={() => {}} />
  */
-export function TimePickerCard(props: TimePickerCardProps) {
+export const TimePickerCard = memo(function TimePickerCard(props: TimePickerCardProps) {
   const { payload } = props.interrupt;
   // Slots that are there but malformed are a broken payload, not "no slots": say so.
   const brokenSlots = typeof payload === 'object' && payload !== null && 'slots' in payload && !isTimePickerPayload(payload);
@@ -50,7 +52,7 @@ export function TimePickerCard(props: TimePickerCardProps) {
     return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
   }
   return <TimePickerBody {...props} />;
-}
+});
 
 function TimePickerBody(props: TimePickerCardProps) {
   const { now, status, error, retry, locale } = props;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, memo } from 'react';
 import type { ApprovalTicket, InterruptRendererProps } from '../hooks/renderer-props';
 import type { Clock } from '../hooks/use-countdown';
 import { APPROVAL_STATUS, InterruptResumeOperation, isTerminalApprovalStatus } from '../src/protocol';
@@ -43,17 +43,19 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * status resolves `{metadata: {ticket}}`. Direct mode (no ticket, the user approves): message,
  * tool, arguments, Approve / Reject with an optional reason, resolving `{approved, reason?}`.
  *
+ * Memoized: a transcript can hold many answered cards, and a chat update that leaves their props
+ * unchanged should not re-render them. *
  * @example
  * <ToolApprovalCard {...rendererProps} onInterruptResume={async (op) => api.ticketOperation(op)} />
  */
-export function ToolApprovalCard(props: ToolApprovalCardProps) {
+export const ToolApprovalCard = memo(function ToolApprovalCard(props: ToolApprovalCardProps) {
   const { ticket } = props.interrupt.metadata;
   if (ticket !== undefined && !isApprovalTicket(ticket)) {
     const problem = props.interrupt.problem ?? 'The approval ticket (metadata.ticket) is malformed: it needs a title, sn and status.';
     return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
   }
   return <ApprovalCardBody {...props} />;
-}
+});
 
 function ApprovalCardBody(props: ToolApprovalCardProps) {
   const { interrupt, status, error, retry, locale, onInterruptResume, refreshCooldownMs = 2000, now } = props;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, memo } from 'react';
 import type { Clock } from '../hooks/use-countdown';
 import type { InterruptRendererProps } from '../hooks/renderer-props';
 import type { UserQuestionAnswerItem, UserQuestionItem } from '../src/protocol';
@@ -43,18 +43,20 @@ export interface UserQuestionCardProps extends InterruptRendererProps<UserQuesti
  * multiple choice with an extra "Others" option, free-text questions, and a `renderQuestion`
  * slot for custom forms. Submit resolves `{answers}` in question order; Skip cancels.
  *
+ * Memoized: a transcript can hold many answered cards, and a chat update that leaves their props
+ * unchanged should not re-render them. *
  * @example
  * <UserQuestionCard {...rendererProps}
  *   renderQuestion={({ question, setAnswer }) => question.header === 'Date' ?
  *     <DateInput onChange={(d) => setAnswer(d ? { question: question.question, answer: [{ label: 'date', description: d }] } : undefined)} /> : null} />
  */
-export function UserQuestionCard(props: UserQuestionCardProps) {
+export const UserQuestionCard = memo(function UserQuestionCard(props: UserQuestionCardProps) {
   if (!isUserQuestionInterrupt(props.interrupt)) {
     const problem = props.interrupt.problem ?? 'The question interrupt carries no well-formed questions (metadata.questions).';
     return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
   }
   return <QuestionCardBody {...props} questions={props.interrupt.metadata.questions} />;
-}
+});
 
 function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuestionItem[] }) {
   const { questions, status, error, retry, locale, renderQuestion, now } = props;
