@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { DEMO_SUGGESTIONS, DemoApp } from '../../demo/page/demo-app';
 import { generateCandidateSlots } from '../../src/time-slots';
 import { AGENT_SLOTS } from './global-setup';
@@ -8,10 +8,17 @@ import { AGENT_SLOTS } from './global-setup';
 // real CopilotRuntime, real Mastra agent (scripted model), the library's hook and cards.
 const serverUrl = inject('demoUrl');
 
+// The page remembers its thread and answered cards across reloads; each test is a new visitor.
+beforeEach(() => {
+  window.sessionStorage.clear();
+  window.localStorage.clear();
+});
+
 async function send(text: string) {
   const textarea = await screen.findByTestId('copilot-chat-textarea');
   fireEvent.change(textarea, { target: { value: text } });
-  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled());
+  // The chat enables sending once it has reached the runtime (`/info`), which takes a moment under load.
+  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
   await act(async () => {
     fireEvent.click(screen.getByTestId('copilot-send-button'));
   });
