@@ -136,53 +136,101 @@ export interface TranscriptSamples {
 
 export type TranscriptVariant = 'echoes' | 'plain';
 
-/** One page load of the 30-message transcript: a warm-up turn, then appends and streams alternating. */
-async function transcriptRound(context: BrowserContext, variant: TranscriptVariant, turns: number, into: TranscriptSamples, offset: number) {
+interface TranscriptPage {
+  page: Page;
+  variant: TranscriptVariant;
+  into: TranscriptSamples;
+  threadMs: () => Promise<number>;
+  close: () => Promise<void>;
+}
+
+/** One page with the 30-message transcript loaded, its echoes mounted and checked, warmed up. */
+async function openTranscriptPage(
+  context: BrowserContext,
+  variant: TranscriptVariant,
+  into: TranscriptSamples,
+  offset: number,
+): Promise<TranscriptPage> {
   const page = await openPage(context, `scenario=transcript&variant=${variant}`);
-  try {
-    await pause(page, 200);
-    await page.evaluate(() => window.__bench.loadTranscript());
-    const expected = variant === 'echoes' ? 200 : 0;
-    await page.waitForFunction(() => document.body.innerText.includes('Here are some times for call 14.'), undefined, { timeout: 20_000 });
-    await page.waitForFunction((n) => window.__bench.echoesInDom() === n, expected, { timeout: 20_000 });
-    await pause(page, 300);
-    into.echoesInDom = await page.evaluate(() => window.__bench.echoesInDom());
-    // Positive control: mounting the echoes must have been counted, or a 0 below means nothing.
-    const mounted = await page.evaluate(() => window.__bench.echoRendersTotal());
-    if (mounted < expected) throw new Error(`the Profiler counted ${mounted} card renders while mounting ${expected} echoes`);
-    await page.evaluate((k) => window.__bench.append(k), offset);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const threadMs = async () => {
+  await pause(page, 200);
+  await page.evaluate(() => window.__bench.loadTranscript());
+  const expected = variant === 'echoes' ? 200 : 0;
+  await page.waitForFunction(() => document.body.innerText.includes('Here are some times for call 14.'), undefined, { timeout: 20_000 });
+  await page.waitForFunction((n) => window.__bench.echoesInDom() === n, expected, { timeout: 20_000 });
+  await pause(page, 300);
+  into.echoesInDom = await page.evaluate(() => window.__bench.echoesInDom());
+  // Positive control: mounting the echoes must have been counted, or a 0 below means nothing.
+  const mounted = await page.evaluate(() => window.__bench.echoRendersTotal());
+  if (mounted < expected) throw new Error(`the Profiler counted ${mounted} card renders while mounting ${expected} echoes`);
+  await page.evaluate((k) => window.__bench.append(k), offset);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  return {
+    page,
+    variant,
+    into,
+    threadMs: async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
       return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
-    };
+    },
+    close: async () => {
+      const { messages, threshold } = await page.evaluate(() => ({
+        messages: window.__bench.messageCount(),
+        threshold: window.__bench.virtualizeThreshold,
+      }));
+      await cdp.detach();
+      await page.close();
+      if (messages > threshold) throw new Error(`the transcript grew to ${messages} messages: CopilotKit virtualized it mid-run`);
+    },
+  };
+}
+
+type TurnKind = 'append' | 'stream' | 'answer';
+
+async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promise<void> {
+  // A page in the background gets no animation frames: the timed one is always in front.
+  await side.page.bringToFront();
+  await pause(side.page, 50);
+  const before = await side.threadMs();
+  const result = await side.page.evaluate(
+    ([turn, n]) => (turn === 'append' ? window.__bench.append(n) : turn === 'stream' ? window.__bench.stream(n) : window.__bench.answer(n)),
+    [kind, k] as const,
+  );
+  const cpu = (await side.threadMs()) - before;
+  const { into } = side;
+  if (kind === 'append') {
+    into.appendCpuMs.push(cpu);
+    into.appendMs.push(result.ms);
+    into.appendRenders.push(result.renders);
+  } else if (kind === 'stream') {
+    into.streamCpuMs.push(cpu);
+    into.streamMs.push(result.ms);
+    into.streamRenders.push(result.renders);
+  } else {
+    into.answerCpuMs.push(cpu);
+    into.answerMs.push(result.ms);
+    into.answerRenders.push(result.renders);
+  }
+}
+
+/**
+ * One round of figure 4: both transcripts open side by side, each kind of turn timed on one and
+ * then the other (order alternating), so a change in the machine's load hits both sides alike.
+ */
+async function transcriptRound(context: BrowserContext, turns: number, samples: Record<TranscriptVariant, TranscriptSamples>, offset: number) {
+  const echoes = await openTranscriptPage(context, 'echoes', samples.echoes, offset);
+  let plain: TranscriptPage | undefined;
+  try {
+    plain = await openTranscriptPage(context, 'plain', samples.plain, offset);
     for (let t = 1; t <= turns; t++) {
-      const k = offset + t;
-      let before = await threadMs();
-      const appended = await page.evaluate((n) => window.__bench.append(n), k);
-      into.appendCpuMs.push((await threadMs()) - before);
-      into.appendMs.push(appended.ms);
-      into.appendRenders.push(appended.renders);
-      before = await threadMs();
-      const streamed = await page.evaluate((n) => window.__bench.stream(n), k);
-      into.streamCpuMs.push((await threadMs()) - before);
-      into.streamMs.push(streamed.ms);
-      into.streamRenders.push(streamed.renders);
-      before = await threadMs();
-      const answered = await page.evaluate((n) => window.__bench.answer(n), k);
-      into.answerCpuMs.push((await threadMs()) - before);
-      into.answerMs.push(answered.ms);
-      into.answerRenders.push(answered.renders);
+      for (const kind of ['append', 'stream', 'answer'] as const) {
+        const order = t % 2 === 0 ? [echoes, plain] : [plain, echoes];
+        for (const side of order) await timeTurn(side, kind, offset + t);
+      }
     }
-    await cdp.detach();
-    const { messages, threshold } = await page.evaluate(() => ({
-      messages: window.__bench.messageCount(),
-      threshold: window.__bench.virtualizeThreshold,
-    }));
-    if (messages > threshold) throw new Error(`the transcript grew to ${messages} messages: CopilotKit virtualized it mid-run`);
   } finally {
-    await page.close();
+    await echoes.close();
+    await plain?.close();
   }
 }
 
@@ -245,11 +293,8 @@ export async function measureBrowser(
       const transcript = { echoes: emptyTranscript(), plain: emptyTranscript() };
       try {
         for (let round = 0; round < settings.transcriptRounds; round++) {
-          const order: TranscriptVariant[] = round % 2 === 0 ? ['echoes', 'plain'] : ['plain', 'echoes'];
-          for (const variant of order) {
-            log(`browser: transcript round ${round + 1}/${settings.transcriptRounds}, ${variant}`);
-            await transcriptRound(launched.browser, variant, settings.transcriptTurns, transcript[variant], round * 100);
-          }
+          log(`browser: transcript round ${round + 1}/${settings.transcriptRounds}, both transcripts side by side`);
+          await transcriptRound(launched.browser, settings.transcriptTurns, transcript, round * 100);
         }
         results.transcript = transcript;
       } catch (error) {
