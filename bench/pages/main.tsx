@@ -99,7 +99,7 @@ async function watchFrames(current: ReadOnlyWatch) {
 
 function startInterruptScenario(agent: BenchAgent) {
   let interruptRuns = 0;
-  agent.script = (input) => {
+  agent.plan = (input) => {
     if (input.resume?.length) {
       return [
         runStarted(input),
@@ -344,7 +344,7 @@ const bench = {
   /** Figure 4: the agent appends one short answer; time until it is in the DOM, and card renders. */
   async append(k: number) {
     const marker = `zqa${k}q`;
-    agent.script = (input) => [runStarted(input), ...textMessage(`append-${k}`, `Noted, reply ${marker}.`), runFinished(input)];
+    agent.plan = (input) => [runStarted(input), ...textMessage(`append-${k}`, `Noted, reply ${marker}.`), runFinished(input)];
     return timeTurn(marker);
   },
   /**
@@ -353,7 +353,7 @@ const bench = {
    */
   async answer(k: number) {
     const marker = `zqr${k}q`;
-    agent.script = (input) =>
+    agent.plan = (input) =>
       input.resume?.length
         ? [runStarted(input), ...textMessage(`answer-${k}`, `Scheduled, ${marker}.`), runFinished(input)]
         : [runStarted(input), runFinished(input, { type: 'interrupt', interrupts: [scheduleInterrupt(input, 1000 + k).standard] })];
@@ -372,7 +372,7 @@ const bench = {
   /** Figure 4: the agent streams a long answer in `chunks` deltas, one per task. */
   async stream(k: number, chunks = 80) {
     const marker = `zqs${k}q`;
-    agent.script = (input) => {
+    agent.plan = (input) => {
       const id = `stream-${k}`;
       const steps: Step[] = [runStarted(input), textStart(id)];
       for (let j = 0; j < chunks; j++) steps.push(textDelta(id, `word${j} lorem ipsum dolor `), nextTask());
