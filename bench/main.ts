@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { DEFAULT_BROWSER_SETTINGS, measureBrowser, type BrowserResults } from './browser';
 import { formatTable, ratioOf, type BenchRow } from './report';
-import { measureSizes, SIZE_BUDGETS } from './size';
+import { measureSizes, SIZE_BUDGETS, SIZE_TARGETS } from './size';
 import { median, percentile, round } from './stats';
 
 const quartiles = (values: number[]): [number, number, number] => [
@@ -32,17 +32,17 @@ async function sizeRows(): Promise<BenchRow[]> {
   const sizes = await measureSizes();
   const main = sizes.find((size) => size.entry === '.');
   return sizes.map((size) => {
-    if (size.budget !== undefined) {
+    if (size.target !== undefined) {
       return {
         figure: `size ${size.entry} (min+gz)`,
         ours: size.gzipped,
-        baseline: size.budget,
+        baseline: size.target,
         unit: 'B',
-        ratio: ratioOf(size.gzipped, size.budget),
-        target: `<= budget ${size.budget} B`,
-        pass: size.gzipped <= size.budget,
+        ratio: ratioOf(size.gzipped, size.target),
+        target: `<= ${size.target} B`,
+        pass: size.gzipped <= size.target,
         samples: '1 (deterministic)',
-        note: undefined,
+        note: size.budget !== size.target ? `npm test enforces <= ${size.budget} B` : undefined,
       };
     }
     if (size.entry.startsWith('. {') && main) {
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
   };
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   if (json) {
-    process.stdout.write(`${JSON.stringify({ machine, seconds, budgets: SIZE_BUDGETS, rows }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ machine, seconds, targets: SIZE_TARGETS, budgets: SIZE_BUDGETS, rows }, null, 2)}\n`);
   } else {
     process.stdout.write(`${formatTable(rows)}\n\n`);
     process.stdout.write(`machine: ${machine.cpus}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.chromium}\n`);
