@@ -1,4 +1,4 @@
-import { useLayoutEffect, useSyncExternalStore } from 'react';
+import { memo, useLayoutEffect, useSyncExternalStore } from 'react';
 import type { InterruptHistoryRecord } from '../src/history';
 import { InterruptCard } from './interrupt-card';
 import type { InterruptController } from './interrupt-controller';
@@ -24,8 +24,10 @@ export function AnchoredEchoes({ controller, threadId, agentId, isHere }: Anchor
   );
 }
 
-function EchoEntry({ controller, record }: { controller: InterruptController; record: InterruptHistoryRecord }) {
+// Memoized: a new record elsewhere in the thread gives the list a new snapshot, but the history
+// keeps unchanged records identical, so their cards skip the render.
+const EchoEntry = memo(function EchoEntry({ controller, record }: { controller: InterruptController; record: InterruptHistoryRecord }) {
   // Claimed in a layout effect: the slot copy hides in the same frame, before anything is painted.
   useLayoutEffect(() => controller.claim(record.id), [controller, record.id]);
   return <InterruptCard controller={controller} interrupt={record.interrupt} record={record} />;
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
 import type { InterruptHistoryRecord } from '../src/history';
 import type { UnwrappedInterrupt } from '../src/unwrap';
 import { BuiltinFallbackCard } from './builtin-fallback-card';
@@ -22,9 +22,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export function InterruptCard({ controller, interrupt, record }: InterruptCardProps) {
   // Settings (renderers, locale, labels) live on the controller: CopilotKit memoizes the slot
-  // element, so a prop from the hook's render would go stale.
-  useSyncExternalStore(controller.subscribe, controller.getVersion);
-  const view = controller.view;
+  // element, so a prop from the hook's render would go stale. Only a new view redraws the card:
+  // echoes mounting elsewhere in the transcript leave it alone.
+  const view = useSyncExternalStore(controller.subscribe, () => controller.view);
   const status = record?.status ?? 'pending';
 
   // The answer goes to CopilotKit only after this read-only state has been committed (and then
@@ -41,14 +41,19 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     return () => clearTimeout(timer);
   }, [controller, interrupt, status]);
 
+  // Stable per interrupt, so a memoized card skips renders when nothing it shows has changed.
+  const resolve = useCallback((payload: unknown) => controller.answer(interrupt, payload), [controller, interrupt]);
+  const cancel = useCallback(() => controller.dismiss(interrupt), [controller, interrupt]);
+  const retry = useCallback(() => controller.retry(interrupt.id), [controller, interrupt.id]);
+
   const props: InterruptRendererProps = {
     interrupt,
     status,
     result: record?.result,
     error: record?.error,
-    resolve: (payload) => controller.answer(interrupt, payload),
-    cancel: () => controller.dismiss(interrupt),
-    retry: () => controller.retry(interrupt.id),
+    resolve,
+    cancel,
+    retry,
     readOnly: status !== 'pending',
     locale: view.locale,
     labels: view.labels,

@@ -77,7 +77,6 @@ export class InterruptController {
   private claims = new Map<string, number>();
   private warned = new Set<string>();
   private listeners = new Set<() => void>();
-  private version = 0;
 
   constructor(history: InterruptHistory, settings: ControllerSettings) {
     this.history = history;
@@ -91,10 +90,7 @@ export class InterruptController {
     return () => this.listeners.delete(listener);
   };
 
-  getVersion = (): number => this.version;
-
   private emit() {
-    this.version += 1;
     for (const listener of [...this.listeners]) listener();
   }
 
