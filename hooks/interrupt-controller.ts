@@ -112,6 +112,17 @@ export class InterruptController {
     return this.agent?.threadId ?? 'default';
   }
 
+  /**
+   * An id-less legacy event gets a content hash as its id, so the same question asked twice in a
+   * thread would share one record and the second could never be answered. The run that raised it
+   * makes the id unique; CopilotKit's legacy path resolves without an id, so renaming is safe.
+   */
+  identifyLegacy(interrupts: UnwrappedInterrupt[]): UnwrappedInterrupt[] {
+    const runId = this.legacy?.runId;
+    if (!runId) return interrupts;
+    return interrupts.map((i) => (SYNTHESIZED_ID.test(i.id) ? { ...i, id: `${i.id}@${runId}` } : i));
+  }
+
   /** Follow an agent's runs. Returns the unsubscribe function. */
   attach(agent: ControlledAgent, copilotkit: ControlledCopilotKit): () => void {
     this.agent = agent;
@@ -141,6 +152,8 @@ export class InterruptController {
         else this.settle(batch);
       },
     });
+    // Answers whose send a previous detach cancelled (the agent changed identity) go out now.
+    for (const id of this.unsent) this.committed(id);
     return () => subscription.unsubscribe();
   }
 
@@ -408,6 +421,9 @@ export function isExpired(interrupt: Pick<UnwrappedInterrupt, 'expiresAt'>, now 
   const at = Date.parse(interrupt.expiresAt);
   return Number.isFinite(at) && at <= now;
 }
+
+/** Ids `unwrapInterrupt` made up from content for input that carried none. */
+const SYNTHESIZED_ID = /^(legacy|raw|invalid)-[0-9a-f]{8}$/;
 
 /** The legacy event's `value`, as CopilotKit forwards it in `command.interruptEvent`. */
 function legacyValue(interrupt: UnwrappedInterrupt): unknown {

@@ -85,8 +85,10 @@ export function useInterruptRenderersWith(
     agentId: config.agentId,
     renderInChat,
     render: (props) => {
-      const interrupts = unwrapInterrupts(props);
-      controller.setOpen(props.interrupts?.length ? 'standard' : 'legacy', interrupts, {
+      const kind = props.interrupts?.length ? 'standard' : 'legacy';
+      const unwrapped = unwrapInterrupts(props);
+      const interrupts = kind === 'legacy' ? controller.identifyLegacy(unwrapped) : unwrapped;
+      controller.setOpen(kind, interrupts, {
         resolve: props.resolve,
         cancel: props.cancel,
       });

@@ -77,4 +77,27 @@ describe('each interrupt shape reaches its renderer', () => {
     });
     await waitFor(() => expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved'));
   });
+
+  it('answers a repeated id-less legacy interrupt again: the second one is a new card, not the first one’s echo', async () => {
+    // A bare legacy payload has no id; the same question twice in one thread must still be answerable.
+    const bare = { name: 'on_interrupt', value: JSON.stringify({ reason: 'acme:confirm', message: 'Really delete?' }) };
+    const agent = new ScriptedAgent((input, n) =>
+      n % 2 === 0
+        ? [runStarted(input), customEvent(bare.name, bare.value), runFinished(input)]
+        : [runStarted(input), ...textMessage(`reply-${n}`, `Done ${n}.`), runFinished(input)],
+    );
+    renderChat({ agent, config: { renderers: { 'acme:confirm': makeTestCard('confirm') }, resolveDelayMs: 0 } });
+
+    await sendMessage('Delete the files');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer confirm' }));
+    expect(await screen.findByText('Done 1.')).toBeInTheDocument();
+
+    await sendMessage('Delete the other files');
+    const fresh = await screen.findByTestId('confirm');
+    fireEvent.click(within(fresh).getByRole('button', { name: 'Answer confirm' }));
+    expect(await screen.findByText('Done 3.')).toBeInTheDocument();
+    expect(agent.runs).toHaveLength(4);
+    expect(agent.runs[3].forwardedProps.command).toEqual({ resume: { ok: true }, interruptEvent: bare.value });
+    await waitFor(() => expect(screen.getAllByTestId('confirm-readonly')).toHaveLength(2));
+  });
 });
