@@ -44,7 +44,8 @@ function StoredInterrupt({ raw, pick, props, echo }: { raw: unknown; pick: Picke
 function echoInterrupt(result: InterruptResult): Record<string, unknown> {
   const base = { id: result.interruptId, reason: result.reason, toolCallId: '' };
   if (result.reason === InterruptReason.UserQuestion) {
-    const answers = Array.isArray(result.payload?.answers) ? result.payload.answers : [];
+    // Stored transcripts come from a backend: skip entries that are not answer objects rather than crash.
+    const answers = Array.isArray(result.payload?.answers) ? result.payload.answers.filter((a) => a !== null && typeof a === 'object') : [];
     const questions = answers.map((a) => ({ header: '', question: a.question, multiSelect: a.multiSelect, options: a.answer }));
     return { ...base, metadata: { questions } };
   }

@@ -38,6 +38,18 @@ describe('InterruptMessageRender', () => {
     expect(screen.queryAllByRole('button')).toHaveLength(0);
   });
 
+  it('shows a stored answer list with broken entries without crashing the transcript', () => {
+    const result = {
+      interruptId: 'interrupt_question_1',
+      reason: InterruptReason.UserQuestion as const,
+      status: 'resolved' as const,
+      payload: { answers: [null, 7, { question: questions[0].question, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] as never },
+    };
+    render(<InterruptMessageRender message={message({ outcome: { type: 'success' }, result })} />);
+    expect(screen.getByText(questions[0].question)).toBeInTheDocument();
+    expect(screen.getByText(/basic — Plain bubble sort/)).toBeInTheDocument();
+  });
+
   it('uses the app renderers over the built-in cards, and renders nothing but the text without an outcome', () => {
     function Custom({ interrupt }: InterruptRendererProps) {
       return <p>custom {interrupt.reason}</p>;
