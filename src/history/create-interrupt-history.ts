@@ -44,21 +44,28 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     return records;
   };
 
-  const save = (threadId: string, records: readonly InterruptHistoryRecord[]) => {
+  const save = (threadId: string, records: readonly InterruptHistoryRecord[], replace: boolean) => {
     if (!persistence) return;
-    // In-flight records would come back as a card stuck in "sending" after a reload.
-    const terminal = records.filter((r) => TERMINAL_RECORD_STATUSES.includes(r.status));
+    const key = storageKey(threadId);
+    // In-flight records would come back as a card stuck in "sending" after a reload. The raw
+    // input is dropped: a stored card never resends, and storage is small.
+    const terminal = records
+      .filter((r) => TERMINAL_RECORD_STATUSES.includes(r.status))
+      .map((r) => ({ ...r, interrupt: { ...r.interrupt, raw: undefined } }));
     try {
-      persistence.set(storageKey(threadId), JSON.stringify(terminal));
+      // Another tab on the same thread may have stored answers since this one loaded: keep them.
+      const mine = new Set(records.map((r) => r.id));
+      const theirs = replace ? [] : parseRecords(persistence.get(key), threadId).filter((r) => !mine.has(r.id));
+      persistence.set(key, JSON.stringify([...theirs, ...terminal].slice(-maxPerThread)));
     } catch (error) {
       console.warn(`[copilotkit-interrupts] Could not store interrupt history for thread "${threadId}".`, error);
     }
   };
 
-  const commit = (threadId: string, records: InterruptHistoryRecord[]) => {
+  const commit = (threadId: string, records: InterruptHistoryRecord[], replace = false) => {
     const kept = records.length > maxPerThread ? records.slice(records.length - maxPerThread) : records;
     threads.set(threadId, Object.freeze(kept));
-    save(threadId, kept);
+    save(threadId, kept, replace);
     for (const listener of [...listeners]) listener();
   };
 
@@ -90,7 +97,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
       return updated;
     },
     clear(threadId) {
-      commit(threadId, []);
+      commit(threadId, [], true);
     },
   };
 }

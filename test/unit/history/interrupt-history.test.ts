@@ -64,6 +64,23 @@ describe('createInterruptHistory', () => {
     expect(second.getSnapshot('c')).toEqual([]);
   });
 
+  it('keeps answers another tab stored on the same thread, and stores no raw input', () => {
+    const storage = memoryStorage();
+    const tabA = createInterruptHistory({ persistence: storage, storageKey: 'k' });
+    const tabB = createInterruptHistory({ persistence: storage, storageKey: 'k' });
+    expect(tabA.getSnapshot('t')).toEqual([]);
+    expect(tabB.getSnapshot('t')).toEqual([]);
+    tabA.record(entry('t', approval));
+    tabB.record(entry('t', schedule));
+
+    const reloaded = createInterruptHistory({ persistence: storage, storageKey: 'k' });
+    expect(reloaded.getSnapshot('t').map((r) => r.id)).toEqual([approval.id, schedule.id]);
+    expect(storage.data.get('k:t')).not.toContain('"raw"');
+
+    reloaded.clear('t');
+    expect(createInterruptHistory({ persistence: storage, storageKey: 'k' }).getSnapshot('t')).toEqual([]);
+  });
+
   it('works with localStorage and sessionStorage by name', () => {
     for (const persistence of ['localStorage', 'sessionStorage'] as const) {
       createInterruptHistory({ persistence, storageKey: persistence }).record(entry('t'));
