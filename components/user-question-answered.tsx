@@ -2,7 +2,7 @@ import type { UserQuestionAnswerItem, UserQuestionOptionItem } from '../src/prot
 import type { InterruptLabels } from '../src/i18n/labels';
 import { OTHERS_LABEL } from './user-question-model';
 
-function optionText(option: UserQuestionOptionItem, labels: InterruptLabels): string {
+function optionText(option: UserQuestionOptionItem): string {
   if (option.label === OTHERS_LABEL) return option.description;
   return option.description && option.description !== option.label ? `${option.label} — ${option.description}` : option.label;
 }
@@ -29,7 +29,7 @@ export function UserQuestionAnsweredList({
             ) : (
               <ul className="cki-answers__list">
                 {answer.map((option, i) => (
-                  <li key={i}>{optionText(option, labels)}</li>
+                  <li key={i}>{optionText(option)}</li>
                 ))}
               </ul>
             )}
