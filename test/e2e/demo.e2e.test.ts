@@ -215,7 +215,7 @@ describe('approval', () => {
       await refresh.waitFor();
       await expect.poll(() => refresh.isEnabled(), { timeout: 5_000 }).toBe(true);
       await refresh.click();
-      await Promise.race([resolved.waitFor({ timeout: 3_000 }).catch(() => undefined)]);
+      await resolved.waitFor({ timeout: 3_000 }).catch(() => undefined);
     }
     await resolved.waitFor();
     expect(await resolved.getByTestId('approval-status').textContent()).toMatch(/approved/i);
