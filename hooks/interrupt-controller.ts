@@ -59,24 +59,24 @@ export class InterruptController {
   view: CardView = { pick: () => ({ Renderer: BuiltinFallbackCard, name: 'fallback' }), fallback: BuiltinFallbackCard, locale: 'en' };
   readonly history: InterruptHistory;
 
-  private agent?: ControlledAgent;
-  private copilotkit?: ControlledCopilotKit;
-  private open?: OpenSet;
+  #agent?: ControlledAgent;
+  #copilotkit?: ControlledCopilotKit;
+  #open?: OpenSet;
   /** Ids handed to CopilotKit for the current open set. */
-  private handedOver = new Set<string>();
+  #handedOver = new Set<string>();
   /** Where each interrupt appeared (last message id at that moment) and which run raised it. */
-  private anchors = new Map<string, string | null>();
-  private runIds = new Map<string, string>();
-  private legacy?: { anchor: string | null; runId?: string; value: unknown };
+  #anchors = new Map<string, string | null>();
+  #runIds = new Map<string, string>();
+  #legacy?: { anchor: string | null; runId?: string; value: unknown };
   /** Answered but not yet sent: waiting for the read-only card to be painted. */
-  private unsent = new Set<string>();
-  private scheduled = new Map<string, () => void>();
-  private inflight?: ResumeBatch;
-  private failed = new Map<string, ResumeBatch>();
-  private retrying?: ResumeBatch;
-  private claims = new Map<string, number>();
-  private warned = new Set<string>();
-  private listeners = new Set<() => void>();
+  #unsent = new Set<string>();
+  #scheduled = new Map<string, () => void>();
+  #inflight?: ResumeBatch;
+  #failed = new Map<string, ResumeBatch>();
+  #retrying?: ResumeBatch;
+  #claims = new Map<string, number>();
+  #warned = new Set<string>();
+  #listeners = new Set<() => void>();
 
   constructor(history: InterruptHistory, settings: ControllerSettings) {
     this.history = history;
@@ -86,12 +86,12 @@ export class InterruptController {
   // ---- external store for claims and settings (cards subscribe) ----
 
   subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   };
 
-  private emit() {
-    for (const listener of [...this.listeners]) listener();
+  #emit() {
+    for (const listener of [...this.#listeners]) listener();
   }
 
   /**
@@ -103,13 +103,13 @@ export class InterruptController {
   /** New renderers, locale or labels: every card redraws. */
   setView(view: CardView): void {
     this.view = view;
-    this.emit();
+    this.#emit();
   }
 
   // ---- wiring ----
 
   get threadId(): string {
-    return this.agent?.threadId ?? 'default';
+    return this.#agent?.threadId ?? 'default';
   }
 
   /**
@@ -118,42 +118,42 @@ export class InterruptController {
    * makes the id unique; CopilotKit's legacy path resolves without an id, so renaming is safe.
    */
   identifyLegacy(interrupts: UnwrappedInterrupt[]): UnwrappedInterrupt[] {
-    const runId = this.legacy?.runId;
+    const runId = this.#legacy?.runId;
     if (!runId) return interrupts;
     return interrupts.map((i) => (SYNTHESIZED_ID.test(i.id) ? { ...i, id: `${i.id}@${runId}` } : i));
   }
 
   /** Follow an agent's runs. Returns the unsubscribe function. */
   attach(agent: ControlledAgent, copilotkit: ControlledCopilotKit): () => void {
-    this.agent = agent;
-    this.copilotkit = copilotkit;
+    this.#agent = agent;
+    this.#copilotkit = copilotkit;
     const subscription = agent.subscribe({
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
         if (outcome !== 'interrupt' || !Array.isArray(interrupts)) return;
         for (const interrupt of interrupts) {
-          if (!this.anchors.has(interrupt.id)) this.anchors.set(interrupt.id, lastId(messages));
-          if (input?.runId) this.runIds.set(interrupt.id, input.runId);
+          if (!this.#anchors.has(interrupt.id)) this.#anchors.set(interrupt.id, lastId(messages));
+          if (input?.runId) this.#runIds.set(interrupt.id, input.runId);
         }
       },
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
-        this.legacy = { anchor: lastId(messages), runId: input?.runId, value: event.value };
+        this.#legacy = { anchor: lastId(messages), runId: input?.runId, value: event.value };
       },
       onRunErrorEvent: ({ event }) => {
-        if (this.inflight) this.inflight.failure = errorText(event?.message, 'The agent reported an error.');
+        if (this.#inflight) this.#inflight.failure = errorText(event?.message, 'The agent reported an error.');
       },
       onRunFailed: ({ error }) => {
-        if (this.inflight) this.fail(this.inflight, errorText(error, 'The resume run failed.'));
+        if (this.#inflight) this.#fail(this.#inflight, errorText(error, 'The resume run failed.'));
       },
       onRunFinalized: () => {
-        const batch = this.inflight;
+        const batch = this.#inflight;
         if (!batch) return;
-        if (batch.failure) this.fail(batch, batch.failure);
-        else this.settle(batch);
+        if (batch.failure) this.#fail(batch, batch.failure);
+        else this.#settle(batch);
       },
     });
     // Answers whose send a previous detach cancelled (the agent changed identity) go out now.
-    for (const id of this.unsent) this.committed(id);
+    for (const id of this.#unsent) this.committed(id);
     return () => subscription.unsubscribe();
   }
 
@@ -163,23 +163,23 @@ export class InterruptController {
    */
   setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions: CopilotKitInterruptActions): void {
     const sameSet =
-      this.open &&
-      this.open.kind === kind &&
-      this.open.interrupts.length === interrupts.length &&
-      this.open.interrupts.every((i, n) => i.id === interrupts[n].id);
-    if (!sameSet) this.handedOver = new Set();
-    this.open = { kind, interrupts, actions };
+      this.#open &&
+      this.#open.kind === kind &&
+      this.#open.interrupts.length === interrupts.length &&
+      this.#open.interrupts.every((i, n) => i.id === interrupts[n].id);
+    if (!sameSet) this.#handedOver = new Set();
+    this.#open = { kind, interrupts, actions };
     for (const interrupt of interrupts) {
-      if (this.anchors.has(interrupt.id)) continue;
-      const anchor = kind === 'legacy' && this.legacy ? this.legacy.anchor : lastId(this.agent?.messages);
-      this.anchors.set(interrupt.id, anchor);
+      if (this.#anchors.has(interrupt.id)) continue;
+      const anchor = kind === 'legacy' && this.#legacy ? this.#legacy.anchor : lastId(this.#agent?.messages);
+      this.#anchors.set(interrupt.id, anchor);
     }
-    for (const interrupt of interrupts) this.warnOnce(interrupt);
+    for (const interrupt of interrupts) this.#warnOnce(interrupt);
   }
 
-  private warnOnce(interrupt: UnwrappedInterrupt) {
-    if (!interrupt.problem || this.warned.has(interrupt.id)) return;
-    this.warned.add(interrupt.id);
+  #warnOnce(interrupt: UnwrappedInterrupt) {
+    if (!interrupt.problem || this.#warned.has(interrupt.id)) return;
+    this.#warned.add(interrupt.id);
     console.warn(`${LOG} Interrupt "${interrupt.id}" could not be fully understood: ${interrupt.problem}`, interrupt.raw);
   }
 
@@ -187,15 +187,15 @@ export class InterruptController {
 
   /** A card's `resolve(payload)`: read-only at once, sent once painted. Later clicks do nothing. */
   answer(interrupt: UnwrappedInterrupt, payload: unknown): void {
-    this.act(interrupt, 'submitting', payload);
+    this.#act(interrupt, 'submitting', payload);
   }
 
   /** A card's `cancel()`: AG-UI `cancelled`, deferred like an answer. */
   dismiss(interrupt: UnwrappedInterrupt): void {
-    this.act(interrupt, 'cancelled', undefined);
+    this.#act(interrupt, 'cancelled', undefined);
   }
 
-  private act(interrupt: UnwrappedInterrupt, status: 'submitting' | 'cancelled', result: unknown) {
+  #act(interrupt: UnwrappedInterrupt, status: 'submitting' | 'cancelled', result: unknown) {
     if (this.history.get(this.threadId, interrupt.id)) return;
     if (isExpired(interrupt)) {
       this.expire(interrupt);
@@ -208,10 +208,10 @@ export class InterruptController {
       interrupt,
       status,
       ...(status === 'submitting' ? { result } : {}),
-      anchor: this.anchors.get(interrupt.id) ?? lastId(this.agent?.messages),
+      anchor: this.#anchors.get(interrupt.id) ?? lastId(this.#agent?.messages),
       agentId: this.settings.agentId,
     });
-    this.unsent.add(interrupt.id);
+    this.#unsent.add(interrupt.id);
   }
 
   /**
@@ -228,14 +228,14 @@ export class InterruptController {
       reason: interrupt.reason,
       interrupt,
       status: 'expired',
-      anchor: this.anchors.get(interrupt.id) ?? lastId(this.agent?.messages),
+      anchor: this.#anchors.get(interrupt.id) ?? lastId(this.#agent?.messages),
       agentId: this.settings.agentId,
     });
-    if (this.agent) this.agent.pendingInterrupts = this.agent.pendingInterrupts.filter((i) => i.id !== interrupt.id);
-    const open = this.open;
+    if (this.#agent) this.#agent.pendingInterrupts = this.#agent.pendingInterrupts.filter((i) => i.id !== interrupt.id);
+    const open = this.#open;
     if (open?.interrupts.some((i) => i.id === interrupt.id)) {
-      this.handedOver.add(interrupt.id);
-      this.abandonIfExpired(open);
+      this.#handedOver.add(interrupt.id);
+      this.#abandonIfExpired(open);
       void Promise.resolve()
         .then(() => open.actions.cancel(interrupt.id))
         .catch(() => undefined);
@@ -247,8 +247,8 @@ export class InterruptController {
    * (AG-UI forbids answering it). The other answers would then wait forever: say so instead,
    * and let the agent forget the set so the user can keep chatting.
    */
-  private abandonIfExpired(open: OpenSet): boolean {
-    if (!open.interrupts.every((i) => this.handedOver.has(i.id))) return false;
+  #abandonIfExpired(open: OpenSet): boolean {
+    if (!open.interrupts.every((i) => this.#handedOver.has(i.id))) return false;
     const expired = open.interrupts.find((i) => this.history.get(this.threadId, i.id)?.status === 'expired');
     if (!expired) return false;
     const message = `Not sent: interrupt "${expired.id}" expired, and answers to an expired set cannot be sent.`;
@@ -257,9 +257,9 @@ export class InterruptController {
         this.history.update(this.threadId, interrupt.id, { status: 'error', error: message });
       }
     }
-    if (this.agent) {
+    if (this.#agent) {
       const ids = new Set(open.interrupts.map((i) => i.id));
-      this.agent.pendingInterrupts = this.agent.pendingInterrupts.filter((i) => !ids.has(i.id));
+      this.#agent.pendingInterrupts = this.#agent.pendingInterrupts.filter((i) => !ids.has(i.id));
     }
     console.warn(`${LOG} ${message}`);
     return true;
@@ -267,10 +267,10 @@ export class InterruptController {
 
   /** A card in `error`: send the same resume again. */
   retry(id: string): void {
-    const batch = this.failed.get(id);
+    const batch = this.#failed.get(id);
     // A batch with nothing to send (the interrupt was gone before sending) cannot be retried.
-    if (!batch || this.retrying || (!batch.resume && !batch.legacy)) return;
-    for (const batchId of batch.ids) this.failed.delete(batchId);
+    if (!batch || this.#retrying || (!batch.resume && !batch.legacy)) return;
+    for (const batchId of batch.ids) this.#failed.delete(batchId);
     const cancelled = new Set(batch.resume?.filter((e) => e.status === 'cancelled').map((e) => e.interruptId));
     for (const batchId of batch.ids) {
       this.history.update(this.threadId, batchId, {
@@ -278,8 +278,8 @@ export class InterruptController {
         error: undefined,
       });
     }
-    this.retrying = { ...batch, failure: undefined };
-    this.unsent.add(id);
+    this.#retrying = { ...batch, failure: undefined };
+    this.#unsent.add(id);
   }
 
   /**
@@ -287,53 +287,53 @@ export class InterruptController {
    * `resolveDelayMs`; repeated calls (re-renders, slot and echo both mounted) are ignored.
    */
   committed(id: string): void {
-    if (!this.unsent.has(id) || this.scheduled.has(id)) return;
-    this.scheduled.set(
+    if (!this.#unsent.has(id) || this.#scheduled.has(id)) return;
+    this.#scheduled.set(
       id,
-      afterPaint(() => this.send(id), this.settings.resolveDelayMs),
+      afterPaint(() => this.#send(id), this.settings.resolveDelayMs),
     );
   }
 
-  private send(id: string) {
-    this.scheduled.delete(id);
-    this.unsent.delete(id);
-    const retrying = this.retrying;
+  #send(id: string) {
+    this.#scheduled.delete(id);
+    this.#unsent.delete(id);
+    const retrying = this.#retrying;
     if (retrying && retrying.ids.includes(id)) {
-      this.retrying = undefined;
-      this.resend(retrying);
+      this.#retrying = undefined;
+      this.#resend(retrying);
       return;
     }
     const record = this.history.get(this.threadId, id);
-    const open = this.open;
+    const open = this.#open;
     if (!record || !open || !open.interrupts.some((i) => i.id === id)) {
-      if (record) this.fail({ ids: [id] }, 'The interrupt is no longer open, so the answer could not be sent.');
+      if (record) this.#fail({ ids: [id] }, 'The interrupt is no longer open, so the answer could not be sent.');
       return;
     }
-    this.handedOver.add(id);
-    if (this.abandonIfExpired(open)) {
+    this.#handedOver.add(id);
+    if (this.#abandonIfExpired(open)) {
       // CopilotKit still has to drop its pending state; it logs the expiry and sends nothing.
       void Promise.resolve()
         .then(() => open.actions.cancel(id))
         .catch(() => undefined);
       return;
     }
-    this.notify(record, open.interrupts.find((i) => i.id === id)!);
-    const batch = this.batchIfComplete(open);
-    if (batch) this.inflight = batch;
+    this.#notify(record, open.interrupts.find((i) => i.id === id)!);
+    const batch = this.#batchIfComplete(open);
+    if (batch) this.#inflight = batch;
     const call = () =>
       record.status === 'cancelled' ? open.actions.cancel(id) : open.actions.resolve(record.result, id);
     Promise.resolve()
       .then(call)
       .catch((error) => {
-        if (batch) this.fail(batch, errorText(error, 'The resume run failed.'));
+        if (batch) this.#fail(batch, errorText(error, 'The resume run failed.'));
       });
     // A legacy cancel only dismisses: no run follows, so nothing is left to settle.
-    if (batch && open.kind === 'legacy' && record.status === 'cancelled') this.inflight = undefined;
+    if (batch && open.kind === 'legacy' && record.status === 'cancelled') this.#inflight = undefined;
   }
 
   /** Once every open interrupt is handed over, CopilotKit sends one resume: remember it. */
-  private batchIfComplete(open: OpenSet): ResumeBatch | undefined {
-    if (!open.interrupts.every((i) => this.handedOver.has(i.id))) return undefined;
+  #batchIfComplete(open: OpenSet): ResumeBatch | undefined {
+    if (!open.interrupts.every((i) => this.#handedOver.has(i.id))) return undefined;
     const records = open.interrupts.map((i) => this.history.get(this.threadId, i.id));
     if (records.some((r) => !r || r.status === 'expired')) return undefined;
     const ids = open.interrupts.map((i) => i.id);
@@ -341,26 +341,27 @@ export class InterruptController {
       const record = records[0]!;
       return {
         ids,
-        runId: this.legacy?.runId,
-        legacy: { resume: record.result, interruptEvent: this.legacy?.value ?? legacyValue(open.interrupts[0]) },
+        runId: this.#legacy?.runId,
+        legacy: { resume: record.result, interruptEvent: this.#legacy?.value ?? legacyValue(open.interrupts[0]) },
       };
     }
-    return { ids, runId: this.runIds.get(ids[0]), resume: records.map((r) => toResumeEntry(r!)) };
+    return { ids, runId: this.#runIds.get(ids[0]), resume: records.map((r) => toResumeEntry(r!)) };
   }
 
-  private resend(batch: ResumeBatch) {
-    const { agent, copilotkit } = this;
+  #resend(batch: ResumeBatch) {
+    const agent = this.#agent;
+    const copilotkit = this.#copilotkit;
     if (!agent || !copilotkit) return;
-    this.inflight = batch;
+    this.#inflight = batch;
     const params = batch.legacy
       ? { agent, forwardedProps: { command: batch.legacy } }
       : { agent, resume: batch.resume };
     copilotkit
       .runAgent({ ...params, ...(batch.runId ? { runId: batch.runId } : {}) })
-      .catch((error) => this.fail(batch, errorText(error, 'The resume run failed.')));
+      .catch((error) => this.#fail(batch, errorText(error, 'The resume run failed.')));
   }
 
-  private notify(record: InterruptHistoryRecord, interrupt: UnwrappedInterrupt) {
+  #notify(record: InterruptHistoryRecord, interrupt: UnwrappedInterrupt) {
     const handler = this.settings.onInterruptResume;
     if (!handler) return;
     try {
@@ -373,20 +374,20 @@ export class InterruptController {
     }
   }
 
-  private settle(batch: ResumeBatch) {
-    if (this.inflight === batch) this.inflight = undefined;
+  #settle(batch: ResumeBatch) {
+    if (this.#inflight === batch) this.#inflight = undefined;
     for (const id of batch.ids) {
       const record = this.history.get(this.threadId, id);
       if (record?.status === 'submitting') this.history.update(this.threadId, id, { status: 'resolved' });
     }
   }
 
-  private fail(batch: ResumeBatch, message: string) {
-    if (this.inflight === batch) this.inflight = undefined;
-    if (batch.ids.every((id) => this.failed.get(id) === batch)) return;
+  #fail(batch: ResumeBatch, message: string) {
+    if (this.#inflight === batch) this.#inflight = undefined;
+    if (batch.ids.every((id) => this.#failed.get(id) === batch)) return;
     console.error(`${LOG} Resuming interrupt(s) ${batch.ids.join(', ')} failed: ${message}`);
     for (const id of batch.ids) {
-      this.failed.set(id, batch);
+      this.#failed.set(id, batch);
       this.history.update(this.threadId, id, { status: 'error', error: message });
     }
   }
@@ -395,24 +396,24 @@ export class InterruptController {
 
   /** The transcript echo of `id` is mounted; the slot copy hides. Returns the release function. */
   claim(id: string): () => void {
-    this.claims.set(id, (this.claims.get(id) ?? 0) + 1);
-    this.emit();
+    this.#claims.set(id, (this.#claims.get(id) ?? 0) + 1);
+    this.#emit();
     return () => {
-      const left = (this.claims.get(id) ?? 1) - 1;
-      if (left > 0) this.claims.set(id, left);
-      else this.claims.delete(id);
-      this.emit();
+      const left = (this.#claims.get(id) ?? 1) - 1;
+      if (left > 0) this.#claims.set(id, left);
+      else this.#claims.delete(id);
+      this.#emit();
     };
   }
 
   isClaimed(id: string): boolean {
-    return this.claims.has(id);
+    return this.#claims.has(id);
   }
 
   /** Stop timers (unmount). Answers not yet sent cannot be sent without the hook. */
   dispose(): void {
-    for (const cancel of this.scheduled.values()) cancel();
-    this.scheduled.clear();
+    for (const cancel of this.#scheduled.values()) cancel();
+    this.#scheduled.clear();
   }
 }
 
