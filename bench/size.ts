@@ -60,6 +60,15 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
 /** One card imported alone from the main entry: what tree-shaking leaves. */
 export const CARD_ALONE = { label: '. { TimePickerCard } alone', exportName: 'TimePickerCard' };
 
+/**
+ * What a typical app ships: the hook with its built-in cards. The whole `.` entry also counts
+ * exports an app's bundler drops when unused (`InterruptMessageRender`, `withInterruptEcho`, ...).
+ */
+export const TYPICAL_APP = { label: '. { useInterruptRenderers } (typical app)', exportName: 'useInterruptRenderers' };
+
+/** Slices of the main entry measured alone, next to the whole entry. */
+export const SLICES = [TYPICAL_APP, CARD_ALONE];
+
 export interface SizeResult {
   entry: string;
   source: string;
@@ -160,7 +169,7 @@ async function bundleSize(stdinOrFile: { file: string } | { contents: string }, 
       ? await build({ ...common, entryPoints: [stdinOrFile.file], outdir: 'out' })
       : await build({
           ...common,
-          stdin: { contents: stdinOrFile.contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'card-alone.ts' },
+          stdin: { contents: stdinOrFile.contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'slice.ts' },
           outdir: 'out',
         });
   // Only the output of the kind the entry is (a JS entry importing CSS would also emit a .css file).
@@ -169,7 +178,7 @@ async function bundleSize(stdinOrFile: { file: string } | { contents: string }, 
   return { minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length };
 }
 
-/** Sizes of every export plus one card alone. */
+/** Sizes of every export, plus the slices of the main entry. */
 export async function measureSizes(): Promise<SizeResult[]> {
   const results: SizeResult[] = [];
   for (const { entry, source } of exportSources()) {
@@ -177,10 +186,10 @@ export async function measureSizes(): Promise<SizeResult[]> {
     results.push({ entry, source: relative(ROOT, source), ...size, budget: SIZE_BUDGETS[entry], target: SIZE_TARGETS[entry] });
   }
   const main = exportSources().find((item) => item.entry === '.');
-  if (main) {
-    const contents = `export { ${CARD_ALONE.exportName} } from ${JSON.stringify('./' + relative(ROOT, main.source))};`;
+  for (const slice of main ? SLICES : []) {
+    const contents = `export { ${slice.exportName} } from ${JSON.stringify('./' + relative(ROOT, main!.source))};`;
     const size = await bundleSize({ contents }, false);
-    results.push({ entry: CARD_ALONE.label, source: relative(ROOT, main.source), ...size });
+    results.push({ entry: slice.label, source: relative(ROOT, main!.source), ...size });
   }
   return results;
 }
