@@ -34,7 +34,7 @@ export function BuiltinFallbackCard({ interrupt, status, error, resolve, cancel,
           {status === 'error' && error ? ` ${error}` : null}
         </p>
       ) : null}
-      {status === 'error' ? (
+      {status === 'error' && retry ? (
         <button type="button" className="cki-button" onClick={retry}>
           {labels.retry}
         </button>

@@ -53,7 +53,8 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     error: record?.error,
     resolve,
     cancel,
-    retry,
+    // Only when Retry can send something: a card in `error` with nothing to resend shows no button.
+    retry: status === 'error' && controller.canRetry(interrupt.id) ? retry : undefined,
     readOnly: status !== 'pending',
     locale: view.locale,
     labels: view.labels,

@@ -265,11 +265,20 @@ export class InterruptController {
     return true;
   }
 
+  /**
+   * Whether Retry can send anything for `id`: only a failed resume whose answers are kept. A card
+   * in `error` for another reason (a sibling expired, the interrupt was gone before sending, a
+   * record restored from history) has nothing to send, so cards get no `retry` for it.
+   */
+  canRetry(id: string): boolean {
+    const batch = this.#failed.get(id);
+    return !!batch && !!(batch.resume || batch.legacy);
+  }
+
   /** A card in `error`: send the same resume again. */
   retry(id: string): void {
     const batch = this.#failed.get(id);
-    // A batch with nothing to send (the interrupt was gone before sending) cannot be retried.
-    if (!batch || this.#retrying || (!batch.resume && !batch.legacy)) return;
+    if (!batch || this.#retrying || !this.canRetry(id)) return;
     for (const batchId of batch.ids) this.#failed.delete(batchId);
     const cancelled = new Set(batch.resume?.filter((e) => e.status === 'cancelled').map((e) => e.interruptId));
     for (const batchId of batch.ids) {

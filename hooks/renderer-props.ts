@@ -33,14 +33,18 @@ export interface InterruptRendererProps<TResult = unknown> {
   status: InterruptStatus;
   /** The payload the user resolved with (also for echoes restored from history). */
   result?: TResult;
-  /** Why the card is in `error` (the resume run failed). */
+  /** Why the card is in `error` (the resume failed, or could not be sent). */
   error?: string;
   /** Answer the interrupt: the card turns read-only at once; the agent resumes once that is painted. */
   resolve: (payload: TResult) => void;
   /** Dismiss the interrupt without an answer (AG-UI `cancelled`). */
   cancel: () => void;
-  /** In `error`: send the same answer again. */
-  retry: () => void;
+  /**
+   * In `error`: send the same answer again. Absent when there is nothing to resend (a sibling
+   * interrupt expired, the interrupt was no longer open, a record restored from history): show
+   * a Retry button only when this is set, and show `error` either way.
+   */
+  retry?: () => void;
   /** True unless `status` is `pending`. */
   readOnly: boolean;
   locale: InterruptLocale;

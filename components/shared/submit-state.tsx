@@ -7,10 +7,11 @@ export interface SubmitStateProps {
   submitting: boolean;
   labels: InterruptLabels;
   error?: string;
-  retry: () => void;
+  /** Absent when there is nothing to resend: the error is shown without a Retry button. */
+  retry?: () => void;
 }
 
-/** Under a read-only answer: "Sending…" while the resume is on its way, Retry after it failed. */
+/** Under a read-only answer: "Sending…" while the resume is on its way, the error (and Retry, if possible) after it failed. */
 export function SubmitState({ status, submitting, labels, error, retry }: SubmitStateProps) {
   if (status === 'error') return <ErrorNotice labels={labels} error={error} onRetry={retry} />;
   if (submitting) return <p className="cki-card__note">{labels.sending}</p>;

@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { BuiltinFallbackCard } from '../../hooks/builtin-fallback-card';
+import { FallbackInterruptCard } from '../../components/fallback-interrupt-card';
 import { approvalInterrupt, slots } from '../fixtures/interrupts';
 import {
   ScriptedAgent,
@@ -20,6 +22,12 @@ const reply = (input: Input, n: number, text = 'Carrying on.'): ScriptStep[] => 
   ...textMessage(`reply-${n}`, text),
   runFinished(input),
 ];
+
+/**
+ * A resolve delay long enough for the user to send a chat message between answering a card and
+ * the answer going out (the window in which CopilotKit may drop the interrupt).
+ */
+const SEND_DELAY_MS = 800;
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -150,10 +158,68 @@ describe('failure paths', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Answer confirm' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Not sent: interrupt "int-expired" expired');
     expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error');
+    // Nothing could be resent, so there is no Retry that would do nothing.
+    expect(screen.queryByRole('button', { name: 'Retry confirm' })).not.toBeInTheDocument();
     expect(agent.runs).toHaveLength(1);
 
     await sendMessage('Something else then');
     expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
     expect(agent.runs[1].resume).toBeUndefined();
+  });
+
+  it('shows the package cards in error without a Retry button when a sibling expired', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const expired = { ...approvalInterrupt, id: 'int-expired', expiresAt: new Date(Date.now() - 60_000).toISOString() };
+    const form = { id: 'int-form', reason: 'acme:form', message: 'Fill this in?' };
+    const plain = { id: 'int-plain', reason: 'acme:plain', message: 'Go ahead?' };
+    const agent = new ScriptedAgent((input) => [runStarted(input), runFinished(input, interruptOutcome(expired, form, plain))]);
+    renderChat({
+      agent,
+      config: {
+        resolveDelayMs: 0,
+        renderers: { 'aidev:tool_approval': makeTestCard('approval'), 'acme:form': FallbackInterruptCard, 'acme:plain': BuiltinFallbackCard },
+      },
+    });
+    await sendMessage('Three things');
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired'));
+    fireEvent.click(within(screen.getByTestId('fallback-interrupt-card')).getByRole('button', { name: 'Continue' }));
+    fireEvent.click(within(screen.getByTestId('interrupt-builtin-fallback')).getByRole('button', { name: 'Continue' }));
+
+    // FallbackInterruptCard (SubmitState): the error and why, no Retry.
+    const notice = await screen.findByTestId('interrupt-error');
+    expect(notice).toHaveTextContent('Your answer could not be sent. Not sent: interrupt "int-expired" expired');
+    expect(screen.queryByTestId('interrupt-retry')).not.toBeInTheDocument();
+    // BuiltinFallbackCard: the same.
+    const builtin = screen.getByTestId('interrupt-builtin-fallback');
+    await waitFor(() => expect(builtin).toHaveAttribute('data-status', 'error'));
+    expect(within(builtin).getByRole('status')).toHaveTextContent('Not sent: interrupt "int-expired" expired');
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(agent.runs).toHaveLength(1);
+  });
+
+  it('offers no Retry when the answered interrupt was replaced before its answer went out', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // A legacy interrupt does not block the chat: the user answers and, before the deferred send,
+    // sends a message whose run raises a new interrupt. The answer has nowhere to go.
+    const confirm = { name: 'on_interrupt', value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }) };
+    const next = { id: 'int-next', reason: 'acme:next', message: 'Something new' };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0
+        ? [runStarted(input), customEvent(confirm.name, confirm.value), runFinished(input)]
+        : [runStarted(input), runFinished(input, interruptOutcome(next))],
+    );
+    renderChat({ agent, config: { resolveDelayMs: SEND_DELAY_MS, renderers: { 'acme:confirm': makeTestCard('confirm'), 'acme:next': makeTestCard('next') } } });
+    await sendMessage('Delete the files');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer confirm' }));
+    await sendMessage('Wait, something else first');
+    expect(await screen.findByTestId('next')).toBeInTheDocument();
+
+    const card = await screen.findByTestId('confirm-readonly');
+    await waitFor(() => expect(card).toHaveAttribute('data-status', 'error'), { timeout: SEND_DELAY_MS + 2000 });
+    expect(within(card).getByRole('alert')).toHaveTextContent('The interrupt is no longer open, so the answer could not be sent.');
+    expect(within(card).queryByRole('button', { name: 'Retry confirm' })).not.toBeInTheDocument();
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1].forwardedProps.command).toBeUndefined();
   });
 });

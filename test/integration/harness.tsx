@@ -62,7 +62,7 @@ export function makeTestCard(testId: string, answer: unknown = { ok: true }): In
         <button type="button" disabled={readOnly} onClick={cancel}>
           Cancel {testId}
         </button>
-        {status === 'error' ? (
+        {status === 'error' && retry ? (
           <button type="button" onClick={retry}>
             Retry {testId}
           </button>

@@ -143,6 +143,12 @@ describe('labels, locale and errors', () => {
     expect(p.retry).toHaveBeenCalledTimes(1);
   });
 
+  it('in error without retry (nothing to resend), shows the error but no Retry button', () => {
+    render(<TimePickerCard {...props(timePickerInterrupt, { status: 'error', result: { cancelled: true }, error: 'expired set', retry: undefined })} />);
+    expect(screen.getByTestId('interrupt-error')).toHaveTextContent('expired set');
+    expect(screen.queryByTestId('interrupt-retry')).toBeNull();
+  });
+
   it('becomes interactive again when the host puts it back to pending', () => {
     const p = props(timePickerInterrupt, { status: 'cancelled' });
     const { rerender } = render(<TimePickerCard {...p} />);
