@@ -4,7 +4,7 @@ import { afterPaint } from './after-paint';
 import { BuiltinFallbackCard } from './builtin-fallback-card';
 import type { CardView } from './card-view';
 import type { InterruptResumeHandler } from './renderer-props';
-import { toResumeEntry, type ResumeBatch } from './resume-batch';
+import { carriesBatch, toResumeEntry, type ResumeBatch } from './resume-batch';
 import { toResumeRecord } from './resume-record';
 
 const LOG = '[copilotkit-interrupts]';
@@ -43,6 +43,14 @@ interface OpenSet {
 
 const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null =>
   messages && messages.length > 0 ? messages[messages.length - 1].id : null;
+
+/**
+ * Why a card is in `error` when its answer was handed to CopilotKit but no run carrying it started.
+ * CopilotKit's resolve then did nothing: its pending interrupt was already cleared (another run
+ * started, or the agent changed), or the agent refused the run before starting it.
+ */
+const NOT_HANDED_OVER =
+  'Not sent: CopilotKit no longer had this interrupt open (or the agent refused the run), so the answer never reached the agent.';
 
 const errorText = (error: unknown, fallback: string): string =>
   error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : fallback;
@@ -138,6 +146,9 @@ export class InterruptController {
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
         this.#legacy = { anchor: lastId(messages), runId: input?.runId, value: event.value };
+      },
+      onRunInitialized: ({ input }) => {
+        if (this.#inflight && carriesBatch(this.#inflight, input)) this.#inflight.started = true;
       },
       onRunErrorEvent: ({ event }) => {
         if (this.#inflight) this.#inflight.failure = errorText(event?.message, 'The agent reported an error.');
@@ -287,7 +298,7 @@ export class InterruptController {
         error: undefined,
       });
     }
-    this.#retrying = { ...batch, failure: undefined };
+    this.#retrying = { ...batch, failure: undefined, started: undefined };
     this.#unsent.add(id);
   }
 
@@ -333,9 +344,10 @@ export class InterruptController {
       record.status === 'cancelled' ? open.actions.cancel(id) : open.actions.resolve(record.result, id);
     Promise.resolve()
       .then(call)
-      .catch((error) => {
-        if (batch) this.#fail(batch, errorText(error, 'The resume run failed.'));
-      });
+      .then(
+        () => batch && this.#failIfNotSent(batch),
+        (error) => batch && this.#fail(batch, errorText(error, 'The resume run failed.')),
+      );
     // A legacy cancel only dismisses: no run follows, so nothing is left to settle.
     if (batch && open.kind === 'legacy' && record.status === 'cancelled') this.#inflight = undefined;
   }
@@ -365,9 +377,33 @@ export class InterruptController {
     const params = batch.legacy
       ? { agent, forwardedProps: { command: batch.legacy } }
       : { agent, resume: batch.resume };
-    copilotkit
-      .runAgent({ ...params, ...(batch.runId ? { runId: batch.runId } : {}) })
-      .catch((error) => this.#fail(batch, errorText(error, 'The resume run failed.')));
+    copilotkit.runAgent({ ...params, ...(batch.runId ? { runId: batch.runId } : {}) }).then(
+      () => this.#failIfNotSent(batch),
+      (error) => this.#fail(batch, errorText(error, 'The resume run failed.')),
+    );
+  }
+
+  /**
+   * Called once CopilotKit's `resolve` / `cancel` (or `runAgent`, for Retry) has returned for the
+   * hand-over that completes `batch`. They return only after the resume run has ended, or at once
+   * when they sent nothing: `resolve` / `cancel` return `undefined` when CopilotKit's pending
+   * interrupt was already cleared (a run started, the agent changed, CopilotKit found it expired),
+   * and `runAgent` swallows an agent refusing the run before it starts (only logging it). Either
+   * way no run carrying the answer was initialized, and no run event will ever settle the batch:
+   * without this the card would show "Sending…" and then "resolved" when some unrelated run ends.
+   */
+  #failIfNotSent(batch: ResumeBatch) {
+    if (this.#inflight !== batch || batch.started) return;
+    this.#inflight = undefined;
+    const expired = batch.ids.map((id) => this.history.get(this.threadId, id)?.interrupt).find((i) => i && isExpired(i));
+    if (!expired) {
+      this.#fail(batch, NOT_HANDED_OVER);
+      return;
+    }
+    // Expired while the answer waited to be sent: AG-UI forbids answering it, so nothing can be
+    // resent (no Retry), and the agent forgets the set so the user can keep chatting.
+    if (this.#agent) this.#agent.pendingInterrupts = this.#agent.pendingInterrupts.filter((i) => !batch.ids.includes(i.id));
+    this.#fail({ ids: batch.ids }, `Not sent: interrupt "${expired.id}" expired before the answer went out.`);
   }
 
   #notify(record: InterruptHistoryRecord, interrupt: UnwrappedInterrupt) {

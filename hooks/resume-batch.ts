@@ -20,6 +20,20 @@ export interface ResumeBatch {
   legacy?: { resume: unknown; interruptEvent: unknown };
   /** Set by RUN_ERROR; the batch fails when its run finalizes. */
   failure?: string;
+  /**
+   * Set when a run carrying this resume has been initialized. A send that comes back without it
+   * sent nothing (see `InterruptController`), and the card must not wait for a run that never comes.
+   */
+  started?: boolean;
+}
+
+/** Whether a run's input carries the answers of `batch` (its `resume` entries, or the legacy command). */
+export function carriesBatch(
+  batch: Pick<ResumeBatch, 'ids' | 'legacy'>,
+  input: { resume?: Array<{ interruptId?: string }>; forwardedProps?: { command?: unknown } } | undefined,
+): boolean {
+  if (batch.legacy) return input?.forwardedProps?.command !== undefined;
+  return !!input?.resume?.some((entry) => !!entry.interruptId && batch.ids.includes(entry.interruptId));
 }
 
 /** The resume entry for an answered record. */

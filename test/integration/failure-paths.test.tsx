@@ -29,7 +29,10 @@ const reply = (input: Input, n: number, text = 'Carrying on.'): ScriptStep[] => 
  */
 const SEND_DELAY_MS = 800;
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 describe('failure paths', () => {
   it('renders an unknown reason with the fallback renderer, which can still answer', async () => {
@@ -221,5 +224,63 @@ describe('failure paths', () => {
     expect(within(card).queryByRole('button', { name: 'Retry confirm' })).not.toBeInTheDocument();
     expect(agent.runs).toHaveLength(2);
     expect(agent.runs[1].forwardedProps.command).toBeUndefined();
+  });
+
+  it('says the answer was not sent when CopilotKit dropped the interrupt before it went out, and Retry sends it', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // The user answers a legacy interrupt and, before the deferred send, sends a chat message: its
+    // run clears CopilotKit's pending interrupt, so CopilotKit's resolve later does nothing.
+    const confirm = { name: 'on_interrupt', value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }) };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0
+        ? [runStarted(input), customEvent(confirm.name, confirm.value), runFinished(input)]
+        : reply(input, n, n === 1 ? 'Sure, something else.' : 'Deleted.'),
+    );
+    renderChat({ agent, config: { resolveDelayMs: SEND_DELAY_MS, renderers: { 'acme:confirm': makeTestCard('confirm') } } });
+    await sendMessage('Delete the files');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer confirm' }));
+    await sendMessage('Actually, something else first');
+    expect(await screen.findByText('Sure, something else.')).toBeInTheDocument();
+
+    // Not "Sending…" forever, and not "resolved" once some other run ends: an error saying so.
+    await waitFor(() => expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error'), { timeout: SEND_DELAY_MS + 2000 });
+    expect(within(screen.getByTestId('confirm-readonly')).getByRole('alert')).toHaveTextContent(
+      'Not sent: CopilotKit no longer had this interrupt open',
+    );
+    expect(error).toHaveBeenCalledWith(expect.stringContaining('the answer never reached the agent'));
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1].forwardedProps.command).toBeUndefined();
+
+    // The answer is kept, so Retry can send it, straight to the agent.
+    fireEvent.click(screen.getByRole('button', { name: 'Retry confirm' }));
+    expect(await screen.findByText('Deleted.')).toBeInTheDocument();
+    expect(agent.runs).toHaveLength(3);
+    expect(agent.runs[2].forwardedProps.command).toEqual({ resume: { ok: true }, interruptEvent: confirm.value });
+    await waitFor(() => expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'resolved'));
+  });
+
+  it('says the answer was not sent when the interrupt expired while it waited to go out, and lets the user keep chatting', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.useFakeTimers({ toFake: ['Date'] }); // only the clock: timers, frames and CopilotKit run for real
+    const soon = { ...approvalInterrupt, id: 'int-soon', expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(soon))] : reply(input, n, 'Sure, what next?'),
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('Review it');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
+    // Answered in time, but the send waits for the paint; by then the interrupt has expired and
+    // CopilotKit's resolve refuses to resume it.
+    vi.setSystemTime(Date.now() + 120_000);
+
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'error'));
+    expect(screen.getByRole('alert')).toHaveTextContent('Not sent: interrupt "int-soon" expired before the answer went out.');
+    expect(screen.queryByRole('button', { name: 'Retry approval' })).not.toBeInTheDocument();
+    expect(agent.runs).toHaveLength(1);
+
+    await sendMessage('Something else then');
+    expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
+    expect(agent.runs[1].resume).toBeUndefined();
+    expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'error');
   });
 });
