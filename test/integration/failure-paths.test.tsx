@@ -25,9 +25,10 @@ const reply = (input: Input, n: number, text = 'Carrying on.'): ScriptStep[] => 
 
 /**
  * A resolve delay long enough for the user to send a chat message between answering a card and
- * the answer going out (the window in which CopilotKit may drop the interrupt).
+ * the answer going out (the window in which CopilotKit may drop the interrupt). Generous, so a
+ * loaded CI machine still sends the chat message inside it.
  */
-const SEND_DELAY_MS = 800;
+const SEND_DELAY_MS = 3000;
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -253,7 +254,8 @@ describe('failure paths', () => {
 
     // The answer is kept, so Retry can send it, straight to the agent.
     fireEvent.click(screen.getByRole('button', { name: 'Retry confirm' }));
-    expect(await screen.findByText('Deleted.')).toBeInTheDocument();
+    // A retry waits for the paint and the resolve delay, like the first send.
+    expect(await screen.findByText('Deleted.', undefined, { timeout: SEND_DELAY_MS + 2000 })).toBeInTheDocument();
     expect(agent.runs).toHaveLength(3);
     expect(agent.runs[2].forwardedProps.command).toEqual({ resume: { ok: true }, interruptEvent: confirm.value });
     await waitFor(() => expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'resolved'));
