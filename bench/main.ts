@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { DEFAULT_BROWSER_SETTINGS, measureBrowser, type BrowserResults } from './browser';
 import { formatTable, ratioOf, type BenchRow } from './report';
-import { measureSizes, SIZE_BUDGETS, SIZE_TARGETS } from './size';
+import { measureSizes, SIZE_BUDGETS, SIZE_TARGETS, TYPICAL_APP } from './size';
 import { median, percentile, round } from './stats';
 
 const quartiles = (values: number[]): [number, number, number] => [
@@ -43,6 +43,20 @@ async function sizeRows(): Promise<BenchRow[]> {
         pass: size.gzipped <= size.target,
         samples: '1 (deterministic)',
         note: size.budget !== size.target ? `npm test enforces <= ${size.budget} B` : undefined,
+      };
+    }
+    if (size.entry === TYPICAL_APP.label && main) {
+      // Informational: what an app importing the hook ships (JavaScript; styles.css is its own row).
+      return {
+        figure: `size ${size.entry}`,
+        ours: size.gzipped,
+        baseline: main.gzipped,
+        unit: 'B',
+        ratio: ratioOf(size.gzipped, main.gzipped),
+        target: 'no budget (JS; plus styles.css)',
+        pass: null,
+        samples: '1 (deterministic)',
+        note: undefined,
       };
     }
     if (size.entry.startsWith('. {') && main) {
