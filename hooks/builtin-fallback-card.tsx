@@ -28,12 +28,11 @@ export function BuiltinFallbackCard({ interrupt, status, error, resolve, cancel,
           {labels.fallbackProblem}: {interrupt.problem}
         </p>
       ) : null}
-      {readOnly ? (
-        <p className="cki-status" role="status">
-          {statusText}
-          {status === 'error' && error ? ` ${error}` : null}
-        </p>
-      ) : null}
+      {/* Mounted while pending too (empty), so screen readers announce the status when it fills. */}
+      <p className="cki-status" role="status">
+        {statusText}
+        {status === 'error' && error ? ` ${error}` : null}
+      </p>
       {status === 'error' && retry ? (
         <button type="button" className="cki-button" onClick={retry}>
           {labels.retry}

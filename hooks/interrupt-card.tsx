@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
 import type { InterruptHistoryRecord } from '../src/history';
+import { resolveLabels } from '../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../src/unwrap';
 import { BuiltinFallbackCard } from './builtin-fallback-card';
 import type { InterruptController } from './interrupt-controller';
@@ -26,6 +27,8 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   // echoes mounting elsewhere in the transcript leave it alone.
   const view = useSyncExternalStore(controller.subscribe, () => controller.view);
   const status = record?.status ?? 'pending';
+  const answerFirst = useSyncExternalStore(controller.subscribe, () => status === 'pending' && controller.asksToAnswerFirst(interrupt.id));
+  const canRetry = useSyncExternalStore(controller.subscribe, () => status === 'error' && controller.canRetry(interrupt.id));
 
   // The answer goes to CopilotKit only after this read-only state has been committed (and then
   // painted, see afterPaint); the controller ignores repeats.
@@ -54,7 +57,7 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     resolve,
     cancel,
     // Only when Retry can send something: a card in `error` with nothing to resend shows no button.
-    retry: status === 'error' && controller.canRetry(interrupt.id) ? retry : undefined,
+    retry: canRetry ? retry : undefined,
     readOnly: status !== 'pending',
     locale: view.locale,
     labels: view.labels,
@@ -69,6 +72,11 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
+      {answerFirst ? (
+        <p className="cki-root cki-notice" role="alert" lang={view.locale}>
+          {resolveLabels(view.locale, view.labels).answerFirst}
+        </p>
+      ) : null}
       <RendererBoundary
         key={name}
         name={name}

@@ -17,6 +17,7 @@ export interface CopilotKitInterruptActions {
 
 /** The slice of an AG-UI agent the controller reads and listens to. */
 export interface ControlledAgent {
+  agentId?: string;
   threadId: string;
   messages: ReadonlyArray<{ id: string }>;
   pendingInterrupts: Array<{ id: string }>;
@@ -26,6 +27,8 @@ export interface ControlledAgent {
 /** The slice of CopilotKit the controller needs to send a resume again (Retry). */
 export interface ControlledCopilotKit {
   runAgent(params: { agent: any; resume?: unknown; runId?: string; forwardedProps?: Record<string, unknown> }): Promise<unknown>;
+  /** CopilotKit's error events: a run the agent refused to start is only reported here. */
+  subscribe?(subscriber: { onError?: (event: { code?: string; context?: { agentId?: string } }) => unknown }): { unsubscribe(): void };
 }
 
 export interface ControllerSettings {
@@ -85,6 +88,8 @@ export class InterruptController {
   #claims = new Map<string, number>();
   #warned = new Set<string>();
   #listeners = new Set<() => void>();
+  /** The user sent a chat message the agent refused because an open interrupt has no answer. */
+  #chatBlocked = false;
 
   constructor(history: InterruptHistory, settings: ControllerSettings) {
     this.history = history;
@@ -131,6 +136,12 @@ export class InterruptController {
     return interrupts.map((i) => (SYNTHESIZED_ID.test(i.id) ? { ...i, id: `${i.id}@${runId}` } : i));
   }
 
+  /** The batch in flight, if `input` is the run carrying it. */
+  #carriedBy(input: unknown): ResumeBatch | undefined {
+    const batch = this.#inflight;
+    return batch?.run !== undefined && batch.run === input ? batch : undefined;
+  }
+
   /** Follow an agent's runs. Returns the unsubscribe function. */
   attach(agent: ControlledAgent, copilotkit: ControlledCopilotKit): () => void {
     this.#agent = agent;
@@ -148,24 +159,37 @@ export class InterruptController {
         this.#legacy = { anchor: lastId(messages), runId: input?.runId, value: event.value };
       },
       onRunInitialized: ({ input }) => {
-        if (this.#inflight && carriesBatch(this.#inflight, input)) this.#inflight.started = true;
-      },
-      onRunErrorEvent: ({ event }) => {
-        if (this.#inflight) this.#inflight.failure = errorText(event?.message, 'The agent reported an error.');
-      },
-      onRunFailed: ({ error }) => {
-        if (this.#inflight) this.#fail(this.#inflight, errorText(error, 'The resume run failed.'));
-      },
-      onRunFinalized: () => {
         const batch = this.#inflight;
+        if (batch && !batch.run && carriesBatch(batch, input)) batch.run = input;
+      },
+      // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
+      // still streaming, say) before it starts the resume run, and that end is not the answer's.
+      onRunErrorEvent: ({ event, input }) => {
+        const batch = this.#carriedBy(input);
+        if (batch) batch.failure = errorText(event?.message, 'The agent reported an error.');
+      },
+      onRunFailed: ({ error, input }) => {
+        const batch = this.#carriedBy(input);
+        if (batch) this.#fail(batch, errorText(error, 'The resume run failed.'));
+      },
+      onRunFinalized: ({ input }) => {
+        const batch = this.#carriedBy(input);
         if (!batch) return;
         if (batch.failure) this.#fail(batch, batch.failure);
         else this.#settle(batch);
       },
     });
+    const errors = copilotkit.subscribe?.({
+      onError: ({ code, context }) => {
+        if (code === 'agent_run_failed' && (!context?.agentId || context.agentId === agent.agentId)) this.#runRefused();
+      },
+    });
     // Answers whose send a previous detach cancelled (the agent changed identity) go out now.
     for (const id of this.#unsent) this.committed(id);
-    return () => subscription.unsubscribe();
+    return () => {
+      subscription.unsubscribe();
+      errors?.unsubscribe();
+    };
   }
 
   /**
@@ -178,7 +202,10 @@ export class InterruptController {
       this.#open.kind === kind &&
       this.#open.interrupts.length === interrupts.length &&
       this.#open.interrupts.every((i, n) => i.id === interrupts[n].id);
-    if (!sameSet) this.#handedOver = new Set();
+    if (!sameSet) {
+      this.#handedOver = new Set();
+      this.#chatBlocked = false;
+    }
     this.#open = { kind, interrupts, actions };
     for (const interrupt of interrupts) {
       if (this.#anchors.has(interrupt.id)) continue;
@@ -223,6 +250,28 @@ export class InterruptController {
       agentId: this.settings.agentId,
     });
     this.#unsent.add(interrupt.id);
+    if (this.#chatBlocked) {
+      this.#chatBlocked = false;
+      this.#emit();
+    }
+  }
+
+  /**
+   * A run of this agent failed before it started. While a standard interrupt waits for an answer,
+   * AG-UI refuses any run that does not answer it, so a chat message the user sent now goes
+   * nowhere and CopilotKit only logs it: the first open card says what to do instead.
+   */
+  #runRefused() {
+    const open = this.#open;
+    if (this.#chatBlocked || this.#inflight || open?.kind !== 'standard' || !this.#agent?.pendingInterrupts.length) return;
+    if (!open.interrupts.some((i) => !this.history.get(this.threadId, i.id))) return;
+    this.#chatBlocked = true;
+    this.#emit();
+  }
+
+  /** Whether the card of `id` should ask the user to answer it before chatting on. */
+  asksToAnswerFirst(id: string): boolean {
+    return this.#chatBlocked && this.#open?.interrupts.find((i) => !this.history.get(this.threadId, i.id))?.id === id;
   }
 
   /**
@@ -277,19 +326,20 @@ export class InterruptController {
   }
 
   /**
-   * Whether Retry can send anything for `id`: only a failed resume whose answers are kept. A card
-   * in `error` for another reason (a sibling expired, the interrupt was gone before sending, a
-   * record restored from history) has nothing to send, so cards get no `retry` for it.
+   * Whether Retry can send anything for `id` now: only a failed resume whose answers are kept, and
+   * only while no other resume is on its way (CopilotKit runs one at a time and would cut it off).
+   * A card in `error` for another reason (a sibling expired, the interrupt was gone before sending,
+   * a record restored from history) has nothing to send, so cards get no `retry` for it.
    */
   canRetry(id: string): boolean {
     const batch = this.#failed.get(id);
-    return !!batch && !!(batch.resume || batch.legacy);
+    return !!batch && !!(batch.resume || batch.legacy) && !this.#retrying && !this.#inflight;
   }
 
   /** A card in `error`: send the same resume again. */
   retry(id: string): void {
     const batch = this.#failed.get(id);
-    if (!batch || this.#retrying || !this.canRetry(id)) return;
+    if (!batch || !this.canRetry(id)) return;
     for (const batchId of batch.ids) this.#failed.delete(batchId);
     const cancelled = new Set(batch.resume?.filter((e) => e.status === 'cancelled').map((e) => e.interruptId));
     for (const batchId of batch.ids) {
@@ -298,8 +348,16 @@ export class InterruptController {
         error: undefined,
       });
     }
-    this.#retrying = { ...batch, failure: undefined, started: undefined };
+    this.#retrying = { ...batch, failure: undefined, run: undefined };
     this.#unsent.add(id);
+    this.#emit(); // other failed cards hide their Retry meanwhile
+  }
+
+  /** The resume on its way; cards follow it through `canRetry`. */
+  #setInflight(batch: ResumeBatch | undefined) {
+    if (this.#inflight === batch) return;
+    this.#inflight = batch;
+    this.#emit();
   }
 
   /**
@@ -339,7 +397,7 @@ export class InterruptController {
     }
     this.#notify(record, open.interrupts.find((i) => i.id === id)!);
     const batch = this.#batchIfComplete(open);
-    if (batch) this.#inflight = batch;
+    if (batch) this.#setInflight(batch);
     const call = () =>
       record.status === 'cancelled' ? open.actions.cancel(id) : open.actions.resolve(record.result, id);
     Promise.resolve()
@@ -349,7 +407,7 @@ export class InterruptController {
         (error) => batch && this.#fail(batch, errorText(error, 'The resume run failed.')),
       );
     // A legacy cancel only dismisses: no run follows, so nothing is left to settle.
-    if (batch && open.kind === 'legacy' && record.status === 'cancelled') this.#inflight = undefined;
+    if (batch && open.kind === 'legacy' && record.status === 'cancelled') this.#setInflight(undefined);
   }
 
   /** Once every open interrupt is handed over, CopilotKit sends one resume: remember it. */
@@ -373,7 +431,7 @@ export class InterruptController {
     const agent = this.#agent;
     const copilotkit = this.#copilotkit;
     if (!agent || !copilotkit) return;
-    this.#inflight = batch;
+    this.#setInflight(batch);
     const params = batch.legacy
       ? { agent, forwardedProps: { command: batch.legacy } }
       : { agent, resume: batch.resume };
@@ -388,13 +446,14 @@ export class InterruptController {
    * hand-over that completes `batch`. They return only after the resume run has ended, or at once
    * when they sent nothing: `resolve` / `cancel` return `undefined` when CopilotKit's pending
    * interrupt was already cleared (a run started, the agent changed, CopilotKit found it expired),
-   * and `runAgent` swallows an agent refusing the run before it starts (only logging it). Either
-   * way no run carrying the answer was initialized, and no run event will ever settle the batch:
+   * and CopilotKit's `runAgent` catches every failure, an agent refusing the run before it starts
+   * included, and only reports it. Then no run carrying the answer was initialized, and no run
+   * event will ever settle the batch:
    * without this the card would show "Sending…" and then "resolved" when some unrelated run ends.
    */
   #failIfNotSent(batch: ResumeBatch) {
-    if (this.#inflight !== batch || batch.started) return;
-    this.#inflight = undefined;
+    if (this.#inflight !== batch || batch.run) return;
+    this.#setInflight(undefined);
     const expired = batch.ids.map((id) => this.history.get(this.threadId, id)?.interrupt).find((i) => i && isExpired(i));
     if (!expired) {
       this.#fail(batch, NOT_HANDED_OVER);
@@ -420,7 +479,7 @@ export class InterruptController {
   }
 
   #settle(batch: ResumeBatch) {
-    if (this.#inflight === batch) this.#inflight = undefined;
+    if (this.#inflight === batch) this.#setInflight(undefined);
     for (const id of batch.ids) {
       const record = this.history.get(this.threadId, id);
       if (record?.status === 'submitting') this.history.update(this.threadId, id, { status: 'resolved' });
@@ -428,7 +487,7 @@ export class InterruptController {
   }
 
   #fail(batch: ResumeBatch, message: string) {
-    if (this.#inflight === batch) this.#inflight = undefined;
+    if (this.#inflight === batch) this.#setInflight(undefined);
     if (batch.ids.every((id) => this.#failed.get(id) === batch)) return;
     console.error(`${LOG} Resuming interrupt(s) ${batch.ids.join(', ')} failed: ${message}`);
     for (const id of batch.ids) {

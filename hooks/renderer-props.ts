@@ -40,9 +40,10 @@ export interface InterruptRendererProps<TResult = unknown> {
   /** Dismiss the interrupt without an answer (AG-UI `cancelled`). */
   cancel: () => void;
   /**
-   * In `error`: send the same answer again. Absent when there is nothing to resend (a sibling
-   * interrupt expired, the interrupt was no longer open, a record restored from history): show
-   * a Retry button only when this is set, and show `error` either way.
+   * Set only in `error`, when sending the same answer again can work: absent in every other
+   * status, when there is nothing to resend (a sibling interrupt expired, the interrupt was no
+   * longer open, a record restored from history) and while another answer is on its way. Show a
+   * Retry button only when this is set, and show `error` either way.
    */
   retry?: () => void;
   /** True unless `status` is `pending`. */

@@ -21,10 +21,11 @@ export interface ResumeBatch {
   /** Set by RUN_ERROR; the batch fails when its run finalizes. */
   failure?: string;
   /**
-   * Set when a run carrying this resume has been initialized. A send that comes back without it
-   * sent nothing (see `InterruptController`), and the card must not wait for a run that never comes.
+   * The input of the run carrying this resume, once it has been initialized. Only that run's events
+   * settle the batch; a send that comes back without it sent nothing (see `InterruptController`),
+   * and the card must not wait for a run that never comes.
    */
-  started?: boolean;
+  run?: object;
 }
 
 /** Whether a run's input carries the answers of `batch` (its `resume` entries, or the legacy command). */
@@ -32,8 +33,17 @@ export function carriesBatch(
   batch: Pick<ResumeBatch, 'ids' | 'legacy'>,
   input: { resume?: Array<{ interruptId?: string }>; forwardedProps?: { command?: unknown } } | undefined,
 ): boolean {
-  if (batch.legacy) return input?.forwardedProps?.command !== undefined;
+  if (batch.legacy) return sameJson((input?.forwardedProps?.command as { interruptEvent?: unknown } | undefined)?.interruptEvent, batch.legacy.interruptEvent);
   return !!input?.resume?.some((entry) => !!entry.interruptId && batch.ids.includes(entry.interruptId));
+}
+
+// The run input is a structured clone of what was sent, so compare by content.
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
 }
 
 /** The resume entry for an answered record. */

@@ -14,6 +14,8 @@ export interface InterruptLabels {
   errorTitle: string;
   retry: string;
   cancelledBadge: string;
+  /** Shown on an open card when the user sent a chat message the agent refused while it waits for the card. */
+  answerFirst: string;
   // TimePickerCard
   timePickerEyebrow: string;
   timePickerWith: string;
@@ -87,6 +89,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   errorTitle: 'Your answer could not be sent.',
   retry: 'Retry',
   cancelledBadge: 'Cancelled',
+  answerFirst: 'Answer or dismiss this card before sending a new message.',
   timePickerEyebrow: 'Book a call',
   timePickerWith: 'With {attendee}',
   timePickerDefaultTopic: 'a call',
@@ -152,6 +155,7 @@ export const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   errorTitle: '回答发送失败。',
   retry: '重试',
   cancelledBadge: '已取消',
+  answerFirst: '请先回答或忽略此卡片，再发送新消息。',
   timePickerEyebrow: '预约通话',
   timePickerWith: '参与人：{attendee}',
   timePickerDefaultTopic: '通话',

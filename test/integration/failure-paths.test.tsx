@@ -6,6 +6,7 @@ import { FallbackInterruptCard } from '../../components/fallback-interrupt-card'
 import { approvalInterrupt, slots } from '../fixtures/interrupts';
 import {
   ScriptedAgent,
+  createGate,
   customEvent,
   interruptOutcome,
   runError,
@@ -122,6 +123,36 @@ describe('failure paths', () => {
     expect(agent.runs[2].resume).toEqual(agent.runs[1].resume);
     expect(agent.runs[2].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'resolved', payload: answer }]);
     expect(agent.runs[2].runId).toBe(agent.runs[0].runId);
+  });
+
+  it('settles a retried answer by its own run, not by the chat reply the retry cut off', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // A legacy interrupt leaves the chat usable: its resume fails, the user chats on, and clicks
+    // Retry while the reply still streams. CopilotKit ends that reply to start the retry's run.
+    const confirm = { name: 'on_interrupt', value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }) };
+    const streaming = createGate();
+    const agent = new ScriptedAgent((input, n) => {
+      if (n === 0) return [runStarted(input), customEvent(confirm.name, confirm.value), runFinished(input)];
+      if (n === 1) return [runStarted(input), runError('The file service is down')];
+      if (n === 2) return [runStarted(input), ...textMessage('reply-2', 'Meanwhile, here is'), () => streaming.wait(), runFinished(input)];
+      return [runStarted(input), runError('The file service is still down')];
+    });
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'acme:confirm': makeTestCard('confirm') } } });
+    await sendMessage('Delete the files');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer confirm' }));
+    await waitFor(() => expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error'));
+
+    await sendMessage('What else can you do?');
+    expect(await screen.findByText('Meanwhile, here is')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry confirm' }));
+    await waitFor(() => expect(agent.runs).toHaveLength(4));
+    expect(agent.runs[3].forwardedProps.command).toEqual({ resume: { ok: true }, interruptEvent: confirm.value });
+
+    // The retried run failed too: the card says so (it must not count the cut-off reply as its answer).
+    await waitFor(() => expect(within(screen.getByTestId('confirm-readonly')).getByRole('alert')).toHaveTextContent('The file service is still down'));
+    expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error');
+    expect(screen.getByRole('button', { name: 'Retry confirm' })).toBeInTheDocument();
+    streaming.open();
   });
 
   it('shows an expired interrupt read-only as Expired, sends nothing, and lets the user keep chatting', async () => {

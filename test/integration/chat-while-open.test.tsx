@@ -1,0 +1,49 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { approvalInterrupt } from '../fixtures/interrupts';
+import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
+import { makeTestCard, renderChat, sendMessage, transcript } from './harness';
+
+afterEach(() => vi.restoreAllMocks());
+
+const NOTICE = 'Answer or dismiss this card before sending a new message.';
+
+describe('a chat message while an interrupt is open', () => {
+  it('tells the user on the open card to answer it first, and the answer then goes through', async () => {
+    // AG-UI refuses a run that leaves an open interrupt unanswered; CopilotKit only logs it.
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
+        : [runStarted(input), ...textMessage(`reply-${n}`, 'Approved, carrying on.'), runFinished(input)],
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('Review it');
+    const card = await screen.findByTestId('approval');
+    expect(screen.queryByText(NOTICE)).not.toBeInTheDocument();
+
+    await sendMessage('Is anyone there?');
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent(NOTICE);
+    // Shown with the open card, and the message the user typed is still in the transcript.
+    expect(card.closest('.cki-interrupt')).toContainElement(notice);
+    expect(within(transcript()).getByText('Is anyone there?')).toBeInTheDocument();
+    expect(agent.runs).toHaveLength(1);
+
+    fireEvent.click(within(card).getByRole('button', { name: 'Answer approval' }));
+    expect(await screen.findByText('Approved, carrying on.')).toBeInTheDocument();
+    expect(screen.queryByText(NOTICE)).not.toBeInTheDocument();
+    expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'resolved', payload: { ok: true } }]);
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'resolved'));
+  });
+
+  it('says it in the configured locale', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const agent = new ScriptedAgent((input) => [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]);
+    renderChat({ agent, config: { locale: 'zh-CN', renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('审批一下');
+    await screen.findByTestId('approval');
+    await sendMessage('在吗？');
+    expect(await screen.findByRole('alert')).toHaveTextContent('请先回答或忽略此卡片，再发送新消息。');
+  });
+});
