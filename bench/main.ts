@@ -45,29 +45,18 @@ async function sizeRows(): Promise<BenchRow[]> {
         note: size.budget !== size.target ? `npm test enforces <= ${size.budget} B` : undefined,
       };
     }
-    if (size.entry === TYPICAL_APP.label && main) {
-      // Informational: what an app importing the hook ships (JavaScript; styles.css is its own row).
-      return {
-        figure: `size ${size.entry}`,
-        ours: size.gzipped,
-        baseline: main.gzipped,
-        unit: 'B',
-        ratio: ratioOf(size.gzipped, main.gzipped),
-        target: 'no budget (JS; plus styles.css)',
-        pass: null,
-        samples: '1 (deterministic)',
-        note: undefined,
-      };
-    }
     if (size.entry.startsWith('. {') && main) {
+      // A slice of the main entry, next to the whole. The typical app's slice is informational
+      // (JavaScript only; styles.css is its own row); one card alone shows tree-shaking works.
+      const typical = size.entry === TYPICAL_APP.label;
       return {
         figure: `size ${size.entry}`,
         ours: size.gzipped,
         baseline: main.gzipped,
         unit: 'B',
         ratio: ratioOf(size.gzipped, main.gzipped),
-        target: '< whole "." entry (tree-shaking)',
-        pass: size.gzipped < main.gzipped,
+        target: typical ? 'no budget (JS; plus styles.css)' : '< whole "." entry (tree-shaking)',
+        pass: typical ? null : size.gzipped < main.gzipped,
         samples: '1 (deterministic)',
         note: undefined,
       };
