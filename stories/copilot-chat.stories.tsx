@@ -69,3 +69,24 @@ export const BookACall: Story = {
     await expect(canvas.queryByTestId('time-picker-card')).toBeNull();
   },
 };
+
+/** The user chats on while the picker waits: the agent refuses the message, and the card says why. */
+export const ChatWhileTheCardIsOpen: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const send = async (text: string) => {
+      await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), text);
+      await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
+      await userEvent.click(canvas.getByTestId('copilot-send-button'));
+    };
+    await send('Book a call with sales');
+    const card = await canvas.findByTestId('time-picker-card', {}, { timeout: 5000 });
+    await send('Hello?');
+
+    const notice = await canvas.findByRole('alert', {}, { timeout: 5000 });
+    await expect(notice).toHaveTextContent('Answer or dismiss this card before sending a new message.');
+    await userEvent.click(within(card).getByRole('button', { name: SLOTS[0].label }));
+    await expect(await canvas.findByText(`Scheduled "Intro call with sales" for ${SLOTS[0].label}.`, {}, { timeout: 5000 })).toBeInTheDocument();
+    await expect(canvas.queryByRole('alert')).toBeNull();
+  },
+};
