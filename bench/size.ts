@@ -38,10 +38,11 @@ export const EXTERNAL = [
 
 /**
  * The sizes the issue asks for (gzipped bytes): `npm run bench` reports each entry against these.
- * The stylesheet's was tuned down to 3 kB once measured (~2.0 kB).
+ * Tuned down once measured, as the issue asks: the core's from 4 to 3.75 kB (~3.5 kB measured),
+ * the stylesheet's from 4 to 3 kB (~2.0 kB).
  */
 export const SIZE_TARGETS: Readonly<Record<string, number>> = {
-  './core': 4 * 1024,
+  './core': 3.75 * 1024,
   '.': 16 * 1024,
   './styles.css': 3 * 1024,
 };
