@@ -14,5 +14,9 @@ describe('carriesBatch', () => {
     const batch = { ids: ['legacy-1'], legacy: { resume: { ok: true }, interruptEvent: '{}' } };
     expect(carriesBatch(batch, { forwardedProps: { command: batch.legacy } })).toBe(true);
     expect(carriesBatch(batch, { forwardedProps: {} })).toBe(false);
+    // The run input is a structured clone, and other runs may carry an app property named `command`.
+    expect(carriesBatch(batch, { forwardedProps: { command: structuredClone(batch.legacy) } })).toBe(true);
+    expect(carriesBatch(batch, { forwardedProps: { command: 'app-wide setting' } })).toBe(false);
+    expect(carriesBatch(batch, { forwardedProps: { command: { ...batch.legacy, interruptEvent: 'another event' } } })).toBe(false);
   });
 });
