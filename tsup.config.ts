@@ -12,7 +12,7 @@ const shared: Options = {
 
 export default defineConfig([
   // Framework-free entries: no "use client".
-  { ...shared, entry: { core: 'src/index.ts' } },
+  { ...shared, entry: { core: 'src/index.ts', 'locales/zh-CN': 'src/i18n/zh-cn.ts' } },
   // Server half: CopilotRuntime middleware and Mastra tool factories.
   { ...shared, entry: { runtime: 'src/runtime/index.ts', mastra: 'src/mastra/index.ts' } },
   // React entries: client components.

@@ -20,8 +20,9 @@ export interface InterruptRenderersConfig {
    * you to place, and there is no transcript echo.
    */
   renderInChat?: boolean;
+  /** The cards' language (`lang`, fallback slot wording). Default `'en'`; zh-CN texts come with `{ ...zhCN }`. */
   locale?: InterruptLocale;
-  /** Label overrides passed to every card. */
+  /** Label overrides passed to every card, or a whole table such as `zhCN.labels` from `copilotkit-interrupts/locales/zh-CN`. */
   labels?: Readonly<Record<string, string>>;
   /**
    * Where answered interrupts are kept for the transcript echo. Give one created with

@@ -3,6 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { FallbackInterruptCard } from '../components/fallback-interrupt-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, LONG_TEXT, LONG_WORD, PAST } from './support/fixtures';
+import { zhCN } from '../src/i18n/zh-cn';
 
 const unknown = {
   id: 'int-42',
@@ -139,7 +140,7 @@ export const ErrorState: Story = {
 };
 
 export const ZhCN: Story = {
-  args: { locale: 'zh-CN', interrupt: withSchema },
+  args: { ...zhCN, interrupt: withSchema },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('button', { name: '继续' })).toBeDisabled();

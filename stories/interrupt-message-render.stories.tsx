@@ -3,6 +3,7 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { InterruptMessageRender } from '../components/interrupt-message-render';
 import { APPROVAL_STATUS, InterruptReason, MessageRole, MessageStatus, type InterruptMessage } from '../src/protocol';
 import { approvalInterrupt, questionInterrupt, questions, ticket } from './support/fixtures';
+import { zhCN } from '../src/i18n/zh-cn';
 
 const pendingMessage: InterruptMessage = {
   id: 'msg_interrupt_1',
@@ -90,7 +91,7 @@ export const ApprovalEcho: Story = {
 };
 
 export const QuestionEcho: Story = {
-  args: { message: questionEcho, locale: 'zh-CN' },
+  args: { message: questionEcho, ...zhCN },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const answered = await canvas.findByTestId('user-question-answered');

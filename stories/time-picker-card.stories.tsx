@@ -3,6 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { TimePickerCard } from '../components/time-picker-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, FUTURE, LONG_TEXT, mastraTimePicker, PAST, SLOTS, timePickerInterrupt } from './support/fixtures';
+import { zhCN } from '../src/i18n/zh-cn';
 
 const meta = {
   title: 'Cards/TimePickerCard',
@@ -147,7 +148,7 @@ export const ErrorState: Story = {
 };
 
 export const ZhCN: Story = {
-  args: { locale: 'zh-CN', interrupt: mastraTimePicker({ topic: '销售介绍会', attendee: '张三' }) },
+  args: { ...zhCN, interrupt: mastraTimePicker({ topic: '销售介绍会', attendee: '张三' }) },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const card = await canvas.findByTestId('time-picker-card');

@@ -3,6 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { ToolApprovalCard } from '../components/tool-approval-card';
 import { CardHarness } from './support/card-harness';
 import { approvalInterrupt, directApprovalInterrupt, fixedClock, LONG_TEXT, LONG_WORD, PAST, ticket } from './support/fixtures';
+import { zhCN } from '../src/i18n/zh-cn';
 
 const meta = {
   title: 'Cards/ToolApprovalCard',
@@ -223,7 +224,7 @@ export const ErrorState: Story = {
 };
 
 export const ZhCN: Story = {
-  args: { locale: 'zh-CN', interrupt: approvalInterrupt({ title: '算法方案评审单', approvers: ['张三', '李四'] }) },
+  args: { ...zhCN, interrupt: approvalInterrupt({ title: '算法方案评审单', approvers: ['张三', '李四'] }) },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('待审批');

@@ -4,6 +4,7 @@ import type { RenderQuestionContext } from '../components/user-question-card';
 import { UserQuestionCard } from '../components/user-question-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, LONG_TEXT, PAST, questionInterrupt, questions } from './support/fixtures';
+import { zhCN } from '../src/i18n/zh-cn';
 
 const meta = {
   title: 'Cards/UserQuestionCard',
@@ -253,7 +254,7 @@ export const ErrorState: Story = {
 
 export const ZhCN: Story = {
   args: {
-    locale: 'zh-CN',
+    ...zhCN,
     interrupt: questionInterrupt([
       {
         header: '请选择实现方案',

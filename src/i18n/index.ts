@@ -1,2 +1,2 @@
 export type { InterruptLocale } from './locale';
-export { EN_LABELS, ZH_CN_LABELS, approvalStatusLabel, formatLabel, resolveLabels, type InterruptLabels } from './labels';
+export { EN_LABELS, approvalStatusLabel, formatLabel, resolveLabels, type InterruptLabels } from './labels';

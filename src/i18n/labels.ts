@@ -1,4 +1,5 @@
-import { APPROVAL_STATUS, APPROVAL_STATUS_MAP, APPROVAL_STATUS_MAP_EN } from '../protocol/constants';
+import { APPROVAL_STATUS_MAP_EN } from '../protocol/constants';
+import { statusLabels } from './status-labels';
 import type { InterruptLocale } from './locale';
 
 /**
@@ -77,8 +78,6 @@ export interface InterruptLabels {
   [key: `status.${string}`]: string;
 }
 
-const statusLabels = (map: Readonly<Record<APPROVAL_STATUS, string>>) =>
-  Object.fromEntries(Object.values(APPROVAL_STATUS).map((s) => [`status.${s}`, map[s]])) as Record<`status.${string}`, string>;
 
 /** English labels; the TimePickerCard texts are the seed's QA contract, verbatim. */
 export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
@@ -146,91 +145,30 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   ...statusLabels(APPROVAL_STATUS_MAP_EN),
 });
 
-/** Simplified Chinese labels; ticket statuses are the seed's `APPROVAL_STATUS_MAP`. */
-export const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
-  expired: '已过期',
-  expiredText: '该请求已过期，未作答。',
-  expiresIn: '{time} 后过期',
-  sending: '发送中…',
-  errorTitle: '回答发送失败。',
-  retry: '重试',
-  cancelledBadge: '已取消',
-  answerFirst: '请先回答或忽略此卡片，再发送新消息。',
-  timePickerEyebrow: '预约通话',
-  timePickerWith: '参与人：{attendee}',
-  timePickerDefaultTopic: '通话',
-  timePickerPrompt: '请选择一个合适的时间。',
-  timePickerNone: '这些时间都不合适',
-  timePickerBooked: '已预约',
-  timePickerCancelled: '已取消',
-  timePickerNoTime: '未选择时间。',
-  timePickerSlots: '可选时间',
-  approvalEyebrow: '需要审批',
-  approvalSn: '单号',
-  approvalSubmitTime: '提交时间',
-  approvalApprovers: '审批人',
-  approvalViewTicket: '查看审批单',
-  approvalCancel: '取消审批',
-  approvalCancelling: '取消中…',
-  approvalRefresh: '刷新',
-  approvalRefreshing: '刷新中…',
-  approvalRefreshCooldown: '刚刚已刷新，请稍后再试。',
-  approvalTerminal: '审批单{status}，无法再取消。',
-  approvalOperationFailed: '操作失败：{error}',
-  approvalTool: '工具',
-  approvalArguments: '参数',
-  approvalReason: '理由（可选）',
-  approvalApprove: '批准',
-  approvalReject: '拒绝',
-  approvalApproved: '已批准',
-  approvalRejected: '已拒绝',
-  approvalStatusChanged: '审批单状态：{status}',
-  questionEyebrow: '问题',
-  questionPosition: '{index} / {total}',
-  questionPrevious: '上一题',
-  questionNext: '下一题',
-  questionSingle: '单选',
-  questionMultiple: '多选',
-  questionOthers: '其他',
-  questionOthersPlaceholder: '请输入你的回答',
-  questionFreeText: '你的回答',
-  questionSubmit: '提交',
-  questionSkip: '跳过',
-  questionIncomplete: '请回答所有问题后再提交。',
-  questionAnswered: '已回答',
-  questionSkipped: '已跳过',
-  questionNoAnswer: '未回答',
-  fallbackEyebrow: '需要输入',
-  fallbackReason: '原因',
-  fallbackDetails: '详情',
-  fallbackProblem: '问题',
-  fallbackContinue: '继续',
-  fallbackDismiss: '忽略',
-  fallbackSent: '已发送',
-  fallbackDismissed: '已忽略',
-  fallbackRequired: '必填',
-  ...statusLabels(APPROVAL_STATUS_MAP),
-});
-
-const BY_LOCALE: Readonly<Record<InterruptLocale, Readonly<InterruptLabels>>> = {
-  en: EN_LABELS,
-  'zh-CN': ZH_CN_LABELS,
-};
+const warnedLocales = new Set<string>();
 
 /**
- * The label set for a locale with the app's overrides merged over it. Unknown locales fall back
- * to English; override values that are not strings are ignored.
+ * The English labels with the app's overrides merged over them. Other languages come as a label
+ * table (`zhCN` from `copilotkit-interrupts/locales/zh-CN`), so an app ships only the ones it uses;
+ * a non-English `locale` without one gets English and a console warning. Override values that
+ * are not strings are ignored.
  *
  * @example
- * resolveLabels('zh-CN', { timePickerBooked: '已锁定' }).timePickerBooked; // '已锁定'
+ * resolveLabels('en', { timePickerBooked: 'Locked in' }).timePickerBooked; // 'Locked in'
  */
 export function resolveLabels(
   locale: InterruptLocale | string | undefined,
   overrides?: Readonly<Record<string, unknown>>,
 ): InterruptLabels {
-  const base = BY_LOCALE[locale as InterruptLocale] ?? EN_LABELS;
-  if (!overrides) return base;
-  const merged: Record<string, string> = { ...base };
+  // A table for another language replaces every label; a few overrides only some.
+  if (locale && locale !== 'en' && typeof overrides?.expired !== 'string' && !warnedLocales.has(locale)) {
+    warnedLocales.add(locale);
+    console.warn(
+      `[copilotkit-interrupts] No labels for locale "${locale}": the cards show English. Spread its table into the options, e.g. { ...zhCN } from "copilotkit-interrupts/locales/zh-CN".`,
+    );
+  }
+  if (!overrides) return EN_LABELS;
+  const merged: Record<string, string> = { ...EN_LABELS };
   for (const [key, value] of Object.entries(overrides)) {
     if (typeof value === 'string' && key !== '__proto__' && key !== 'constructor') merged[key] = value;
   }

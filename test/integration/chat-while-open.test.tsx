@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { approvalInterrupt } from '../fixtures/interrupts';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
 import { makeTestCard, renderChat, sendMessage, transcript } from './harness';
+import { zhCN } from '../../src/i18n/zh-cn';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -40,7 +41,7 @@ describe('a chat message while an interrupt is open', () => {
   it('says it in the configured locale', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input) => [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]);
-    renderChat({ agent, config: { locale: 'zh-CN', renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    renderChat({ agent, config: { ...zhCN, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
     await sendMessage('审批一下');
     await screen.findByTestId('approval');
     await sendMessage('在吗？');

@@ -5,6 +5,7 @@ import { useInterruptRenderersWith } from '../../hooks';
 import { approvalInterrupt } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
 import { Interrupts, makeTestCard, renderChat, sendMessage } from './harness';
+import { zhCN } from '../../src/i18n/zh-cn';
 
 const interruptThenReply = (interrupt: unknown, agentId = 'default') =>
   new ScriptedAgent(
@@ -58,7 +59,7 @@ describe('hook options', () => {
 
   it('passes locale and labels to the cards', async () => {
     const agent = interruptThenReply({ id: 'u1', reason: 'acme:unknown', message: '请确认' });
-    renderChat({ agent, config: { locale: 'zh-CN', labels: { fallbackDismiss: '不用了' } } });
+    renderChat({ agent, config: { ...zhCN, labels: { ...zhCN.labels, fallbackDismiss: '不用了' } } });
     await sendMessage('你好');
     const card = await screen.findByTestId('interrupt-builtin-fallback');
     expect(within(card).getByRole('button', { name: '继续' })).toBeInTheDocument();

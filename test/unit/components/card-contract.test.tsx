@@ -11,6 +11,7 @@ import type { InterruptRendererProps, InterruptStatus } from '../../../hooks/ren
 import { createRendererRegistry } from '../../../src/registry';
 import { unwrapInterrupt } from '../../../src/unwrap';
 import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';
+import { zhCN } from '../../../src/i18n/zh-cn';
 
 /** Renderer props as the host hook passes them; resolve/cancel are spies that change nothing. */
 function props(raw: unknown, overrides: Partial<InterruptRendererProps<any>> = {}): InterruptRendererProps<any> {
@@ -129,7 +130,7 @@ describe('ToolApprovalCard operations', () => {
 
 describe('labels, locale and errors', () => {
   it('merges label overrides over the locale', () => {
-    render(<TimePickerCard {...props(timePickerInterrupt, { locale: 'zh-CN', labels: { timePickerEyebrow: 'Schedule' } })} />);
+    render(<TimePickerCard {...props(timePickerInterrupt, { ...zhCN, labels: { ...zhCN.labels, timePickerEyebrow: 'Schedule' } })} />);
     expect(screen.getByTestId('time-picker-card')).toHaveTextContent('Schedule');
     expect(screen.getByTestId('time-picker-cancel')).toHaveTextContent('这些时间都不合适');
   });

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { APPROVAL_STATUS, APPROVAL_STATUS_MAP } from '../../../src/protocol';
-import { approvalStatusLabel, EN_LABELS, formatLabel, resolveLabels, ZH_CN_LABELS } from '../../../src/i18n';
+import { approvalStatusLabel, EN_LABELS, formatLabel, resolveLabels } from '../../../src/i18n';
+import { ZH_CN_LABELS, zhCN } from '../../../src/i18n/zh-cn';
 
 describe('labels', () => {
   it('ships the QA contract texts verbatim in English', () => {
@@ -27,12 +28,30 @@ describe('labels', () => {
     expect(Object.keys(ZH_CN_LABELS).sort()).toEqual(Object.keys(EN_LABELS).sort());
   });
 
-  it('merges string overrides, ignores other values and unknown locales fall back to English', () => {
-    const labels = resolveLabels('zh-CN', { timePickerBooked: '已锁定', timePickerNone: 42, __proto__: 'x' } as Record<string, unknown>);
-    expect(labels.timePickerBooked).toBe('已锁定');
-    expect(labels.timePickerNone).toBe(ZH_CN_LABELS.timePickerNone);
-    expect(resolveLabels('fr').timePickerBooked).toBe('Booked');
+  it('merges string overrides over English and ignores other values', () => {
+    const labels = resolveLabels('en', { timePickerBooked: 'Locked in', timePickerNone: 42, __proto__: 'x' } as Record<string, unknown>);
+    expect(labels.timePickerBooked).toBe('Locked in');
+    expect(labels.timePickerNone).toBe('None of these work');
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('takes another language as a table spread into the options', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const labels = resolveLabels(zhCN.locale, { ...zhCN.labels, timePickerBooked: '已锁定' });
+    expect(labels.timePickerBooked).toBe('已锁定');
+    expect(labels.timePickerNone).toBe('这些时间都不合适');
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  it('shows English for a locale without its table and says once how to add it', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(resolveLabels('fr').timePickerBooked).toBe('Booked');
+    expect(resolveLabels('fr', { timePickerBooked: 'Réservé' }).timePickerBooked).toBe('Réservé');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toContain('No labels for locale "fr"');
+    expect(warn.mock.calls[0][0]).toContain('copilotkit-interrupts/locales/zh-CN');
+    warn.mockRestore();
   });
 
   it('fills placeholders as text and leaves unknown ones', () => {
