@@ -28,9 +28,6 @@ function readPayload(props: TimePickerCardProps): TimePickerPayload {
   return {};
 }
 
-const isCancelled = (result: TimePickerResult | undefined): boolean =>
-  !!result && 'cancelled' in result && result.cancelled === true;
-
 /**
  * The `schedule_meeting` picker: a 2x2 grid of slots and "None of these work". A pick resolves
  * `{chosen_time, chosen_label}`; "None of these work" resolves `{cancelled: true}` (a resolve, not
@@ -68,9 +65,10 @@ function TimePickerBody(props: TimePickerCardProps) {
     [givenSlots, locale],
   );
 
-  const cancelled = phase === 'cancelled' || (phase === 'answered' && isCancelled(shownResult));
-  const picked = phase === 'answered' && !cancelled ? (shownResult as { chosen_label?: string; chosen_time?: string } | undefined) : undefined;
-  const pickedLabel = picked?.chosen_label ?? picked?.chosen_time ?? '';
+  // Read loosely: a stored result may come from another version of the card.
+  const answer = shownResult as { cancelled?: unknown; chosen_label?: string; chosen_time?: string } | undefined;
+  const cancelled = phase === 'cancelled' || (phase === 'answered' && answer?.cancelled === true);
+  const pickedLabel = answer?.chosen_label ?? answer?.chosen_time ?? '';
 
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
@@ -81,18 +79,18 @@ function TimePickerBody(props: TimePickerCardProps) {
   let body;
   if (phase === 'expired') {
     body = <ExpiredBody labels={labels} testId="time-picker-expired" title={topic} />;
-  } else if (cancelled) {
+  } else if (phase !== 'interactive') {
+    // Answered: "None of these work" (cancelled) or the picked slot.
     body = (
-      <ReadOnlyCard testId="time-picker-cancelled" tone="neutral" badge={labels.timePickerCancelled} title={topic} className="cki-time-picker">
-        <p className="cki-card__text">{labels.timePickerNoTime}</p>
-        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </ReadOnlyCard>
-    );
-  } else if (phase === 'answered') {
-    body = (
-      <ReadOnlyCard testId="time-picker-picked" tone="success" badge={labels.timePickerBooked} title={topic} className="cki-time-picker">
+      <ReadOnlyCard
+        testId={cancelled ? 'time-picker-cancelled' : 'time-picker-picked'}
+        tone={cancelled ? 'neutral' : 'success'}
+        badge={cancelled ? labels.timePickerCancelled : labels.timePickerBooked}
+        title={topic}
+        className="cki-time-picker"
+      >
         <p className="cki-card__text">
-          <strong className="cki-time-picker__picked">{pickedLabel}</strong>
+          {cancelled ? labels.timePickerNoTime : <strong className="cki-time-picker__picked">{pickedLabel}</strong>}
         </p>
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
       </ReadOnlyCard>
