@@ -36,14 +36,22 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: 
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const details = hasKeys(interrupt.metadata) ? interrupt.metadata : hasKeys(interrupt.payload) ? interrupt.payload : undefined;
 
+  const readOnly = phase !== 'interactive';
+  const dismissed = phase === 'cancelled';
+  const outcome = dismissed ? labels.fallbackDismissed : labels.fallbackSent;
+
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
-  else if (phase === 'cancelled') announcement = labels.fallbackDismissed;
-  else if (phase === 'answered') announcement = labels.fallbackSent;
+  else if (readOnly) announcement = outcome;
   if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
 
+  // The header and what the interrupt says, the same in the interactive and read-only bodies.
   const summary = (
     <>
+      <div className="cki-card__header">
+        <span className="cki-eyebrow">{labels.fallbackEyebrow}</span>
+        {readOnly ? <Badge tone={dismissed ? 'neutral' : 'success'}>{outcome}</Badge> : null}
+      </div>
       {interrupt.message ? (
         <p className="cki-card__title" id={titleId}>
           {interrupt.message}
@@ -70,13 +78,9 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: 
   let body;
   if (phase === 'expired') {
     body = <ExpiredBody labels={labels} testId="fallback-interrupt-card" title={interrupt.message} />;
-  } else if (phase !== 'interactive') {
+  } else if (readOnly) {
     body = (
       <div className="cki-card cki-card--readonly cki-fallback" data-testid="fallback-interrupt-card" data-state={phase}>
-        <div className="cki-card__header">
-          <span className="cki-eyebrow">{labels.fallbackEyebrow}</span>
-          <Badge tone={phase === 'cancelled' ? 'neutral' : 'success'}>{phase === 'cancelled' ? labels.fallbackDismissed : labels.fallbackSent}</Badge>
-        </div>
         {summary}
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
       </div>
@@ -102,9 +106,6 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: 
           if (complete) submit(fields ? coerceValues(fields, values) : {});
         }}
       >
-        <div className="cki-card__header">
-          <span className="cki-eyebrow">{labels.fallbackEyebrow}</span>
-        </div>
         {summary}
         {fields?.map((field) => (
           <FallbackFormField
