@@ -7,7 +7,7 @@ import { isApprovalTicket, toProtocolInterrupt } from '../src/unwrap';
 import { ApprovalDirectDetails } from './approval-direct-details';
 import { ApprovalTicketDetails } from './approval-ticket-details';
 import { FallbackInterruptCard } from './fallback-interrupt-card';
-import { Badge } from './shared/badge';
+import { Badge, type BadgeTone } from './shared/badge';
 import { CardFrame } from './shared/card-frame';
 import { CountdownText } from './shared/countdown-text';
 import { ExpiredBody } from './shared/expired-body';
@@ -26,10 +26,8 @@ export interface ToolApprovalCardProps extends InterruptRendererProps<ToolApprov
 /** A refresh may answer with the ticket itself or `{ticket}`; anything else means "no news". */
 function ticketFrom(value: unknown): ApprovalTicket | undefined {
   if (isApprovalTicket(value)) return value;
-  if (typeof value === 'object' && value !== null && isApprovalTicket((value as { ticket?: unknown }).ticket)) {
-    return (value as { ticket: ApprovalTicket }).ticket;
-  }
-  return undefined;
+  const wrapped = (value as { ticket?: unknown } | null | undefined)?.ticket;
+  return isApprovalTicket(wrapped) ? wrapped : undefined;
 }
 
 const resultTicket = (result: ToolApprovalResult | undefined) =>
@@ -50,20 +48,17 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  */
 export const ToolApprovalCard = memo(function ToolApprovalCard(props: ToolApprovalCardProps) {
   const { ticket } = props.interrupt.metadata;
-  if (ticket !== undefined && !isApprovalTicket(ticket)) {
-    const problem = props.interrupt.problem ?? 'The approval ticket (metadata.ticket) is malformed: it needs a title, sn and status.';
-    return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
-  }
-  return <ApprovalCardBody {...props} />;
+  if (ticket === undefined || isApprovalTicket(ticket)) return <ApprovalCardBody {...props} initialTicket={ticket} />;
+  const problem = props.interrupt.problem ?? 'The approval ticket (metadata.ticket) is malformed: it needs a title, sn and status.';
+  return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
 });
 
-function ApprovalCardBody(props: ToolApprovalCardProps) {
-  const { interrupt, status, error, retry, locale, onInterruptResume, refreshCooldownMs = 2000, now } = props;
+function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: ApprovalTicket | undefined }) {
+  const { interrupt, status, error, retry, locale, onInterruptResume, refreshCooldownMs = 2000, now, initialTicket } = props;
   const { labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
   const titleId = useId();
   const reasonId = useId();
   const terminalId = useId();
-  const initialTicket = isApprovalTicket(interrupt.metadata.ticket) ? interrupt.metadata.ticket : undefined;
   const [ticket, setTicket] = useState(initialTicket);
   const [busy, setBusy] = useState<'cancel' | 'refresh' | undefined>();
   const [opError, setOpError] = useState<string | undefined>();
@@ -107,10 +102,17 @@ function ApprovalCardBody(props: ToolApprovalCardProps) {
   }
 
   const direct = phase === 'answered' && shownResult && 'approved' in shownResult ? shownResult : undefined;
+  // Resolved without a ticket: the user's decision, or "Cancelled" when dismissed before deciding.
+  let outcomeTone: BadgeTone = 'neutral';
+  let outcome = labels.cancelledBadge;
+  if (direct) {
+    outcomeTone = direct.approved ? 'success' : 'danger';
+    outcome = direct.approved ? labels.approvalApproved : labels.approvalRejected;
+  }
+
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
-  else if (phase === 'cancelled') announcement = labels.cancelledBadge;
-  else if (direct) announcement = direct.approved ? labels.approvalApproved : labels.approvalRejected;
+  else if (phase === 'cancelled' || direct) announcement = outcome;
   else if (shownTicket && (phase === 'answered' || shownTicket !== initialTicket)) {
     announcement = formatLabel(labels.approvalStatusChanged, { status: approvalStatusLabel(labels, shownTicket.status) });
   }
@@ -131,20 +133,15 @@ function ApprovalCardBody(props: ToolApprovalCardProps) {
           </>
         ) : (
           <>
-            <div className="cki-card__header">
-              <span className="cki-eyebrow">{labels.approvalEyebrow}</span>
-              {direct ? (
-                <Badge tone={direct.approved ? 'success' : 'danger'} testId="approval-status">
-                  {direct.approved ? labels.approvalApproved : labels.approvalRejected}
+            <ApprovalDirectDetails
+              interrupt={interrupt}
+              labels={labels}
+              badge={
+                <Badge tone={outcomeTone} testId="approval-status">
+                  {outcome}
                 </Badge>
-              ) : (
-                <Badge tone="neutral" testId="approval-status">
-                  {labels.cancelledBadge}
-                </Badge>
-              )}
-            </div>
-            {interrupt.message ? <p className="cki-card__title">{interrupt.message}</p> : null}
-            <ApprovalDirectDetails interrupt={interrupt} labels={labels} />
+              }
+            />
             {direct?.reason ? <p className="cki-card__text cki-quote">{direct.reason}</p> : null}
           </>
         )}
@@ -197,13 +194,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps) {
     const decide = (approved: boolean) => submit(reason.trim() ? { approved, reason: reason.trim() } : { approved });
     body = (
       <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
-        <div className="cki-card__header">
-          <span className="cki-eyebrow" id={titleId}>
-            {labels.approvalEyebrow}
-          </span>
-        </div>
-        {interrupt.message ? <p className="cki-card__title">{interrupt.message}</p> : null}
-        <ApprovalDirectDetails interrupt={interrupt} labels={labels} />
+        <ApprovalDirectDetails interrupt={interrupt} labels={labels} titleId={titleId} />
         <label className="cki-field" htmlFor={reasonId}>
           <span className="cki-field__label">{labels.approvalReason}</span>
           <textarea id={reasonId} className="cki-input" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
