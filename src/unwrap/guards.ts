@@ -20,7 +20,8 @@ export interface TimePickerPayload {
   slots?: TimeSlot[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+/** True for a plain object (not null, not a list). Shared by every reader of untrusted data. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
 

@@ -1,5 +1,6 @@
+import { isRecord } from './guards';
 import { decodeJson, preview, stableHash } from './json';
-import { describeReport, newReport, sanitize } from './sanitize';
+import { sanitize } from './sanitize';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
 
 /** The reason given to input that names none. */
@@ -9,8 +10,7 @@ export const MASTRA_SUSPEND_REASON = 'mastra:tool_suspend';
 
 type Json = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const recordOrEmpty = (value: unknown): Json => (isRecord(value) ? value : {});
 const optionalString = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
@@ -37,32 +37,29 @@ export function unwrapInterrupt(input: unknown): UnwrappedInterrupt {
 }
 
 function unwrapChecked(input: unknown): UnwrappedInterrupt {
-  const problems: string[] = [];
   let value: unknown = input;
   if (typeof value === 'string') {
     const decoded = decodeJson(value);
     if (!decoded.ok) return invalid(input, decoded.problem);
     value = decoded.value;
   }
-  const report = newReport();
-  value = sanitize(value, report);
-  problems.push(...describeReport(report));
+  const { value: clean, problems } = sanitize(value);
 
-  const result = classify(value, input, problems);
+  const result = classify(clean, input, problems);
   if (problems.length > 0) result.problem = problems.join(' ');
   return result;
 }
 
 function classify(value: unknown, raw: unknown, problems: string[]): UnwrappedInterrupt {
   if (!isRecord(value)) {
-    return invalid(raw, `The interrupt should be an object, but it is ${describeType(value)}.`);
+    return invalid(raw, mismatch('The interrupt', 'an object', value));
   }
   if (value.type === 'mastra_suspend') return fromMastraWrapper(value, raw, problems);
   if (typeof value.name === 'string' && 'value' in value) return fromEvent(value, raw, problems);
   if (isStandardShape(value)) return fromStandard(value, raw, problems);
   for (const field of ['id', 'reason'] as const) {
     if (field in value && optionalString(value[field]) === undefined) {
-      problems.push(`The interrupt's ${field} should be non-empty text, but it is ${describeType(value[field])}.`);
+      problems.push(mismatch(`The interrupt's ${field}`, 'non-empty text', value[field]));
     }
   }
   return fromBarePayload(value, raw, 'raw');
@@ -80,7 +77,7 @@ function fromEvent(event: Json, raw: unknown, problems: string[]): UnwrappedInte
     value = decoded.value;
   }
   if (!isRecord(value)) {
-    return invalid(raw, `The ${preview(event.name as string)} event's value should be an object, but it is ${describeType(value)}.`, 'legacy');
+    return invalid(raw, mismatch(`The ${preview(event.name as string)} event's value`, 'an object', value), 'legacy');
   }
   if (value.type === 'mastra_suspend') return fromMastraWrapper(value, raw, problems);
   if (isStandardShape(value)) {
@@ -93,16 +90,14 @@ function fromEvent(event: Json, raw: unknown, problems: string[]): UnwrappedInte
 
 /** A standard AG-UI interrupt, or the Mastra form of one (`metadata.mastra`). */
 function fromStandard(interrupt: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
-  const metadata = isRecord(interrupt.metadata) ? interrupt.metadata : {};
+  const metadata = recordOrEmpty(interrupt.metadata);
   if (interrupt.metadata !== undefined && !isRecord(interrupt.metadata)) {
-    problems.push(`The interrupt's metadata should be an object, but it is ${describeType(interrupt.metadata)}.`);
+    problems.push(mismatch("The interrupt's metadata", 'an object', interrupt.metadata));
   }
   const base: UnwrappedInterrupt = {
     id: interrupt.id as string,
     reason: interrupt.reason as string,
-    toolCallId: optionalString(interrupt.toolCallId),
-    message: optionalString(interrupt.message),
-    expiresAt: optionalString(interrupt.expiresAt),
+    ...optionalTexts(interrupt),
     metadata,
     responseSchema: interrupt.responseSchema,
     payload: metadata,
@@ -112,54 +107,47 @@ function fromStandard(interrupt: Json, raw: unknown, problems: string[]): Unwrap
   if (!isRecord(metadata.mastra)) return stripUndefined(base);
 
   const mastra = metadata.mastra;
-  const suspendPayload = mastra.suspendPayload;
-  if (!isRecord(suspendPayload)) {
-    problems.push('The Mastra interrupt carries no suspend payload object.');
-  }
-  return stripUndefined(
-    liftReason({
-      ...base,
-      source: 'mastra',
-      toolName: optionalString(mastra.toolName),
-      payload: isRecord(suspendPayload) ? suspendPayload : {},
-    }),
-  );
+  return liftReason({
+    ...base,
+    source: 'mastra',
+    toolName: optionalString(mastra.toolName),
+    payload: suspendPayload(mastra, 'interrupt', problems),
+  });
 }
 
 /** The legacy `{type: 'mastra_suspend', toolCallId, toolName, suspendPayload, ...}` wrapper. */
 function fromMastraWrapper(wrapper: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
   const toolCallId = optionalString(wrapper.toolCallId);
   const runId = optionalString(wrapper.runId);
-  const suspendPayload = wrapper.suspendPayload;
-  if (!isRecord(suspendPayload)) problems.push('The Mastra suspend event carries no suspend payload object.');
-  const payload = isRecord(suspendPayload) ? suspendPayload : {};
-  return stripUndefined(
-    liftReason({
-      // The bridge names the standard interrupt `<runId>::<toolCallId>`; use the same id.
-      id: runId && toolCallId ? `${runId}::${toolCallId}` : (toolCallId ?? `legacy-${stableHash(safeStringify(wrapper))}`),
-      reason: MASTRA_SUSPEND_REASON,
-      toolName: optionalString(wrapper.toolName),
-      toolCallId,
-      metadata: { mastra: wrapper },
-      responseSchema: wrapper.resumeSchema,
-      payload,
-      source: 'legacy',
-      raw,
-    }),
-  );
+  return liftReason({
+    // The bridge names the standard interrupt `<runId>::<toolCallId>`; use the same id.
+    id: runId && toolCallId ? `${runId}::${toolCallId}` : (toolCallId ?? `legacy-${stableHash(safeStringify(wrapper))}`),
+    reason: MASTRA_SUSPEND_REASON,
+    toolName: optionalString(wrapper.toolName),
+    toolCallId,
+    metadata: { mastra: wrapper },
+    responseSchema: wrapper.resumeSchema,
+    payload: suspendPayload(wrapper, 'suspend event', problems),
+    source: 'legacy',
+    raw,
+  });
+}
+
+/** A Mastra suspend payload, or `{}` and a problem when it is not an object. */
+function suspendPayload(holder: Json, holderName: string, problems: string[]): Json {
+  if (isRecord(holder.suspendPayload)) return holder.suspendPayload;
+  problems.push(`The Mastra ${holderName} carries no suspend payload object.`);
+  return {};
 }
 
 /** A bare business payload: `{topic, slots}` or `{reason, metadata, message}`. */
 function fromBarePayload(value: Json, raw: unknown, source: InterruptSource): UnwrappedInterrupt {
-  const reason = optionalString(value.reason);
   return stripUndefined({
     id: optionalString(value.id) ?? `${source}-${stableHash(safeStringify(value))}`,
-    reason: reason ?? UNKNOWN_REASON,
+    reason: optionalString(value.reason) ?? UNKNOWN_REASON,
     toolName: optionalString(value.toolName),
-    toolCallId: optionalString(value.toolCallId),
-    message: optionalString(value.message),
-    expiresAt: optionalString(value.expiresAt),
-    metadata: isRecord(value.metadata) ? value.metadata : {},
+    ...optionalTexts(value),
+    metadata: recordOrEmpty(value.metadata),
     responseSchema: value.responseSchema,
     payload: value,
     source,
@@ -167,22 +155,29 @@ function fromBarePayload(value: Json, raw: unknown, source: InterruptSource): Un
   });
 }
 
+/** The optional text fields a standard interrupt and a bare payload share. */
+const optionalTexts = (value: Json) => ({
+  toolCallId: optionalString(value.toolCallId),
+  message: optionalString(value.message),
+  expiresAt: optionalString(value.expiresAt),
+});
+
 /**
  * A Mastra tool that suspends with `{reason, metadata, message?}` means that reason: render it
- * as such, and keep the transport's reason in `originalReason`.
+ * as such, and keep the transport's reason in `originalReason`. Returns it without undefined fields.
  */
 function liftReason(unwrapped: UnwrappedInterrupt): UnwrappedInterrupt {
   const payload = unwrapped.payload as Json;
   const lifted = optionalString(payload.reason);
-  if (!lifted) return unwrapped;
-  return {
+  if (!lifted) return stripUndefined(unwrapped);
+  return stripUndefined({
     ...unwrapped,
     reason: lifted,
     originalReason: unwrapped.reason === lifted ? unwrapped.originalReason : unwrapped.reason,
-    metadata: isRecord(payload.metadata) ? payload.metadata : {},
+    metadata: recordOrEmpty(payload.metadata),
     message: optionalString(payload.message) ?? unwrapped.message,
     expiresAt: optionalString(payload.expiresAt) ?? unwrapped.expiresAt,
-  };
+  });
 }
 
 function invalid(raw: unknown, problem: string, source: InterruptSource = 'raw'): UnwrappedInterrupt {
@@ -196,6 +191,10 @@ function invalid(raw: unknown, problem: string, source: InterruptSource = 'raw')
     problem,
   };
 }
+
+/** "<what> should be <expected>, but it is <what the value is>." */
+const mismatch = (what: string, expected: string, value: unknown) =>
+  `${what} should be ${expected}, but it is ${describeType(value)}.`;
 
 function describeType(value: unknown): string {
   if (value === null) return 'null';
