@@ -86,18 +86,17 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
     try {
       const operation = kind === 'cancel' ? InterruptResumeOperation.ApprovalCancel : InterruptResumeOperation.ApprovalRefresh;
       const returned = await onInterruptResume({ operation, payload: { interrupt_id: interrupt.id } }, toProtocolInterrupt(interrupt));
+      // React ignores state updates on an unmounted card, but a card that is gone must not resolve.
       if (!mounted.current) return;
       // A cancel that returns nothing succeeded: the ticket is withdrawn.
       const next = ticketFrom(returned) ?? (kind === 'cancel' ? { ...ticket, status: APPROVAL_STATUS.CANCELLED } : ticket);
       setTicket(next);
       if (isTerminalApprovalStatus(next.status)) submit({ metadata: { ticket: next } });
     } catch (failure) {
-      if (mounted.current) setOpError(formatLabel(labels.approvalOperationFailed, { error: errorText(failure) }));
+      setOpError(formatLabel(labels.approvalOperationFailed, { error: errorText(failure) }));
     } finally {
-      if (mounted.current) {
-        setBusy(undefined);
-        if (kind === 'refresh' && refreshCooldownMs > 0) setCoolingDown(true);
-      }
+      setBusy(undefined);
+      if (kind === 'refresh' && refreshCooldownMs > 0) setCoolingDown(true);
     }
   }
 
