@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { InterruptLabels } from '../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../src/unwrap';
+import { DetailsRow } from './approval-ticket-details';
 import { JsonDetails } from './shared/json-details';
 
 const firstString = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '');
@@ -34,12 +35,9 @@ export function ApprovalDirectDetails({ interrupt, labels, titleId, badge }: App
       {interrupt.message ? <p className="cki-card__title">{interrupt.message}</p> : null}
       {toolName ? (
         <dl className="cki-fields">
-          <div className="cki-fields__row">
-            <dt>{labels.approvalTool}</dt>
-            <dd>
-              <code>{toolName}</code>
-            </dd>
-          </div>
+          <DetailsRow term={labels.approvalTool}>
+            <code>{toolName}</code>
+          </DetailsRow>
         </dl>
       ) : null}
       {args !== undefined ? <JsonDetails summary={labels.approvalArguments} value={args} /> : null}

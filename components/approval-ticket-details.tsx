@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ApprovalTicket } from '../hooks/renderer-props';
 import { APPROVAL_STATUS } from '../src/protocol';
 import type { InterruptLabels } from '../src/i18n/labels';
@@ -14,6 +15,16 @@ export interface ApprovalTicketDetailsProps {
   message?: string;
 }
 
+/** One term and its value in a card's details list (`<dl className="cki-fields">`). */
+export function DetailsRow({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="cki-fields__row">
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
 /** Title, status, number, submit time, approvers (only while someone still has to act) and link. */
 export function ApprovalTicketDetails({ ticket, labels, titleId, message }: ApprovalTicketDetailsProps) {
   const approvers = OPEN_STATUSES.includes(ticket.status) && Array.isArray(ticket.approvers) ? ticket.approvers : [];
@@ -28,22 +39,9 @@ export function ApprovalTicketDetails({ ticket, labels, titleId, message }: Appr
       </p>
       {message ? <p className="cki-card__text">{message}</p> : null}
       <dl className="cki-fields">
-        <div className="cki-fields__row">
-          <dt>{labels.approvalSn}</dt>
-          <dd>{ticket.sn}</dd>
-        </div>
-        {ticket.submit_time ? (
-          <div className="cki-fields__row">
-            <dt>{labels.approvalSubmitTime}</dt>
-            <dd>{ticket.submit_time}</dd>
-          </div>
-        ) : null}
-        {approvers.length > 0 ? (
-          <div className="cki-fields__row">
-            <dt>{labels.approvalApprovers}</dt>
-            <dd>{approvers.join(', ')}</dd>
-          </div>
-        ) : null}
+        <DetailsRow term={labels.approvalSn}>{ticket.sn}</DetailsRow>
+        {ticket.submit_time ? <DetailsRow term={labels.approvalSubmitTime}>{ticket.submit_time}</DetailsRow> : null}
+        {approvers.length > 0 ? <DetailsRow term={labels.approvalApprovers}>{approvers.join(', ')}</DetailsRow> : null}
       </dl>
       <SafeLink className="cki-link" href={ticket.url}>
         {labels.approvalViewTicket}
