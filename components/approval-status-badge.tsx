@@ -2,15 +2,13 @@ import { APPROVAL_STATUS } from '../src/protocol';
 import { approvalStatusLabel, type InterruptLabels } from '../src/i18n/labels';
 import { Badge, type BadgeTone } from './shared/badge';
 
+/** Every other status (cancelled, expired, abandoned, unknown ones) is neutral. */
 const TONES: Readonly<Record<string, BadgeTone>> = {
   [APPROVAL_STATUS.PENDING]: 'warning',
   [APPROVAL_STATUS.DRAFT]: 'info',
   [APPROVAL_STATUS.APPROVED]: 'success',
   [APPROVAL_STATUS.REJECTED]: 'danger',
   [APPROVAL_STATUS.REVOKED]: 'danger',
-  [APPROVAL_STATUS.CANCELLED]: 'neutral',
-  [APPROVAL_STATUS.EXPIRED]: 'neutral',
-  [APPROVAL_STATUS.ABANDONED]: 'neutral',
 };
 
 /** A ticket status as a coloured pill labelled from the locale's status map. */
