@@ -1,3 +1,5 @@
+import { isRecord } from '../src/unwrap/guards';
+
 /** One field of a flat JSON schema the fallback card can render as a form control. */
 export interface FlatField {
   name: string;
@@ -8,7 +10,6 @@ export interface FlatField {
   required: boolean;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const PRIMITIVES = ['string', 'number', 'integer', 'boolean'];
 
 /**

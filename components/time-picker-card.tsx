@@ -4,6 +4,7 @@ import type { InterruptRendererProps } from '../hooks/renderer-props';
 import { formatLabel } from '../src/i18n/labels';
 import { generateCandidateSlots } from '../src/time-slots';
 import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../src/unwrap';
+import { isRecord } from '../src/unwrap/guards';
 import { FallbackInterruptCard } from './fallback-interrupt-card';
 import { ReadOnlyCard } from './shared/read-only-card';
 import { CardFrame } from './shared/card-frame';
@@ -43,7 +44,7 @@ function readPayload(props: TimePickerCardProps): TimePickerPayload {
 export const TimePickerCard = memo(function TimePickerCard(props: TimePickerCardProps) {
   const { payload } = props.interrupt;
   // Slots that are there but malformed are a broken payload, not "no slots": say so.
-  const brokenSlots = typeof payload === 'object' && payload !== null && 'slots' in payload && !isTimePickerPayload(payload);
+  const brokenSlots = isRecord(payload) && 'slots' in payload && !isTimePickerPayload(payload);
   if (brokenSlots) {
     const problem = props.interrupt.problem ?? 'The time picker payload is malformed: slots must be a list of {label, iso}.';
     return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;

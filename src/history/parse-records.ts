@@ -1,6 +1,5 @@
+import { isRecord as isObject } from '../unwrap/guards';
 import { TERMINAL_RECORD_STATUSES, type InterruptHistoryRecord } from './types';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isRecord(value: unknown, threadId: string): value is InterruptHistoryRecord {
   if (!isObject(value)) return false;
@@ -26,17 +25,17 @@ function isRecord(value: unknown, threadId: string): value is InterruptHistoryRe
  */
 export function parseRecords(text: string | null | undefined, threadId: string): InterruptHistoryRecord[] {
   if (text == null || text === '') return [];
+  const ignore = (why: string) => {
+    console.warn(`[copilotkit-interrupts] Ignoring stored interrupt history for thread "${threadId}": ${why}.`);
+    return [];
+  };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    console.warn(`[copilotkit-interrupts] Ignoring stored interrupt history for thread "${threadId}": it is not valid JSON.`);
-    return [];
+    return ignore('it is not valid JSON');
   }
-  if (!Array.isArray(parsed)) {
-    console.warn(`[copilotkit-interrupts] Ignoring stored interrupt history for thread "${threadId}": expected an array.`);
-    return [];
-  }
+  if (!Array.isArray(parsed)) return ignore('expected an array');
   const records = parsed.filter((item) => isRecord(item, threadId));
   if (records.length < parsed.length) {
     console.warn(
