@@ -26,6 +26,8 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
   const listeners = new Set<() => void>();
 
   const storageKey = (threadId: string) => `${prefix}:${threadId}`;
+  const warn = (action: string, threadId: string, error: unknown) =>
+    console.warn(`[copilotkit-interrupts] Could not ${action} interrupt history for thread "${threadId}".`, error);
 
   // Threads load on first read, so a history holding many threads only parses the ones shown.
   const load = (threadId: string): readonly InterruptHistoryRecord[] => {
@@ -36,7 +38,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
       try {
         stored = parseRecords(persistence.get(storageKey(threadId)), threadId);
       } catch (error) {
-        console.warn(`[copilotkit-interrupts] Could not read interrupt history for thread "${threadId}".`, error);
+        warn('read', threadId, error);
       }
     }
     const records = stored.length ? Object.freeze(stored) : EMPTY;
@@ -58,7 +60,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
       const theirs = replace ? [] : parseRecords(persistence.get(key), threadId).filter((r) => !mine.has(r.id));
       persistence.set(key, JSON.stringify([...theirs, ...terminal].slice(-maxPerThread)));
     } catch (error) {
-      console.warn(`[copilotkit-interrupts] Could not store interrupt history for thread "${threadId}".`, error);
+      warn('store', threadId, error);
     }
   };
 
@@ -67,6 +69,15 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     threads.set(threadId, Object.freeze(kept));
     save(threadId, kept, replace);
     for (const listener of [...listeners]) listener();
+  };
+
+  const indexOf = (threadId: string, id: string) => load(threadId).findIndex((r) => r.id === id);
+  /** Stores `record` at `index` of its thread, or at the end when `index` is -1. */
+  const put = (threadId: string, index: number, record: InterruptHistoryRecord) => {
+    const next = [...load(threadId)];
+    next[index === -1 ? next.length : index] = record;
+    commit(threadId, next);
+    return record;
   };
 
   return {
@@ -78,23 +89,11 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     get: (threadId, id) => load(threadId).find((r) => r.id === id),
     record(entry) {
       const record: InterruptHistoryRecord = { ...entry, time: entry.time ?? now() };
-      const records = load(record.threadId);
-      const index = records.findIndex((r) => r.id === record.id);
-      const next = [...records];
-      if (index === -1) next.push(record);
-      else next[index] = record;
-      commit(record.threadId, next);
-      return record;
+      return put(record.threadId, indexOf(record.threadId, record.id), record);
     },
     update(threadId, id, patch) {
-      const records = load(threadId);
-      const index = records.findIndex((r) => r.id === id);
-      if (index === -1) return undefined;
-      const updated = { ...records[index], ...patch };
-      const next = [...records];
-      next[index] = updated;
-      commit(threadId, next);
-      return updated;
+      const index = indexOf(threadId, id);
+      return index === -1 ? undefined : put(threadId, index, { ...load(threadId)[index], ...patch });
     },
     clear(threadId) {
       commit(threadId, [], true);

@@ -24,6 +24,9 @@ export interface TimePickerPayload {
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
+/** True when `value` is absent, or a list whose every item passes `isItem`. */
+const isOptionalList = (value: unknown, isItem: (item: unknown) => boolean) =>
+  value === undefined || (Array.isArray(value) && value.every(isItem));
 
 /** True for a well-formed approval ticket (`metadata.ticket`). */
 export function isApprovalTicket(value: unknown): value is Ticket {
@@ -34,8 +37,7 @@ export function isApprovalTicket(value: unknown): value is Ticket {
     typeof value.status === 'string' &&
     isOptionalString(value.submit_time) &&
     isOptionalString(value.url) &&
-    (value.approvers === undefined ||
-      (Array.isArray(value.approvers) && value.approvers.every((a) => typeof a === 'string')))
+    isOptionalList(value.approvers, (a) => typeof a === 'string')
   );
 }
 
@@ -57,9 +59,7 @@ function isQuestion(value: unknown): value is UserQuestionItem {
     typeof value.question === 'string' &&
     isOptionalString(value.header) &&
     (value.multiSelect === undefined || typeof value.multiSelect === 'boolean') &&
-    (value.options === undefined ||
-      (Array.isArray(value.options) &&
-        value.options.every((o) => isRecord(o) && typeof o.label === 'string' && isOptionalString(o.description))))
+    isOptionalList(value.options, (o) => isRecord(o) && typeof o.label === 'string' && isOptionalString(o.description))
   );
 }
 
@@ -78,8 +78,6 @@ export function isTimePickerPayload(payload: unknown): payload is TimePickerPayl
     isRecord(payload) &&
     isOptionalString(payload.topic) &&
     isOptionalString(payload.attendee) &&
-    (payload.slots === undefined ||
-      (Array.isArray(payload.slots) &&
-        payload.slots.every((s) => isRecord(s) && typeof s.label === 'string' && typeof s.iso === 'string')))
+    isOptionalList(payload.slots, (s) => isRecord(s) && typeof s.label === 'string' && typeof s.iso === 'string')
   );
 }
