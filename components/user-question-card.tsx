@@ -62,7 +62,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
   const { questions, status, error, retry, locale, renderQuestion, now } = props;
   const { labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
   const [index, setIndex] = useState(0);
-  const [drafts, setDrafts] = useState<QuestionDraft[]>(() => questions.map(() => EMPTY_DRAFT));
+  const [drafts, setDrafts] = useState<Record<number, QuestionDraft>>({});
   // Answers set through the renderQuestion slot; a key present means the slot owns that question.
   const [custom, setCustom] = useState<Record<number, UserQuestionAnswerItem | undefined>>({});
   const questionRef = useRef<HTMLParagraphElement>(null);
@@ -79,9 +79,9 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
     questionRef.current?.focus();
   }, [index]);
 
-  const answerAt = (i: number) => (i in custom ? custom[i] : answerFromDraft(questions[i], drafts[i] ?? EMPTY_DRAFT));
-  const answers = questions.map((_, i) => answerAt(i));
+  const answers = questions.map((q, i) => (i in custom ? custom[i] : answerFromDraft(q, drafts[i] ?? EMPTY_DRAFT)));
   const complete = answers.every(Boolean);
+  const submitAll = () => submit({ answers: answers as UserQuestionAnswerItem[] });
   const total = questions.length;
   const go = (to: number) => {
     if (to < 0 || to >= total) return;
@@ -89,32 +89,29 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
     setIndex(to);
   };
   const updateDraft = (i: number, change: (draft: QuestionDraft) => QuestionDraft) =>
-    setDrafts((all) => all.map((d, j) => (j === i ? change(d) : d)));
+    setDrafts((all) => ({ ...all, [i]: change(all[i] ?? EMPTY_DRAFT) }));
 
+  const answered = phase === 'answered';
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
   else if (phase === 'cancelled') announcement = labels.questionSkipped;
-  else if (phase === 'answered') announcement = labels.questionAnswered;
+  else if (answered) announcement = labels.questionAnswered;
   if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
 
   let body;
   if (phase === 'expired') {
     body = <ExpiredBody labels={labels} testId="user-question-expired" title={props.interrupt.message ?? questions[0]?.question} />;
-  } else if (phase === 'cancelled') {
+  } else if (phase !== 'interactive') {
+    // Answered, or skipped: then every question shows "no answer".
     body = (
-      <ReadOnlyCard testId="user-question-skipped" tone="neutral" badge={labels.questionSkipped} title={props.interrupt.message} className="cki-question">
-        <UserQuestionAnsweredList questions={questions.map((q) => q.question)} answers={[]} labels={labels} />
-      </ReadOnlyCard>
-    );
-  } else if (phase === 'answered') {
-    const given = Array.isArray(shownResult?.answers) ? shownResult.answers : [];
-    body = (
-      <ReadOnlyCard testId="user-question-answered" tone="success" badge={labels.questionAnswered} title={props.interrupt.message} className="cki-question">
-        <UserQuestionAnsweredList
-          questions={questions.map((q) => q.question)}
-          answers={questions.map((q, i) => given.find((a) => a?.question === q.question) ?? given[i])}
-          labels={labels}
-        />
+      <ReadOnlyCard
+        testId={answered ? 'user-question-answered' : 'user-question-skipped'}
+        tone={answered ? 'success' : 'neutral'}
+        badge={answered ? labels.questionAnswered : labels.questionSkipped}
+        title={props.interrupt.message}
+        className="cki-question"
+      >
+        <UserQuestionAnsweredList questions={questions} answers={answered ? shownResult?.answers : undefined} labels={labels} />
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
       </ReadOnlyCard>
     );
@@ -124,14 +121,14 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
     const slot = renderQuestion?.({
       question,
       index,
-      answer: answerAt(index),
+      answer: answers[index],
       setAnswer: (answer) => setCustom((all) => ({ ...all, [index]: answer })),
       labels,
     });
     const onPick = (label: string) => {
       updateDraft(index, (d) => toggleOption(question, d, label));
       // A preset pick answers a single-choice question: move on. Multi / Others wait for the user.
-      if (question.multiSelect !== true && label !== OTHERS_LABEL && index < total - 1) go(index + 1);
+      if (question.multiSelect !== true && label !== OTHERS_LABEL) go(index + 1);
     };
     const tag = question.multiSelect === true ? labels.questionMultiple : question.multiSelect === false ? labels.questionSingle : undefined;
     body = (
@@ -181,9 +178,9 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
             onOthersText={(text) => updateDraft(index, (d) => ({ ...d, othersText: text }))}
             onDone={() => {
               // Enter after typing an Others answer: next question, or submit once all are answered.
-              if (!answerAt(index)) return;
+              if (!answers[index]) return;
               if (index < total - 1) go(index + 1);
-              else if (complete) submit({ answers: answers as UserQuestionAnswerItem[] });
+              else if (complete) submitAll();
             }}
           />
         ) : (
@@ -207,7 +204,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
             data-testid="user-question-submit"
             disabled={!complete}
             aria-describedby={complete ? undefined : hintId}
-            onClick={() => submit({ answers: answers as UserQuestionAnswerItem[] })}
+            onClick={submitAll}
           >
             {labels.questionSubmit}
           </button>
