@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ChangeEvent } from 'react';
 import type { InterruptLabels } from '../src/i18n/labels';
 import type { FlatField } from './flat-schema';
 
@@ -18,7 +18,8 @@ export function FallbackFormField({ field, value, labels, onChange }: FallbackFo
       {field.description}
     </span>
   ) : null;
-  const describedBy = field.description ? hintId : undefined;
+  // What every control carries, whatever its kind.
+  const control = { id, 'aria-describedby': field.description ? hintId : undefined };
   const title = (
     <span className="cki-field__label">
       {field.title}
@@ -28,36 +29,33 @@ export function FallbackFormField({ field, value, labels, onChange }: FallbackFo
   if (field.type === 'boolean') {
     return (
       <div className="cki-field cki-field--inline">
-        <input id={id} type="checkbox" checked={value === true} aria-describedby={describedBy} onChange={(e) => onChange(e.target.checked)} />
+        <input {...control} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
         <label htmlFor={id}>{title}</label>
         {hint}
       </div>
     );
   }
-  const text = typeof value === 'string' ? value : '';
+  const textControl = {
+    ...control,
+    className: 'cki-input',
+    value: typeof value === 'string' ? value : '',
+    required: field.required,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => onChange(e.target.value),
+  };
   return (
     <div className="cki-field">
       <label htmlFor={id}>{title}</label>
       {field.enum ? (
-        <select id={id} className="cki-input" value={text} required={field.required} aria-describedby={describedBy} onChange={(e) => onChange(e.target.value)}>
+        <select {...textControl}>
           <option value="">—</option>
-          {field.enum.map((option) => (
-            <option key={String(option)} value={String(option)}>
-              {String(option)}
+          {field.enum.map(String).map((option) => (
+            <option key={option} value={option}>
+              {option}
             </option>
           ))}
         </select>
       ) : (
-        <input
-          id={id}
-          className="cki-input"
-          type={field.type === 'string' ? 'text' : 'number'}
-          step={field.type === 'integer' ? 1 : undefined}
-          value={text}
-          required={field.required}
-          aria-describedby={describedBy}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <input {...textControl} type={field.type === 'string' ? 'text' : 'number'} step={field.type === 'integer' ? 1 : undefined} />
       )}
       {hint}
     </div>
