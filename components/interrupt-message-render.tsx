@@ -5,7 +5,7 @@ import type { InterruptLocale } from '../src/i18n/locale';
 import { InterruptReason, type InterruptMessage, type InterruptResult } from '../src/protocol';
 import { createRendererRegistry } from '../src/registry';
 import { toProtocolInterrupt, unwrapInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
-import { defaultFallback, defaultRenderers } from './default-renderers';
+import { defaultRenderers } from './default-renderers';
 import { FallbackInterruptCard } from './fallback-interrupt-card';
 
 export interface InterruptMessageRenderProps {
@@ -65,7 +65,7 @@ function echoInterrupt(result: InterruptResult): Record<string, unknown> {
 export function InterruptMessageRender(props: InterruptMessageRenderProps) {
   const { message, renderers, fallback } = props;
   const registry = useMemo(
-    () => createRendererRegistry<InterruptRenderer<any>>({ ...defaultRenderers, ...renderers }, fallback ?? defaultFallback ?? (FallbackInterruptCard as InterruptRenderer<any>)),
+    () => createRendererRegistry<InterruptRenderer<any>>({ ...defaultRenderers, ...renderers }, fallback ?? (FallbackInterruptCard as InterruptRenderer<any>)),
     [renderers, fallback],
   );
   const content = message.content ?? {};

@@ -21,11 +21,10 @@ export function createRendererRegistry<R>(renderers: RendererMap<R>, fallback: R
   const has = (key: string) => Object.prototype.hasOwnProperty.call(renderers, key) && renderers[key] !== undefined;
 
   const match: RendererRegistry<R>['match'] = ({ reason, toolName }) => {
-    if (has(reason)) return reason;
-    if (toolName && has(`tool:${toolName}`)) return `tool:${toolName}`;
     const colon = reason.indexOf(':');
-    if (colon > 0 && has(`${reason.slice(0, colon)}:*`)) return `${reason.slice(0, colon)}:*`;
-    return undefined;
+    // The keys an interrupt may be registered under, most specific first.
+    const keys = [reason, toolName && `tool:${toolName}`, colon > 0 && `${reason.slice(0, colon)}:*`];
+    return keys.find((key): key is string => !!key && has(key));
   };
 
   return {
