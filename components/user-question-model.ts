@@ -15,8 +15,11 @@ export interface QuestionDraft {
 
 export const EMPTY_DRAFT: QuestionDraft = { selected: [], othersText: '', text: '' };
 
+/** A question the user answers by picking from its options. */
+export type ChoiceQuestion = UserQuestionItem & { options: UserQuestionOptionItem[] };
+
 /** A question with options is a choice question; one without is answered in free text. */
-export const isChoiceQuestion = (q: UserQuestionItem) => Array.isArray(q.options) && q.options.length > 0;
+export const isChoiceQuestion = (q: UserQuestionItem): q is ChoiceQuestion => Array.isArray(q.options) && q.options.length > 0;
 
 function item(question: UserQuestionItem, answer: UserQuestionOptionItem[]): UserQuestionAnswerItem {
   return question.multiSelect === undefined
@@ -33,7 +36,7 @@ export function answerFromDraft(question: UserQuestionItem, draft: QuestionDraft
     const text = draft.text.trim();
     return text ? item(question, [{ label: OTHERS_LABEL, description: text }]) : undefined;
   }
-  const picked = (question.options ?? []).filter((o) => draft.selected.includes(o.label) && o.label !== OTHERS_LABEL);
+  const picked = question.options.filter((o) => draft.selected.includes(o.label) && o.label !== OTHERS_LABEL);
   if (draft.selected.includes(OTHERS_LABEL)) {
     const text = draft.othersText.trim();
     if (!text) return undefined;

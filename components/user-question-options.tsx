@@ -1,11 +1,10 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
-import type { UserQuestionItem } from '../src/protocol';
 import type { InterruptLabels } from '../src/i18n/labels';
 import { cx } from './shared/class-names';
-import { OTHERS_LABEL, type QuestionDraft } from './user-question-model';
+import { OTHERS_LABEL, type ChoiceQuestion, type QuestionDraft } from './user-question-model';
 
 export interface UserQuestionOptionsProps {
-  question: UserQuestionItem;
+  question: ChoiceQuestion;
   draft: QuestionDraft;
   labels: InterruptLabels;
   labelledBy: string;
@@ -15,8 +14,8 @@ export interface UserQuestionOptionsProps {
   onDone: () => void;
 }
 
-const NEXT_KEYS = ['ArrowDown', 'ArrowRight'];
-const PREVIOUS_KEYS = ['ArrowUp', 'ArrowLeft'];
+/** How far each arrow key moves focus through the options (wrapping around). */
+const ARROW_STEPS: Readonly<Record<string, number>> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
 
 /**
  * The options of a choice question, plus "Others". Single choice is a radio group, multiple
@@ -28,19 +27,19 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
   const othersInputId = useId();
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
   const options = [
-    ...(question.options ?? []).filter((o) => o.label !== OTHERS_LABEL),
+    ...question.options.filter((o) => o.label !== OTHERS_LABEL),
     { label: OTHERS_LABEL, description: '' },
   ];
-  const firstChecked = options.findIndex((o) => draft.selected.includes(o.label));
-  const tabStop = firstChecked >= 0 ? firstChecked : 0;
+  // One tab stop: the first checked option, else the first option.
+  const tabStop = Math.max(0, options.findIndex((o) => draft.selected.includes(o.label)));
   const othersPicked = draft.selected.includes(OTHERS_LABEL);
 
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
+    const count = options.length;
     let next: number | undefined;
-    if (NEXT_KEYS.includes(event.key)) next = (index + 1) % options.length;
-    else if (PREVIOUS_KEYS.includes(event.key)) next = (index - 1 + options.length) % options.length;
+    if (Object.hasOwn(ARROW_STEPS, event.key)) next = (index + ARROW_STEPS[event.key] + count) % count;
     else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = options.length - 1;
+    else if (event.key === 'End') next = count - 1;
     if (next === undefined) return;
     event.preventDefault();
     refs.current[next]?.focus();
@@ -50,10 +49,10 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
     <div className="cki-options" role={multi ? 'group' : 'radiogroup'} aria-labelledby={labelledBy}>
       {options.map((option, index) => {
         const checked = draft.selected.includes(option.label);
-        const isOthers = option.label === OTHERS_LABEL;
         return (
+          // The buttons hold no state of their own: their position is key enough.
           <button
-            key={`${option.label}-${index}`}
+            key={index}
             ref={(el) => {
               refs.current[index] = el;
             }}
@@ -68,7 +67,7 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
           >
             <span className="cki-option__mark" aria-hidden="true" />
             <span className="cki-option__text">
-              <span className="cki-option__label">{isOthers ? labels.questionOthers : option.label}</span>
+              <span className="cki-option__label">{option.label === OTHERS_LABEL ? labels.questionOthers : option.label}</span>
               {option.description && option.description !== option.label ? (
                 <span className="cki-option__description">{option.description}</span>
               ) : null}
