@@ -34,7 +34,7 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: 
   const titleId = useId();
   const fields = flatSchemaFields(interrupt.responseSchema);
   const [values, setValues] = useState<Record<string, string | boolean>>({});
-  const details = hasKeys(interrupt.metadata) ? interrupt.metadata : hasKeys(interrupt.payload) ? interrupt.payload : undefined;
+  const details = [interrupt.metadata, interrupt.payload].find(hasKeys);
 
   const readOnly = phase !== 'interactive';
   const dismissed = phase === 'cancelled';

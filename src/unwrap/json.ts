@@ -10,7 +10,8 @@ export function decodeJson(text: string): DecodeResult {
   for (let round = 0; round < MAX_DECODE_ROUNDS && typeof value === 'string'; round++) {
     const current: string = value;
     const trimmed = current.trim();
-    if (round > 0 && !looksLikeJson(trimmed)) break;
+    // After the first round, only a string that looks like JSON is decoded again.
+    if (round > 0 && !/^[[{"]/.test(trimmed)) break;
     if (current.length > UNWRAP_LIMITS.maxJsonLength) {
       return {
         ok: false,
@@ -25,10 +26,6 @@ export function decodeJson(text: string): DecodeResult {
     }
   }
   return { ok: true, value };
-}
-
-function looksLikeJson(text: string): boolean {
-  return /^[[{"]/.test(text);
 }
 
 /** The start of a text, for messages. */
