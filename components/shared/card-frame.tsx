@@ -1,6 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { InterruptLocale } from '../../src/i18n/locale';
-import { cx } from './class-names';
 
 export interface CardFrameProps {
   locale: InterruptLocale;
@@ -9,7 +8,6 @@ export interface CardFrameProps {
   /** Which body the card shows; when it changes, focus lost with the old body comes back here. */
   phase: string;
   busy?: boolean;
-  className?: string;
   children: ReactNode;
 }
 
@@ -19,7 +17,7 @@ export interface CardFrameProps {
  * region inserted together with its text is not announced by most screen readers), and it can
  * take back keyboard focus when the button that had it is replaced by the read-only answer.
  */
-export function CardFrame({ locale, announcement, phase, busy, className, children }: CardFrameProps) {
+export function CardFrame({ locale, announcement, phase, busy, children }: CardFrameProps) {
   const root = useRef<HTMLDivElement>(null);
   const previousPhase = useRef(phase);
   useEffect(() => {
@@ -31,7 +29,7 @@ export function CardFrame({ locale, announcement, phase, busy, className, childr
   }, [phase]);
 
   return (
-    <div className={cx('cki-root', className)} lang={locale} ref={root} tabIndex={-1}>
+    <div className="cki-root" lang={locale} ref={root} tabIndex={-1}>
       {/* aria-busy sits on the body, not the frame: a busy ancestor would hold back the live region. */}
       <div className="cki-root__body" aria-busy={busy || undefined}>
         {children}

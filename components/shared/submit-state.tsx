@@ -1,6 +1,5 @@
 import type { InterruptStatus } from '../../hooks/renderer-props';
 import type { InterruptLabels } from '../../src/i18n/labels';
-import { ErrorNotice } from './error-notice';
 
 export interface SubmitStateProps {
   status: InterruptStatus;
@@ -11,9 +10,26 @@ export interface SubmitStateProps {
   retry?: () => void;
 }
 
-/** Under a read-only answer: "Sending…" while the resume is on its way, the error (and Retry, if possible) after it failed. */
+/**
+ * Under a read-only answer: "Sending…" while the resume is on its way; after it failed or could
+ * not be sent, the error, and Retry (which sends the kept answer again) when there is one.
+ */
 export function SubmitState({ status, submitting, labels, error, retry }: SubmitStateProps) {
-  if (status === 'error') return <ErrorNotice labels={labels} error={error} onRetry={retry} />;
+  if (status === 'error') {
+    return (
+      <div className="cki-error" data-testid="interrupt-error">
+        <p className="cki-error__text">
+          {labels.errorTitle}
+          {error ? <span className="cki-error__detail"> {error}</span> : null}
+        </p>
+        {retry ? (
+          <button type="button" className="cki-button cki-button--secondary" data-testid="interrupt-retry" onClick={retry}>
+            {labels.retry}
+          </button>
+        ) : null}
+      </div>
+    );
+  }
   if (submitting) return <p className="cki-card__note">{labels.sending}</p>;
   return null;
 }
