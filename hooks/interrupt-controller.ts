@@ -44,8 +44,10 @@ interface OpenSet {
   actions: CopilotKitInterruptActions;
 }
 
-const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null =>
-  messages && messages.length > 0 ? messages[messages.length - 1].id : null;
+/** What a card's action records: an answer (with its payload) or a cancel. */
+type Outcome = { status: 'submitting'; result: unknown } | { status: 'cancelled' };
+
+const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null => messages?.at(-1)?.id ?? null;
 
 /**
  * Why a card is in `error` when its answer was handed to CopilotKit but no run carrying it started.
@@ -57,6 +59,15 @@ const NOT_HANDED_OVER =
 
 const errorText = (error: unknown, fallback: string): string =>
   error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : fallback;
+
+const runFailed = (error: unknown): string => errorText(error, 'The resume run failed.');
+
+/** CopilotKit still has to drop its pending state; it sends nothing for a cancel it cannot use. */
+const cancelQuietly = (open: OpenSet, id: string): void => {
+  void Promise.resolve()
+    .then(() => open.actions.cancel(id))
+    .catch(() => undefined);
+};
 
 /**
  * The state machine behind `useInterruptRenderers`, free of React: it records answers in the
@@ -170,7 +181,7 @@ export class InterruptController {
       },
       onRunFailed: ({ error, input }) => {
         const batch = this.#carriedBy(input);
-        if (batch) this.#fail(batch, errorText(error, 'The resume run failed.'));
+        if (batch) this.#fail(batch, runFailed(error));
       },
       onRunFinalized: ({ input }) => {
         const batch = this.#carriedBy(input);
@@ -208,11 +219,11 @@ export class InterruptController {
     }
     this.#open = { kind, interrupts, actions };
     for (const interrupt of interrupts) {
-      if (this.#anchors.has(interrupt.id)) continue;
-      const anchor = kind === 'legacy' && this.#legacy ? this.#legacy.anchor : lastId(this.#agent?.messages);
-      this.#anchors.set(interrupt.id, anchor);
+      if (!this.#anchors.has(interrupt.id)) {
+        this.#anchors.set(interrupt.id, kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId());
+      }
+      this.#warnOnce(interrupt);
     }
-    for (const interrupt of interrupts) this.#warnOnce(interrupt);
   }
 
   #warnOnce(interrupt: UnwrappedInterrupt) {
@@ -225,35 +236,61 @@ export class InterruptController {
 
   /** A card's `resolve(payload)`: read-only at once, sent once painted. Later clicks do nothing. */
   answer(interrupt: UnwrappedInterrupt, payload: unknown): void {
-    this.#act(interrupt, 'submitting', payload);
+    this.#act(interrupt, { status: 'submitting', result: payload });
   }
 
   /** A card's `cancel()`: AG-UI `cancelled`, deferred like an answer. */
   dismiss(interrupt: UnwrappedInterrupt): void {
-    this.#act(interrupt, 'cancelled', undefined);
+    this.#act(interrupt, { status: 'cancelled' });
   }
 
-  #act(interrupt: UnwrappedInterrupt, status: 'submitting' | 'cancelled', result: unknown) {
-    if (this.history.get(this.threadId, interrupt.id)) return;
+  #act(interrupt: UnwrappedInterrupt, outcome: Outcome) {
+    if (this.#recordOf(interrupt.id)) return;
     if (isExpired(interrupt)) {
       this.expire(interrupt);
       return;
     }
-    this.history.record({
-      threadId: this.threadId,
-      id: interrupt.id,
-      reason: interrupt.reason,
-      interrupt,
-      status,
-      ...(status === 'submitting' ? { result } : {}),
-      anchor: this.#anchors.get(interrupt.id) ?? lastId(this.#agent?.messages),
-      agentId: this.settings.agentId,
-    });
+    this.#remember(interrupt, outcome);
     this.#unsent.add(interrupt.id);
     if (this.#chatBlocked) {
       this.#chatBlocked = false;
       this.#emit();
     }
+  }
+
+  /** Records what the user did (or that the interrupt expired), anchored where it appeared. */
+  #remember(interrupt: UnwrappedInterrupt, outcome: Outcome | { status: 'expired' }) {
+    this.history.record({
+      threadId: this.threadId,
+      id: interrupt.id,
+      reason: interrupt.reason,
+      interrupt,
+      ...outcome,
+      anchor: this.#anchors.get(interrupt.id) ?? this.#lastMessageId(),
+      agentId: this.settings.agentId,
+    });
+  }
+
+  #recordOf(id: string): InterruptHistoryRecord | undefined {
+    return this.history.get(this.threadId, id);
+  }
+
+  #update(id: string, patch: Parameters<InterruptHistory['update']>[2]) {
+    this.history.update(this.threadId, id, patch);
+  }
+
+  #lastMessageId() {
+    return lastId(this.#agent?.messages);
+  }
+
+  /** The agent forgets these interrupts, so the next chat message is not refused for them. */
+  #forget(ids: string[]) {
+    if (this.#agent) this.#agent.pendingInterrupts = this.#agent.pendingInterrupts.filter((i) => !ids.includes(i.id));
+  }
+
+  /** Whether every open interrupt has been handed to CopilotKit. */
+  #allHandedOver(open: OpenSet): boolean {
+    return open.interrupts.every((i) => this.#handedOver.has(i.id));
   }
 
   /**
@@ -264,14 +301,14 @@ export class InterruptController {
   #runRefused() {
     const open = this.#open;
     if (this.#chatBlocked || this.#inflight || open?.kind !== 'standard' || !this.#agent?.pendingInterrupts.length) return;
-    if (!open.interrupts.some((i) => !this.history.get(this.threadId, i.id))) return;
+    if (!open.interrupts.some((i) => !this.#recordOf(i.id))) return;
     this.#chatBlocked = true;
     this.#emit();
   }
 
   /** Whether the card of `id` should ask the user to answer it before chatting on. */
   asksToAnswerFirst(id: string): boolean {
-    return this.#chatBlocked && this.#open?.interrupts.find((i) => !this.history.get(this.threadId, i.id))?.id === id;
+    return this.#chatBlocked && this.#open?.interrupts.find((i) => !this.#recordOf(i.id))?.id === id;
   }
 
   /**
@@ -280,25 +317,15 @@ export class InterruptController {
    * next chat message is not refused for an unaddressed interrupt.
    */
   expire(interrupt: UnwrappedInterrupt): void {
-    if (this.history.get(this.threadId, interrupt.id)) return;
+    if (this.#recordOf(interrupt.id)) return;
     console.warn(`${LOG} Interrupt "${interrupt.id}" expired at ${interrupt.expiresAt}; no answer will be sent.`);
-    this.history.record({
-      threadId: this.threadId,
-      id: interrupt.id,
-      reason: interrupt.reason,
-      interrupt,
-      status: 'expired',
-      anchor: this.#anchors.get(interrupt.id) ?? lastId(this.#agent?.messages),
-      agentId: this.settings.agentId,
-    });
-    if (this.#agent) this.#agent.pendingInterrupts = this.#agent.pendingInterrupts.filter((i) => i.id !== interrupt.id);
+    this.#remember(interrupt, { status: 'expired' });
+    this.#forget([interrupt.id]);
     const open = this.#open;
     if (open?.interrupts.some((i) => i.id === interrupt.id)) {
       this.#handedOver.add(interrupt.id);
       this.#abandonIfExpired(open);
-      void Promise.resolve()
-        .then(() => open.actions.cancel(interrupt.id))
-        .catch(() => undefined);
+      cancelQuietly(open, interrupt.id);
     }
   }
 
@@ -308,19 +335,14 @@ export class InterruptController {
    * and let the agent forget the set so the user can keep chatting.
    */
   #abandonIfExpired(open: OpenSet): boolean {
-    if (!open.interrupts.every((i) => this.#handedOver.has(i.id))) return false;
-    const expired = open.interrupts.find((i) => this.history.get(this.threadId, i.id)?.status === 'expired');
+    if (!this.#allHandedOver(open)) return false;
+    const expired = open.interrupts.find((i) => this.#recordOf(i.id)?.status === 'expired');
     if (!expired) return false;
     const message = `Not sent: interrupt "${expired.id}" expired, and answers to an expired set cannot be sent.`;
     for (const interrupt of open.interrupts) {
-      if (this.history.get(this.threadId, interrupt.id)?.status !== 'expired') {
-        this.history.update(this.threadId, interrupt.id, { status: 'error', error: message });
-      }
+      if (this.#recordOf(interrupt.id)?.status !== 'expired') this.#update(interrupt.id, { status: 'error', error: message });
     }
-    if (this.#agent) {
-      const ids = new Set(open.interrupts.map((i) => i.id));
-      this.#agent.pendingInterrupts = this.#agent.pendingInterrupts.filter((i) => !ids.has(i.id));
-    }
+    this.#forget(open.interrupts.map((i) => i.id));
     console.warn(`${LOG} ${message}`);
     return true;
   }
@@ -338,15 +360,12 @@ export class InterruptController {
 
   /** A card in `error`: send the same resume again. */
   retry(id: string): void {
-    const batch = this.#failed.get(id);
-    if (!batch || !this.canRetry(id)) return;
-    for (const batchId of batch.ids) this.#failed.delete(batchId);
+    if (!this.canRetry(id)) return;
+    const batch = this.#failed.get(id)!;
     const cancelled = new Set(batch.resume?.filter((e) => e.status === 'cancelled').map((e) => e.interruptId));
+    for (const batchId of batch.ids) this.#failed.delete(batchId);
     for (const batchId of batch.ids) {
-      this.history.update(this.threadId, batchId, {
-        status: cancelled.has(batchId) ? 'cancelled' : 'submitting',
-        error: undefined,
-      });
+      this.#update(batchId, { status: cancelled.has(batchId) ? 'cancelled' : 'submitting', error: undefined });
     }
     this.#retrying = { ...batch, failure: undefined, run: undefined };
     this.#unsent.add(id);
@@ -381,21 +400,20 @@ export class InterruptController {
       this.#resend(retrying);
       return;
     }
-    const record = this.history.get(this.threadId, id);
+    const record = this.#recordOf(id);
     const open = this.#open;
-    if (!record || !open || !open.interrupts.some((i) => i.id === id)) {
+    const interrupt = open?.interrupts.find((i) => i.id === id);
+    if (!record || !open || !interrupt) {
       if (record) this.#fail({ ids: [id] }, 'The interrupt is no longer open, so the answer could not be sent.');
       return;
     }
     this.#handedOver.add(id);
     if (this.#abandonIfExpired(open)) {
       // CopilotKit still has to drop its pending state; it logs the expiry and sends nothing.
-      void Promise.resolve()
-        .then(() => open.actions.cancel(id))
-        .catch(() => undefined);
+      cancelQuietly(open, id);
       return;
     }
-    this.#notify(record, open.interrupts.find((i) => i.id === id)!);
+    this.#notify(record, interrupt);
     const batch = this.#batchIfComplete(open);
     if (batch) this.#setInflight(batch);
     const call = () =>
@@ -404,7 +422,7 @@ export class InterruptController {
       .then(call)
       .then(
         () => batch && this.#failIfNotSent(batch),
-        (error) => batch && this.#fail(batch, errorText(error, 'The resume run failed.')),
+        (error) => batch && this.#fail(batch, runFailed(error)),
       );
     // A legacy cancel only dismisses: no run follows, so nothing is left to settle.
     if (batch && open.kind === 'legacy' && record.status === 'cancelled') this.#setInflight(undefined);
@@ -412,8 +430,8 @@ export class InterruptController {
 
   /** Once every open interrupt is handed over, CopilotKit sends one resume: remember it. */
   #batchIfComplete(open: OpenSet): ResumeBatch | undefined {
-    if (!open.interrupts.every((i) => this.#handedOver.has(i.id))) return undefined;
-    const records = open.interrupts.map((i) => this.history.get(this.threadId, i.id));
+    if (!this.#allHandedOver(open)) return undefined;
+    const records = open.interrupts.map((i) => this.#recordOf(i.id));
     if (records.some((r) => !r || r.status === 'expired')) return undefined;
     const ids = open.interrupts.map((i) => i.id);
     if (open.kind === 'legacy') {
@@ -432,12 +450,10 @@ export class InterruptController {
     const copilotkit = this.#copilotkit;
     if (!agent || !copilotkit) return;
     this.#setInflight(batch);
-    const params = batch.legacy
-      ? { agent, forwardedProps: { command: batch.legacy } }
-      : { agent, resume: batch.resume };
-    copilotkit.runAgent({ ...params, ...(batch.runId ? { runId: batch.runId } : {}) }).then(
+    const answers = batch.legacy ? { forwardedProps: { command: batch.legacy } } : { resume: batch.resume };
+    copilotkit.runAgent({ agent, ...answers, ...(batch.runId && { runId: batch.runId }) }).then(
       () => this.#failIfNotSent(batch),
-      (error) => this.#fail(batch, errorText(error, 'The resume run failed.')),
+      (error) => this.#fail(batch, runFailed(error)),
     );
   }
 
@@ -454,14 +470,14 @@ export class InterruptController {
   #failIfNotSent(batch: ResumeBatch) {
     if (this.#inflight !== batch || batch.run) return;
     this.#setInflight(undefined);
-    const expired = batch.ids.map((id) => this.history.get(this.threadId, id)?.interrupt).find((i) => i && isExpired(i));
+    const expired = batch.ids.map((id) => this.#recordOf(id)?.interrupt).find((i) => i && isExpired(i));
     if (!expired) {
       this.#fail(batch, NOT_HANDED_OVER);
       return;
     }
     // Expired while the answer waited to be sent: AG-UI forbids answering it, so nothing can be
     // resent (no Retry), and the agent forgets the set so the user can keep chatting.
-    if (this.#agent) this.#agent.pendingInterrupts = this.#agent.pendingInterrupts.filter((i) => !batch.ids.includes(i.id));
+    this.#forget(batch.ids);
     this.#fail({ ids: batch.ids }, `Not sent: interrupt "${expired.id}" expired before the answer went out.`);
   }
 
@@ -478,21 +494,25 @@ export class InterruptController {
     }
   }
 
-  #settle(batch: ResumeBatch) {
+  /** `batch` is no longer on its way (its run ended, or it never started). */
+  #landed(batch: ResumeBatch) {
     if (this.#inflight === batch) this.#setInflight(undefined);
+  }
+
+  #settle(batch: ResumeBatch) {
+    this.#landed(batch);
     for (const id of batch.ids) {
-      const record = this.history.get(this.threadId, id);
-      if (record?.status === 'submitting') this.history.update(this.threadId, id, { status: 'resolved' });
+      if (this.#recordOf(id)?.status === 'submitting') this.#update(id, { status: 'resolved' });
     }
   }
 
   #fail(batch: ResumeBatch, message: string) {
-    if (this.#inflight === batch) this.#setInflight(undefined);
+    this.#landed(batch);
     if (batch.ids.every((id) => this.#failed.get(id) === batch)) return;
     console.error(`${LOG} Resuming interrupt(s) ${batch.ids.join(', ')} failed: ${message}`);
     for (const id of batch.ids) {
       this.#failed.set(id, batch);
-      this.history.update(this.threadId, id, { status: 'error', error: message });
+      this.#update(id, { status: 'error', error: message });
     }
   }
 
