@@ -50,7 +50,7 @@ function daysUntilMonday(today: Date): number {
  * // [{ label: 'Tomorrow 10:00 AM', iso: '2026-04-23T…' }, …, { label: 'Monday 3:30 PM', iso: '2026-04-27T…' }]
  */
 export function generateCandidateSlots(options: CandidateSlotOptions = {}): TimeSlot[] {
-  const now = options.now === undefined ? new Date() : new Date(options.now);
+  const now = new Date(options.now ?? Date.now());
   const locale: TimeSlotLocale = options.locale === 'zh-CN' ? 'zh-CN' : 'en';
   const offsets = { tomorrow: 1, monday: daysUntilMonday(now) };
   return CANDIDATES.map(([day, hour, minute]) => {
