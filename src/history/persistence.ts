@@ -14,8 +14,9 @@ export function resolvePersistence(
 
 function webStorage(name: 'localStorage' | 'sessionStorage'): InterruptHistoryPersistence {
   const storage = (): Storage | undefined => {
+    // Missing or throwing storage (and a runtime without globalThis) all end up in the catch.
     try {
-      return typeof globalThis === 'object' ? (globalThis as Record<string, unknown>)[name] as Storage | undefined : undefined;
+      return (globalThis as Record<string, unknown>)[name] as Storage | undefined;
     } catch {
       return undefined;
     }
