@@ -7,7 +7,8 @@ import type { InterruptResumeHandler } from './renderer-props';
 import { carriesBatch, toResumeEntry, type ResumeBatch } from './resume-batch';
 import { toResumeRecord } from './resume-record';
 
-const LOG = '[copilotkit-interrupts]';
+/** Prefixes every console message of the package. */
+export const LOG = '[copilotkit-interrupts]';
 
 /** CopilotKit's `resolve` / `cancel` from the `useInterrupt` render props. */
 export interface CopilotKitInterruptActions {
@@ -208,11 +209,11 @@ export class InterruptController {
    * it only records bookkeeping (no store update), so it is safe during render.
    */
   setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions: CopilotKitInterruptActions): void {
+    const open = this.#open;
     const sameSet =
-      this.#open &&
-      this.#open.kind === kind &&
-      this.#open.interrupts.length === interrupts.length &&
-      this.#open.interrupts.every((i, n) => i.id === interrupts[n].id);
+      open?.kind === kind &&
+      open.interrupts.length === interrupts.length &&
+      open.interrupts.every((i, n) => i.id === interrupts[n].id);
     if (!sameSet) {
       this.#handedOver = new Set();
       this.#chatBlocked = false;
@@ -355,7 +356,7 @@ export class InterruptController {
    */
   canRetry(id: string): boolean {
     const batch = this.#failed.get(id);
-    return !!batch && !!(batch.resume || batch.legacy) && !this.#retrying && !this.#inflight;
+    return !!(batch?.resume || batch?.legacy) && !this.#retrying && !this.#inflight;
   }
 
   /** A card in `error`: send the same resume again. */
@@ -395,7 +396,7 @@ export class InterruptController {
     this.#scheduled.delete(id);
     this.#unsent.delete(id);
     const retrying = this.#retrying;
-    if (retrying && retrying.ids.includes(id)) {
+    if (retrying?.ids.includes(id)) {
       this.#retrying = undefined;
       this.#resend(retrying);
       return;
@@ -435,11 +436,11 @@ export class InterruptController {
     if (records.some((r) => !r || r.status === 'expired')) return undefined;
     const ids = open.interrupts.map((i) => i.id);
     if (open.kind === 'legacy') {
-      const record = records[0]!;
+      const legacy = this.#legacy;
       return {
         ids,
-        runId: this.#legacy?.runId,
-        legacy: { resume: record.result, interruptEvent: this.#legacy?.value ?? legacyValue(open.interrupts[0]) },
+        runId: legacy?.runId,
+        legacy: { resume: records[0]!.result, interruptEvent: legacy?.value ?? legacyValue(open.interrupts[0]) },
       };
     }
     return { ids, runId: this.#runIds.get(ids[0]), resume: records.map((r) => toResumeEntry(r!)) };

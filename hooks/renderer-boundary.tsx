@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { LOG } from './interrupt-controller';
 
 interface Props {
   /** Names the renderer in the console message. */
@@ -25,7 +26,7 @@ export class RendererBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error(
-      `[copilotkit-interrupts] The interrupt renderer "${this.props.name}" threw; showing the fallback card instead.`,
+      `${LOG} The interrupt renderer "${this.props.name}" threw; showing the fallback card instead.`,
       error,
       info.componentStack,
     );
