@@ -11,9 +11,14 @@ export interface AnchoredEchoesProps {
   isHere: (record: InterruptHistoryRecord) => boolean;
 }
 
+/** The records of one thread, re-read whenever the history changes. */
+export function useThreadRecords(controller: InterruptController, threadId: string): readonly InterruptHistoryRecord[] {
+  return useSyncExternalStore(controller.history.subscribe, () => controller.history.getSnapshot(threadId));
+}
+
 /** The read-only cards of one thread and agent that are anchored at one spot of the transcript. */
 export function AnchoredEchoes({ controller, threadId, agentId, isHere }: AnchoredEchoesProps) {
-  const records = useSyncExternalStore(controller.history.subscribe, () => controller.history.getSnapshot(threadId));
+  const records = useThreadRecords(controller, threadId);
   const here = records.filter((record) => (record.agentId ?? agentId) === agentId && isHere(record));
   return (
     <>

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { UnwrappedInterrupt } from '../src/unwrap';
+import { useThreadRecords } from './anchored-echoes';
 import { InterruptCard } from './interrupt-card';
 import type { InterruptController } from './interrupt-controller';
 
@@ -19,8 +20,7 @@ export function InterruptSlot({ controller, interrupts }: { controller: Interrup
 }
 
 function SlotEntry({ controller, interrupt }: { controller: InterruptController; interrupt: UnwrappedInterrupt }) {
-  const threadId = controller.threadId;
-  const records = useSyncExternalStore(controller.history.subscribe, () => controller.history.getSnapshot(threadId));
+  const records = useThreadRecords(controller, controller.threadId);
   const claimed = useSyncExternalStore(controller.subscribe, () => controller.isClaimed(interrupt.id));
   if (claimed) return null;
   const record = records.find((r) => r.id === interrupt.id);
