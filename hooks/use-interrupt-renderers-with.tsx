@@ -59,14 +59,9 @@ export function useInterruptRenderersWith(
     [defaults.renderers, config.renderers, fallback, config.locale, config.labels],
   );
   // Assigned during render so cards drawn in this pass see it; the layout effect then wakes the
-  // cards CopilotKit keeps memoized.
+  // cards CopilotKit keeps memoized (a card whose view is already current does not redraw).
   controller.view = view;
-  const shownView = useRef(view);
-  useLayoutEffect(() => {
-    if (shownView.current === view) return;
-    shownView.current = view;
-    controller.setView(view);
-  }, [controller, view]);
+  useLayoutEffect(() => controller.setView(view), [controller, view]);
 
   useEffect(() => {
     if (!agent) return;
@@ -88,10 +83,8 @@ export function useInterruptRenderersWith(
       const kind = props.interrupts?.length ? 'standard' : 'legacy';
       const unwrapped = unwrapInterrupts(props);
       const interrupts = kind === 'legacy' ? controller.identifyLegacy(unwrapped) : unwrapped;
-      controller.setOpen(kind, interrupts, {
-        resolve: props.resolve,
-        cancel: props.cancel,
-      });
+      // The render props carry CopilotKit's `resolve` and `cancel`.
+      controller.setOpen(kind, interrupts, props);
       return <InterruptSlot controller={controller} interrupts={interrupts} />;
     },
   } as Parameters<typeof useInterrupt>[0]);
