@@ -34,22 +34,22 @@ export function useEchoRegistration(
   enabled: boolean,
   displaced: { current: ComponentType<any> | null },
 ): void {
-  // CopilotKit's own order: renderers for this agent first, then agent-less ones.
-  const pickDisplaced = (others: CustomMessageRendererEntry[]) => {
-    const applicable = others.filter((entry) => entry.render && (entry.agentId === undefined || entry.agentId === agentId));
-    return (applicable.find((entry) => entry.agentId !== undefined) ?? applicable[0])?.render ?? null;
+  const registerEcho = () => {
+    // CopilotKit's own order: renderers for this agent first, then agent-less ones.
+    const applicable = register(host, agentId, render).filter(
+      (entry) => entry.render && (entry.agentId === undefined || entry.agentId === agentId),
+    );
+    displaced.current = (applicable.find((entry) => entry.agentId !== undefined) ?? applicable[0])?.render ?? null;
   };
 
-  if (enabled && !host.renderCustomMessages.some((entry) => entry.render === render)) {
-    displaced.current = pickDisplaced(register(host, agentId, render));
-  }
+  if (enabled && !host.renderCustomMessages.some((entry) => entry.render === render)) registerEcho();
 
   useLayoutEffect(() => {
     if (!enabled) return;
-    displaced.current = pickDisplaced(register(host, agentId, render));
+    registerEcho();
     return () => {
       host.setRenderCustomMessages(host.renderCustomMessages.filter((entry) => entry.render !== render));
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- pickDisplaced only reads agentId.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- registerEcho only reads these deps.
   }, [host, agentId, render, enabled, displaced]);
 }
