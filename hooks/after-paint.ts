@@ -12,9 +12,8 @@ export function afterPaint(callback: () => void, delayMs = 0): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const run = () => {
     if (cancelled) return;
-    timer = setTimeout(() => {
-      if (!cancelled) callback();
-    }, Math.max(0, delayMs));
+    // Cancelling clears this timer, so its callback needs no check of its own.
+    timer = setTimeout(callback, Math.max(0, delayMs));
   };
   if (typeof requestAnimationFrame === 'function') {
     frame = requestAnimationFrame(() => {

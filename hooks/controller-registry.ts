@@ -5,17 +5,20 @@ import type { InterruptController } from './interrupt-controller';
 // (the hook may sit below the chat's provider tree or beside it).
 const byCopilotKit = new WeakMap<object, Map<string, InterruptController>>();
 const listeners = new Set<() => void>();
+const notify = () => {
+  for (const listener of [...listeners]) listener();
+};
 
 export const controllerRegistry = {
   set(copilotkit: object, agentId: string, controller: InterruptController): () => void {
     let agents = byCopilotKit.get(copilotkit);
     if (!agents) byCopilotKit.set(copilotkit, (agents = new Map()));
     agents.set(agentId, controller);
-    for (const listener of [...listeners]) listener();
+    notify();
     return () => {
       if (agents.get(agentId) !== controller) return;
       agents.delete(agentId);
-      for (const listener of [...listeners]) listener();
+      notify();
     };
   },
   get(copilotkit: object, agentId: string): InterruptController | undefined {

@@ -9,12 +9,11 @@ export function toResumeRecord(
   record: Pick<InterruptHistoryRecord, 'id' | 'reason' | 'status' | 'result'>,
 ): BaseResume<InterruptReason, Record<string, unknown>> {
   const cancelled = record.status === 'cancelled';
-  const payload = !cancelled && isObject(record.result) ? record.result : cancelled ? {} : { value: record.result };
   return {
     interruptId: record.id,
     reason: record.reason as InterruptReason,
     status: cancelled ? 'cancelled' : 'resolved',
-    payload,
+    payload: cancelled ? {} : isObject(record.result) ? record.result : { value: record.result },
   };
 }
 
