@@ -19,14 +19,9 @@ export function useThreadRecords(controller: InterruptController, threadId: stri
 /** The read-only cards of one thread and agent that are anchored at one spot of the transcript. */
 export function AnchoredEchoes({ controller, threadId, agentId, isHere }: AnchoredEchoesProps) {
   const records = useThreadRecords(controller, threadId);
-  const here = records.filter((record) => (record.agentId ?? agentId) === agentId && isHere(record));
-  return (
-    <>
-      {here.map((record) => (
-        <EchoEntry key={record.id} controller={controller} record={record} />
-      ))}
-    </>
-  );
+  return records
+    .filter((record) => (record.agentId ?? agentId) === agentId && isHere(record))
+    .map((record) => <EchoEntry key={record.id} controller={controller} record={record} />);
 }
 
 // Memoized: a new record elsewhere in the thread gives the list a new snapshot, but the history

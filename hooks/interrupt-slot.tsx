@@ -10,13 +10,7 @@ import type { InterruptController } from './interrupt-controller';
  * the place the interrupt appeared, and survives CopilotKit clearing the slot.
  */
 export function InterruptSlot({ controller, interrupts }: { controller: InterruptController; interrupts: UnwrappedInterrupt[] }) {
-  return (
-    <>
-      {interrupts.map((interrupt) => (
-        <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />
-      ))}
-    </>
-  );
+  return interrupts.map((interrupt) => <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />);
 }
 
 function SlotEntry({ controller, interrupt }: { controller: InterruptController; interrupt: UnwrappedInterrupt }) {
