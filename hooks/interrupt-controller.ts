@@ -151,7 +151,7 @@ export class InterruptController {
   /** The batch in flight, if `input` is the run carrying it. */
   #carriedBy(input: unknown): ResumeBatch | undefined {
     const batch = this.#inflight;
-    return batch?.run !== undefined && batch.run === input ? batch : undefined;
+    return input && batch?.run === input ? batch : undefined;
   }
 
   /** Follow an agent's runs. Returns the unsubscribe function. */
