@@ -22,8 +22,7 @@ export function createRendererPicker(
 ): RendererPicker {
   const registry = createRendererRegistry({ ...defaults, ...overrides }, fallback);
   return (interrupt) => {
-    if (interrupt.problem) return { Renderer: fallback, name: 'fallback' };
-    const key = registry.match(interrupt);
-    return { Renderer: registry.pick(interrupt), name: key ?? 'fallback' };
+    const key = interrupt.problem ? undefined : registry.match(interrupt);
+    return { Renderer: key === undefined ? fallback : registry.pick(interrupt), name: key ?? 'fallback' };
   };
 }
