@@ -26,7 +26,7 @@ function measure(deadline: number | undefined, now: Clock): Countdown {
  * const { remainingMs, expired } = useCountdown(interrupt.expiresAt);
  */
 export function useCountdown(expiresAt: string | undefined, now: Clock = systemClock): Countdown {
-  const parsed = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+  const parsed = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const deadline = Number.isFinite(parsed) ? parsed : undefined;
   const [state, setState] = useState(() => measure(deadline, now));
 
