@@ -432,9 +432,9 @@ export class InterruptController {
   /** Once every open interrupt is handed over, CopilotKit sends one resume: remember it. */
   #batchIfComplete(open: OpenSet): ResumeBatch | undefined {
     if (!this.#allHandedOver(open)) return undefined;
-    const records = open.interrupts.map((i) => this.#recordOf(i.id));
-    if (records.some((r) => !r || r.status === 'expired')) return undefined;
     const ids = open.interrupts.map((i) => i.id);
+    const records = ids.map((id) => this.#recordOf(id));
+    if (records.some((r) => !r || r.status === 'expired')) return undefined;
     if (open.kind === 'legacy') {
       const legacy = this.#legacy;
       return {
