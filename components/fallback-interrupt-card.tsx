@@ -30,7 +30,7 @@ const hasKeys = (v: unknown): v is Record<string, unknown> => typeof v === 'obje
  */
 export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: FallbackInterruptCardProps) {
   const { interrupt, status, error, retry, locale, now } = props;
-  const { labels, countdown, phase, submitting, submit, dismiss } = useCardBasics(props, now);
+  const { announce, labels, countdown, phase, submitting, submit, dismiss } = useCardBasics(props, now);
   const titleId = useId();
   const fields = flatSchemaFields(interrupt.responseSchema);
   const [values, setValues] = useState<Record<string, string | boolean>>({});
@@ -43,7 +43,6 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: 
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
   else if (readOnly) announcement = outcome;
-  if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
 
   // The header and what the interrupt says, the same in the interactive and read-only bodies.
   const summary = (
@@ -131,7 +130,7 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: 
   }
 
   return (
-    <CardFrame locale={locale} announcement={announcement} phase={phase} busy={submitting}>
+    <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );

@@ -54,7 +54,7 @@ export const TimePickerCard = memo(function TimePickerCard(props: TimePickerCard
 
 function TimePickerBody(props: TimePickerCardProps) {
   const { now, status, error, retry, locale } = props;
-  const { labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
+  const { announce, labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
   const titleId = useId();
   const payload = readPayload(props);
   const topic = payload.topic || labels.timePickerDefaultTopic;
@@ -75,7 +75,6 @@ function TimePickerBody(props: TimePickerCardProps) {
   if (phase === 'expired') announcement = labels.expired;
   else if (cancelled) announcement = `${labels.timePickerCancelled}. ${labels.timePickerNoTime}`;
   else if (phase === 'answered') announcement = `${labels.timePickerBooked}: ${pickedLabel}`;
-  if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
 
   let body;
   if (phase === 'expired') {
@@ -136,7 +135,7 @@ function TimePickerBody(props: TimePickerCardProps) {
   }
 
   return (
-    <CardFrame locale={locale} announcement={announcement} phase={phase} busy={submitting}>
+    <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );

@@ -55,7 +55,7 @@ export const ToolApprovalCard = memo(function ToolApprovalCard(props: ToolApprov
 
 function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: ApprovalTicket | undefined }) {
   const { interrupt, status, error, retry, locale, onInterruptResume, refreshCooldownMs = 2000, now, initialTicket } = props;
-  const { labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
+  const { announce, labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
   const titleId = useId();
   const reasonId = useId();
   const terminalId = useId();
@@ -116,7 +116,6 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
     announcement = formatLabel(labels.approvalStatusChanged, { status: approvalStatusLabel(labels, shownTicket.status) });
   }
   if (opError) announcement = opError;
-  if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
 
   let body;
   if (phase === 'expired') {
@@ -212,7 +211,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   }
 
   return (
-    <CardFrame locale={locale} announcement={announcement} phase={phase} busy={submitting || busy !== undefined}>
+    <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting || busy !== undefined}>
       {body}
     </CardFrame>
   );

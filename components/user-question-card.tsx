@@ -60,7 +60,7 @@ export const UserQuestionCard = memo(function UserQuestionCard(props: UserQuesti
 
 function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuestionItem[] }) {
   const { questions, status, error, retry, locale, renderQuestion, now } = props;
-  const { labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
+  const { announce, labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
   const [index, setIndex] = useState(0);
   const [drafts, setDrafts] = useState<Record<number, QuestionDraft>>({});
   // Answers set through the renderQuestion slot; a key present means the slot owns that question.
@@ -96,7 +96,6 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
   if (phase === 'expired') announcement = labels.expired;
   else if (phase === 'cancelled') announcement = labels.questionSkipped;
   else if (answered) announcement = labels.questionAnswered;
-  if (status === 'error') announcement = `${announcement} ${labels.errorTitle}`.trim();
 
   let body;
   if (phase === 'expired') {
@@ -223,7 +222,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
   }
 
   return (
-    <CardFrame locale={locale} announcement={announcement} phase={phase} busy={submitting}>
+    <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );

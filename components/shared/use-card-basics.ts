@@ -13,7 +13,7 @@ export type CardPhase = 'interactive' | 'answered' | 'cancelled' | 'expired';
  * card read-only at once and a second click is ignored even if the host is slow.
  */
 export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) {
-  const { status, result, locale, labels: overrides, interrupt, resolve, cancel } = props;
+  const { status, result, error, locale, labels: overrides, interrupt, resolve, cancel } = props;
   const labels = useMemo(() => resolveLabels(locale, overrides), [locale, overrides]);
   const countdown = useCountdown(status === 'pending' ? interrupt.expiresAt : undefined, now);
   const [local, setLocal] = useState<{ kind: 'answer'; payload: T } | { kind: 'cancel' } | undefined>();
@@ -52,7 +52,11 @@ export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) 
     cancel();
   }, [cancel]);
 
+  /** The card's state in words for its live region; in `error`, what went wrong is said too. */
+  const announce = (text: string) => (status === 'error' ? [text, labels.errorTitle, error].filter(Boolean).join(' ') : text);
+
   return {
+    announce,
     labels,
     countdown,
     phase,

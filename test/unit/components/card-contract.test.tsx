@@ -140,6 +140,8 @@ describe('labels, locale and errors', () => {
     render(<TimePickerCard {...p} />);
     expect(screen.getByTestId('time-picker-cancelled')).toHaveTextContent('No time picked.');
     expect(screen.getByTestId('interrupt-error')).toHaveTextContent('offline');
+    // Screen readers hear what went wrong, not only that something did.
+    expect(screen.getByRole('status')).toHaveTextContent('Your answer could not be sent. offline');
     await userEvent.click(screen.getByTestId('interrupt-retry'));
     expect(p.retry).toHaveBeenCalledTimes(1);
   });
