@@ -1,7 +1,6 @@
 import type { InterruptHistory, InterruptHistoryRecord } from '../src/history';
 import { toProtocolInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
 import { afterPaint } from './after-paint';
-import { BuiltinFallbackCard } from './builtin-fallback-card';
 import type { CardView } from './card-view';
 import type { InterruptResumeHandler } from './renderer-props';
 import { carriesBatch, toResumeEntry, type ResumeBatch } from './resume-batch';
@@ -79,7 +78,7 @@ const cancelQuietly = (open: OpenSet, id: string): void => {
 export class InterruptController {
   settings: ControllerSettings;
   /** How cards draw themselves; replaced with {@link setView}. */
-  view: CardView = { pick: () => ({ Renderer: BuiltinFallbackCard, name: 'fallback' }), fallback: BuiltinFallbackCard, locale: 'en' };
+  view: CardView;
   readonly history: InterruptHistory;
 
   #agent?: ControlledAgent;
@@ -103,9 +102,10 @@ export class InterruptController {
   /** The user sent a chat message the agent refused because an open interrupt has no answer. */
   #chatBlocked = false;
 
-  constructor(history: InterruptHistory, settings: ControllerSettings) {
+  constructor(history: InterruptHistory, settings: ControllerSettings, view: CardView) {
     this.history = history;
     this.settings = settings;
+    this.view = view;
   }
 
   // ---- external store for claims and settings (cards subscribe) ----

@@ -38,16 +38,6 @@ export function useInterruptRenderersWith(
     onInterruptResume: config.onInterruptResume,
   };
 
-  // One controller per history; the echo component is bound to it, so both change together.
-  const displaced = useRef<ComponentType<any> | null>(null);
-  const { controller, Echo } = useMemo(() => {
-    const created = new InterruptController(history, settings);
-    return { controller: created, Echo: createInterruptEcho(created, () => displaced.current) };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- settings are pushed below, not rebuilt.
-  }, [history]);
-  // Read at send time only; no card shows them, so assigning during render is safe.
-  controller.settings = settings;
-
   const fallback = config.fallback ?? defaults.fallback ?? BuiltinFallbackCard;
   const view = useMemo(
     () => ({
@@ -58,6 +48,16 @@ export function useInterruptRenderersWith(
     }),
     [defaults.renderers, config.renderers, fallback, config.locale, config.labels],
   );
+
+  // One controller per history; the echo component is bound to it, so both change together.
+  const displaced = useRef<ComponentType<any> | null>(null);
+  const { controller, Echo } = useMemo(() => {
+    const created = new InterruptController(history, settings, view);
+    return { controller: created, Echo: createInterruptEcho(created, () => displaced.current) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- settings and view are pushed below, not rebuilt.
+  }, [history]);
+  // Read at send time only; no card shows them, so assigning during render is safe.
+  controller.settings = settings;
   // Assigned during render so cards drawn in this pass see it; the layout effect then wakes the
   // cards CopilotKit keeps memoized (a card whose view is already current does not redraw).
   controller.view = view;
