@@ -62,7 +62,7 @@ const errorText = (error: unknown, fallback: string): string =>
 
 const runFailed = (error: unknown): string => errorText(error, 'The resume run failed.');
 
-/** CopilotKit still has to drop its pending state; it sends nothing for a cancel it cannot use. */
+/** Tells CopilotKit to drop its pending state for `id` once the current call is done; a failure there is ignored. */
 const cancelQuietly = (open: OpenSet, id: string): void => {
   void Promise.resolve()
     .then(() => open.actions.cancel(id))
