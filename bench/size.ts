@@ -49,13 +49,13 @@ export const SIZE_TARGETS: Readonly<Record<string, number>> = {
 
 /**
  * Gzipped ceilings enforced by `test/size/size-budget.test.ts`: the targets, except where the
- * measured entry is over its target. `.` (five cards, the hook, history, en + zh-CN labels) measures
- * ~19.6 kB (20,040 B) against its 16 kB target; its ceiling stops further growth while the bench table keeps
- * reporting the miss. See bench/README.md.
+ * measured entry is over its target. `.` (five cards, the hook, history, English labels) measures
+ * ~18.5 kB (18,966 B) against its 16 kB target; its ceiling, tuned down from 20 kB once trimmed,
+ * stops further growth while the bench table keeps reporting the miss. See bench/README.md.
  */
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   ...SIZE_TARGETS,
-  '.': 20 * 1024,
+  '.': 18.75 * 1024,
 };
 
 /** One card imported alone from the main entry: what tree-shaking leaves. */
