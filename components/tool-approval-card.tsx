@@ -13,6 +13,7 @@ import { CountdownText } from './shared/countdown-text';
 import { ExpiredBody } from './shared/expired-body';
 import { SubmitState } from './shared/submit-state';
 import { useCardBasics } from './shared/use-card-basics';
+import { errorMessage } from '../src/error-message';
 
 /** Ticket mode resolves the final ticket (the seed's AIDevToolApprovalResume payload); direct mode the decision. */
 export type ToolApprovalResult = { metadata: { ticket: ApprovalTicket } } | { approved: boolean; reason?: string };
@@ -32,8 +33,6 @@ function ticketFrom(value: unknown): ApprovalTicket | undefined {
 
 const resultTicket = (result: ToolApprovalResult | undefined) =>
   result && 'metadata' in result ? ticketFrom(result.metadata) : undefined;
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The `aidev:tool_approval` card. Ticket mode (`metadata.ticket`): the third-party ticket with
@@ -93,7 +92,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
       setTicket(next);
       if (isTerminalApprovalStatus(next.status)) submit({ metadata: { ticket: next } });
     } catch (failure) {
-      setOpError(formatLabel(labels.approvalOperationFailed, { error: errorText(failure) }));
+      setOpError(formatLabel(labels.approvalOperationFailed, { error: errorMessage(failure) }));
     } finally {
       setBusy(undefined);
       if (kind === 'refresh' && refreshCooldownMs > 0) setCoolingDown(true);

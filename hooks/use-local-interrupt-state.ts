@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { InterruptStatus } from './renderer-props';
+import { errorMessage } from '../src/error-message';
 
 export interface LocalInterruptStateOptions<T> {
   initialStatus?: InterruptStatus;
@@ -56,7 +57,7 @@ export function useLocalInterruptState<T>(options: LocalInterruptStateOptions<T>
         () => setStatus('resolved'),
         (reason: unknown) => {
           busy.current = false;
-          setError(reason instanceof Error ? reason.message : String(reason));
+          setError(errorMessage(reason));
           setStatus('error');
         },
       );

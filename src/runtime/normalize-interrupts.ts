@@ -1,6 +1,7 @@
 import type { AbstractAgent, BaseEvent, CustomEvent, Interrupt, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
 import { Observable } from 'rxjs';
 import { MASTRA_SUSPEND_REASON } from '../unwrap/unwrap-interrupt';
+import { errorMessage } from '../error-message';
 
 /** The CUSTOM event name of the legacy interrupt channel. */
 export const LEGACY_INTERRUPT_EVENT = 'on_interrupt';
@@ -102,8 +103,7 @@ function safely<T>(work: () => T, fallback: T, report: (problem: string, event: 
   try {
     return work();
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    report(`Could not normalize an interrupt ${what}; passing it through unchanged (${reason}).`, fallback);
+    report(`Could not normalize an interrupt ${what}; passing it through unchanged (${errorMessage(error)}).`, fallback);
     return fallback;
   }
 }

@@ -1,4 +1,5 @@
 import { UNWRAP_LIMITS } from './sanitize';
+import { errorMessage } from '../error-message';
 
 export type DecodeResult = { ok: true; value: unknown } | { ok: false; problem: string };
 
@@ -21,8 +22,7 @@ export function decodeJson(text: string): DecodeResult {
     try {
       value = JSON.parse(trimmed);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, problem: `The interrupt is not valid JSON (${reason}): ${preview(trimmed)}` };
+      return { ok: false, problem: `The interrupt is not valid JSON (${errorMessage(error)}): ${preview(trimmed)}` };
     }
   }
   return { ok: true, value };

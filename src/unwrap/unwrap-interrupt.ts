@@ -2,6 +2,7 @@ import { isRecord } from './guards';
 import { decodeJson, preview, stableHash } from './json';
 import { sanitize } from './sanitize';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
+import { errorMessage } from '../error-message';
 
 /** The reason given to input that names none. */
 export const UNKNOWN_REASON = 'unknown';
@@ -31,8 +32,7 @@ export function unwrapInterrupt(input: unknown): UnwrappedInterrupt {
     return unwrapChecked(input);
   } catch (error) {
     // Last line of defence: hostile input must never crash a chat.
-    const reason = error instanceof Error ? error.message : String(error);
-    return invalid(input, `The interrupt could not be read (${reason}).`);
+    return invalid(input, `The interrupt could not be read (${errorMessage(error)}).`);
   }
 }
 

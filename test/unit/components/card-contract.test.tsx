@@ -120,6 +120,15 @@ describe('ToolApprovalCard operations', () => {
     expect(onInterruptResume).toHaveBeenCalledTimes(1);
   });
 
+  it('says a ticket operation failed even when what it threw cannot become text', async () => {
+    // A bare object has no toString: turning it into text throws, which used to lose the message.
+    const onInterruptResume = vi.fn(() => Promise.reject(Object.create(null)));
+    render(<ToolApprovalCard {...props(approvalInterrupt(), { onInterruptResume })} />);
+    await userEvent.click(screen.getByTestId('approval-cancel'));
+    expect(await screen.findByTestId('approval-operation-error')).toHaveTextContent('That did not work: an unreadable error');
+    expect(screen.getByTestId('approval-cancel')).toBeEnabled();
+  });
+
   it('offers no ticket operations without an onInterruptResume callback', () => {
     render(<ToolApprovalCard {...props(approvalInterrupt())} />);
     expect(screen.getByTestId('approval-card')).toBeInTheDocument();

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { errorMessage } from '../../../src/error-message';
+
+/** Something thrown that cannot even be turned into text. */
+const hostile = {
+  toString() {
+    throw new Error('no text for you');
+  },
+};
+
+describe('errorMessage', () => {
+  it('reads an Error, text and other values', () => {
+    expect(errorMessage(new Error('offline'))).toBe('offline');
+    expect(errorMessage('timeout')).toBe('timeout');
+    expect(errorMessage(42)).toBe('42');
+  });
+
+  it('never throws on a value that cannot become text', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(errorMessage(hostile)).toBe('an unreadable error');
+    expect(errorMessage(proxy)).toBe('an unreadable error');
+  });
+});
