@@ -11,7 +11,7 @@ const TONES: Readonly<Record<string, BadgeTone>> = {
   [APPROVAL_STATUS.REVOKED]: 'danger',
 };
 
-/** A ticket status as a coloured pill labelled from the locale's status map. */
+/** A ticket status as a coloured pill, its text from the labels' `status.<value>` entries. */
 export function ApprovalStatusBadge({ status, labels }: { status: string; labels: InterruptLabels }) {
   return (
     <Badge tone={TONES[status] ?? 'neutral'} testId="approval-status" className={`cki-badge--status-${status.replace(/[^a-z_-]/gi, '')}`}>

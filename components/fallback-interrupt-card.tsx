@@ -29,8 +29,8 @@ const hasKeys = (v: unknown): v is Record<string, unknown> => typeof v === 'obje
  * <FallbackInterruptCard {...rendererProps} />
  */
 export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: FallbackInterruptCardProps) {
-  const { interrupt, status, error, retry, locale, now } = props;
-  const { announce, labels, countdown, phase, submitting, submit, dismiss } = useCardBasics(props, now);
+  const { interrupt, status, error, retry, now } = props;
+  const { announce, locale, labels, countdown, phase, submitting, submit, dismiss } = useCardBasics(props, now);
   const titleId = useId();
   const fields = flatSchemaFields(interrupt.responseSchema);
   const [values, setValues] = useState<Record<string, string | boolean>>({});

@@ -53,8 +53,8 @@ export const TimePickerCard = memo(function TimePickerCard(props: TimePickerCard
 });
 
 function TimePickerBody(props: TimePickerCardProps) {
-  const { now, status, error, retry, locale } = props;
-  const { announce, labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
+  const { now, status, error, retry } = props;
+  const { announce, locale, labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
   const titleId = useId();
   const payload = readPayload(props);
   const topic = payload.topic || labels.timePickerDefaultTopic;

@@ -53,8 +53,8 @@ export const ToolApprovalCard = memo(function ToolApprovalCard(props: ToolApprov
 });
 
 function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: ApprovalTicket | undefined }) {
-  const { interrupt, status, error, retry, locale, onInterruptResume, refreshCooldownMs = 2000, now, initialTicket } = props;
-  const { announce, labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
+  const { interrupt, status, error, retry, onInterruptResume, refreshCooldownMs = 2000, now, initialTicket } = props;
+  const { announce, locale, labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
   const titleId = useId();
   const reasonId = useId();
   const terminalId = useId();

@@ -59,8 +59,8 @@ export const UserQuestionCard = memo(function UserQuestionCard(props: UserQuesti
 });
 
 function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuestionItem[] }) {
-  const { questions, status, error, retry, locale, renderQuestion, now } = props;
-  const { announce, labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
+  const { questions, status, error, retry, renderQuestion, now } = props;
+  const { announce, locale, labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
   const [index, setIndex] = useState(0);
   const [drafts, setDrafts] = useState<Record<number, QuestionDraft>>({});
   // Answers set through the renderQuestion slot; a key present means the slot owns that question.

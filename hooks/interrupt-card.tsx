@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
 import type { InterruptHistoryRecord } from '../src/history';
-import { resolveLabels } from '../src/i18n/labels';
+import { resolveLanguage } from '../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../src/unwrap';
 import { BuiltinFallbackCard } from './builtin-fallback-card';
 import type { InterruptController } from './interrupt-controller';
@@ -70,11 +70,13 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     interrupt: { ...interrupt, problem: `The "${name}" renderer failed: ${error.message}` },
   });
 
+  const notice = answerFirst ? resolveLanguage(view.locale, view.labels) : undefined;
+
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
-      {answerFirst ? (
-        <p className="cki-root cki-notice" role="alert" lang={view.locale}>
-          {resolveLabels(view.locale, view.labels).answerFirst}
+      {notice ? (
+        <p className="cki-root cki-notice" role="alert" lang={notice.locale}>
+          {notice.labels.answerFirst}
         </p>
       ) : null}
       <RendererBoundary

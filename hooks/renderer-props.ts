@@ -49,7 +49,7 @@ export interface InterruptRendererProps<TResult = unknown> {
   /** True unless `status` is `pending`. */
   readOnly: boolean;
   locale: InterruptLocale;
-  /** Label overrides, merged over the locale's built-in labels by each card. */
+  /** Label overrides merged over English, or a whole table such as `zhCN.labels` for `locale: 'zh-CN'`. */
   labels?: Readonly<Record<string, string>>;
   /** The app's callback for card operations (approval cancel / refresh). */
   onInterruptResume?: InterruptResumeHandler;

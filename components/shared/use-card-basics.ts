@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useCountdown, type Clock } from '../../hooks/use-countdown';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
-import { resolveLabels } from '../../src/i18n/labels';
+import { resolveLanguage } from '../../src/i18n/labels';
 
 /** Which body a card shows. */
 export type CardPhase = 'interactive' | 'answered' | 'cancelled' | 'expired';
@@ -14,7 +14,7 @@ export type CardPhase = 'interactive' | 'answered' | 'cancelled' | 'expired';
  */
 export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) {
   const { status, result, error, locale, labels: overrides, interrupt, resolve, cancel } = props;
-  const labels = useMemo(() => resolveLabels(locale, overrides), [locale, overrides]);
+  const { locale: spoken, labels } = useMemo(() => resolveLanguage(locale, overrides), [locale, overrides]);
   const countdown = useCountdown(status === 'pending' ? interrupt.expiresAt : undefined, now);
   const [local, setLocal] = useState<{ kind: 'answer'; payload: T } | { kind: 'cancel' } | undefined>();
   const locked = useRef(false);
@@ -57,6 +57,8 @@ export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) 
 
   return {
     announce,
+    /** The locale the texts are in: the given one, or English when its labels are missing. */
+    locale: spoken,
     labels,
     countdown,
     phase,

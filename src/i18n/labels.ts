@@ -78,7 +78,6 @@ export interface InterruptLabels {
   [key: `status.${string}`]: string;
 }
 
-
 /** English labels; the TimePickerCard texts are the seed's QA contract, verbatim. */
 export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   expired: 'Expired',
@@ -147,32 +146,55 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
 
 const warnedLocales = new Set<string>();
 
+/** Whether `labels` translates every text of the cards (a table such as `zhCN.labels`), not just a few. */
+const isWholeTable = (labels: Readonly<Record<string, unknown>> | undefined): boolean =>
+  !!labels && Object.keys(EN_LABELS).every((key) => typeof labels[key] === 'string');
+
+/** The language the cards speak: their `lang` and every text. */
+export interface CardLanguage {
+  locale: InterruptLocale;
+  labels: InterruptLabels;
+}
+
 /**
- * The English labels with the app's overrides merged over them. Other languages come as a label
- * table (`zhCN` from `copilotkit-interrupts/locales/zh-CN`), so an app ships only the ones it uses;
- * a non-English `locale` without one gets English and a console warning. Override values that
- * are not strings are ignored.
+ * The cards' language. English is built in; another `locale` needs its whole label table
+ * (`{ ...zhCN }` from `copilotkit-interrupts/locales/zh-CN`), so an app ships only the languages it
+ * uses. Without one the cards stay English throughout (text, `lang`, slot wording) and a console
+ * warning says once what is missing. Overrides are merged over English; values that are not
+ * strings are ignored.
+ *
+ * @example
+ * resolveLanguage('en', { timePickerBooked: 'Locked in' }).labels.timePickerBooked; // 'Locked in'
+ * resolveLanguage(zhCN.locale, zhCN.labels).locale; // 'zh-CN'
+ */
+export function resolveLanguage(locale: InterruptLocale | string | undefined, overrides?: Readonly<Record<string, unknown>>): CardLanguage {
+  let spoken = locale ?? 'en';
+  if (spoken !== 'en' && !isWholeTable(overrides)) {
+    if (!warnedLocales.has(spoken)) {
+      warnedLocales.add(spoken);
+      const fix =
+        spoken === 'zh-CN'
+          ? 'spread { ...zhCN } from "copilotkit-interrupts/locales/zh-CN" into the options'
+          : 'give labels for every key of EN_LABELS';
+      console.warn(`[copilotkit-interrupts] No whole label table for locale "${spoken}", so the cards show English: ${fix}.`);
+    }
+    spoken = 'en';
+  }
+  const labels: Record<string, string> = { ...EN_LABELS };
+  for (const [key, value] of Object.entries(overrides ?? {})) {
+    if (typeof value === 'string' && key !== '__proto__' && key !== 'constructor') labels[key] = value;
+  }
+  return { locale: spoken as InterruptLocale, labels: labels as unknown as InterruptLabels };
+}
+
+/**
+ * The labels of {@link resolveLanguage}.
  *
  * @example
  * resolveLabels('en', { timePickerBooked: 'Locked in' }).timePickerBooked; // 'Locked in'
  */
-export function resolveLabels(
-  locale: InterruptLocale | string | undefined,
-  overrides?: Readonly<Record<string, unknown>>,
-): InterruptLabels {
-  // A table for another language replaces every label; a few overrides only some.
-  if (locale && locale !== 'en' && typeof overrides?.expired !== 'string' && !warnedLocales.has(locale)) {
-    warnedLocales.add(locale);
-    console.warn(
-      `[copilotkit-interrupts] No labels for locale "${locale}": the cards show English. Spread its table into the options, e.g. { ...zhCN } from "copilotkit-interrupts/locales/zh-CN".`,
-    );
-  }
-  if (!overrides) return EN_LABELS;
-  const merged: Record<string, string> = { ...EN_LABELS };
-  for (const [key, value] of Object.entries(overrides)) {
-    if (typeof value === 'string' && key !== '__proto__' && key !== 'constructor') merged[key] = value;
-  }
-  return merged as unknown as InterruptLabels;
+export function resolveLabels(locale: InterruptLocale | string | undefined, overrides?: Readonly<Record<string, unknown>>): InterruptLabels {
+  return resolveLanguage(locale, overrides).labels;
 }
 
 /**

@@ -10,7 +10,7 @@ import { UserQuestionCard } from '../../../components/user-question-card';
 import type { InterruptRendererProps, InterruptStatus } from '../../../hooks/renderer-props';
 import { createRendererRegistry } from '../../../src/registry';
 import { unwrapInterrupt } from '../../../src/unwrap';
-import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';
+import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, mastraTimePicker, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';
 import { zhCN } from '../../../src/i18n/zh-cn';
 
 /** Renderer props as the host hook passes them; resolve/cancel are spies that change nothing. */
@@ -138,6 +138,14 @@ describe('ToolApprovalCard operations', () => {
 });
 
 describe('labels, locale and errors', () => {
+  it('speaks English throughout when a locale comes without its labels', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { container } = render(<TimePickerCard {...props(mastraTimePicker({ slots: [] }), { locale: 'zh-CN' })} now={fixedClock} />);
+    expect(screen.getByTestId('time-picker-card')).toHaveTextContent('Book a call');
+    expect(screen.getAllByTestId('time-picker-slot')[0]).toHaveTextContent('Tomorrow');
+    expect(container.querySelector('[lang]')).toHaveAttribute('lang', 'en');
+  });
+
   it('merges label overrides over the locale', () => {
     render(<TimePickerCard {...props(timePickerInterrupt, { ...zhCN, labels: { ...zhCN.labels, timePickerEyebrow: 'Schedule' } })} />);
     expect(screen.getByTestId('time-picker-card')).toHaveTextContent('Schedule');

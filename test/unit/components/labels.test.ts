@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { APPROVAL_STATUS, APPROVAL_STATUS_MAP } from '../../../src/protocol';
-import { approvalStatusLabel, EN_LABELS, formatLabel, resolveLabels } from '../../../src/i18n';
+import { approvalStatusLabel, EN_LABELS, formatLabel, resolveLabels, resolveLanguage } from '../../../src/i18n';
 import { ZH_CN_LABELS, zhCN } from '../../../src/i18n/zh-cn';
 
 describe('labels', () => {
@@ -35,22 +35,38 @@ describe('labels', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
-  it('takes another language as a table spread into the options', () => {
+  it('takes another language as a whole table spread into the options', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const labels = resolveLabels(zhCN.locale, { ...zhCN.labels, timePickerBooked: '已锁定' });
-    expect(labels.timePickerBooked).toBe('已锁定');
-    expect(labels.timePickerNone).toBe('这些时间都不合适');
+    const language = resolveLanguage(zhCN.locale, { ...zhCN.labels, timePickerBooked: '已锁定' });
+    expect(language.locale).toBe('zh-CN');
+    expect(language.labels.timePickerBooked).toBe('已锁定');
+    expect(language.labels.timePickerNone).toBe('这些时间都不合适');
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
   });
 
-  it('shows English for a locale without its table and says once how to add it', () => {
+  it('stays English throughout for zh-CN without its table, and says once which import is missing', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    expect(resolveLabels('fr').timePickerBooked).toBe('Booked');
-    expect(resolveLabels('fr', { timePickerBooked: 'Réservé' }).timePickerBooked).toBe('Réservé');
+    // A few overrides are not a table: the cards would be half Chinese, half English.
+    const language = resolveLanguage('zh-CN', { expired: '过期' });
+    expect(language.locale).toBe('en');
+    expect(language.labels.timePickerNone).toBe('None of these work');
+    expect(language.labels.expired).toBe('过期');
+    resolveLanguage('zh-CN');
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0][0]).toContain('No labels for locale "fr"');
-    expect(warn.mock.calls[0][0]).toContain('copilotkit-interrupts/locales/zh-CN');
+    expect(warn.mock.calls[0][0]).toContain('No whole label table for locale "zh-CN"');
+    expect(warn.mock.calls[0][0]).toContain('{ ...zhCN } from "copilotkit-interrupts/locales/zh-CN"');
+    warn.mockRestore();
+  });
+
+  it('asks for every key of a locale the package has no table for', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(resolveLabels('fr', { timePickerBooked: 'Réservé' }).timePickerBooked).toBe('Réservé');
+    expect(resolveLanguage('fr').locale).toBe('en');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toContain('give labels for every key of EN_LABELS');
+    const french = Object.fromEntries(Object.keys(EN_LABELS).map((key) => [key, `fr:${key}`]));
+    expect(resolveLanguage('fr', french).locale).toBe('fr');
     warn.mockRestore();
   });
 
