@@ -47,7 +47,8 @@ interface OpenSet {
 /** What a card's action records: an answer (with its payload) or a cancel. */
 type Outcome = { status: 'submitting'; result: unknown } | { status: 'cancelled' };
 
-const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null => messages?.at(-1)?.id ?? null;
+const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null =>
+  messages && messages.length > 0 ? messages[messages.length - 1].id : null;
 
 /**
  * Why a card is in `error` when its answer was handed to CopilotKit but no run carrying it started.
@@ -57,6 +58,10 @@ const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | n
 const NOT_HANDED_OVER =
   'Not sent: CopilotKit no longer had this interrupt open (or the agent refused the run), so the answer never reached the agent.';
 
+/**
+ * What an agent or CopilotKit reported, as a sentence for the card. Unlike `errorMessage`, a value
+ * that carries no message of its own gets `fallback`, never "[object Object]".
+ */
 const errorText = (error: unknown, fallback: string): string =>
   error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : fallback;
 

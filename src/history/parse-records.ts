@@ -1,8 +1,8 @@
-import { isRecord as isObject } from '../unwrap/guards';
+import { isRecord } from '../unwrap/guards';
 import { TERMINAL_RECORD_STATUSES, type InterruptHistoryRecord } from './types';
 
-function isRecord(value: unknown, threadId: string): value is InterruptHistoryRecord {
-  if (!isObject(value)) return false;
+function isHistoryRecord(value: unknown, threadId: string): value is InterruptHistoryRecord {
+  if (!isRecord(value)) return false;
   const { interrupt } = value;
   return (
     value.threadId === threadId &&
@@ -11,10 +11,10 @@ function isRecord(value: unknown, threadId: string): value is InterruptHistoryRe
     typeof value.time === 'number' &&
     (value.anchor === null || typeof value.anchor === 'string') &&
     TERMINAL_RECORD_STATUSES.includes(value.status as never) &&
-    isObject(interrupt) &&
+    isRecord(interrupt) &&
     typeof interrupt.id === 'string' &&
     typeof interrupt.reason === 'string' &&
-    isObject(interrupt.metadata)
+    isRecord(interrupt.metadata)
   );
 }
 
@@ -36,7 +36,7 @@ export function parseRecords(text: string | null | undefined, threadId: string):
     return ignore('it is not valid JSON');
   }
   if (!Array.isArray(parsed)) return ignore('expected an array');
-  const records = parsed.filter((item) => isRecord(item, threadId));
+  const records = parsed.filter((item) => isHistoryRecord(item, threadId));
   if (records.length < parsed.length) {
     console.warn(
       `[copilotkit-interrupts] Dropped ${parsed.length - records.length} malformed stored interrupt record(s) for thread "${threadId}".`,
