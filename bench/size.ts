@@ -43,6 +43,8 @@ export const EXTERNAL = [
  */
 export const SIZE_TARGETS: Readonly<Record<string, number>> = {
   './core': 3.75 * 1024,
+  // Set once measured (1,404 B): the table alone; the English labels must not ride along.
+  './locales/zh-CN': 1.5 * 1024,
   '.': 16 * 1024,
   './styles.css': 3 * 1024,
 };
