@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { InterruptLabels } from '../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../src/unwrap';
-import { DetailsRow } from './approval-ticket-details';
+import { DetailsRow } from './shared/details-row';
 import { JsonDetails } from './shared/json-details';
 
 const firstString = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '');

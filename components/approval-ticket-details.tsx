@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
 import type { ApprovalTicket } from '../hooks/renderer-props';
 import { APPROVAL_STATUS } from '../src/protocol';
 import type { InterruptLabels } from '../src/i18n/labels';
 import { ApprovalStatusBadge } from './approval-status-badge';
+import { DetailsRow } from './shared/details-row';
 import { SafeLink } from './shared/safe-link';
 
 const OPEN_STATUSES: readonly string[] = [APPROVAL_STATUS.PENDING, APPROVAL_STATUS.DRAFT];
@@ -13,16 +13,6 @@ export interface ApprovalTicketDetailsProps {
   titleId?: string;
   /** The agent's note about the ticket, shown under the title. */
   message?: string;
-}
-
-/** One term and its value in a card's details list (`<dl className="cki-fields">`). */
-export function DetailsRow({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="cki-fields__row">
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
 }
 
 /** Title, status, number, submit time, approvers (only while someone still has to act) and link. */

@@ -1,7 +1,8 @@
-import { memo, useLayoutEffect, useSyncExternalStore } from 'react';
+import { memo, useLayoutEffect } from 'react';
 import type { InterruptHistoryRecord } from '../src/history';
 import { InterruptCard } from './interrupt-card';
 import type { InterruptController } from './interrupt-controller';
+import { useThreadRecords } from './use-thread-records';
 
 export interface AnchoredEchoesProps {
   controller: InterruptController;
@@ -9,11 +10,6 @@ export interface AnchoredEchoesProps {
   agentId: string;
   /** Which records belong at this spot of the transcript. */
   isHere: (record: InterruptHistoryRecord) => boolean;
-}
-
-/** The records of one thread, re-read whenever the history changes. */
-export function useThreadRecords(controller: InterruptController, threadId: string): readonly InterruptHistoryRecord[] {
-  return useSyncExternalStore(controller.history.subscribe, () => controller.history.getSnapshot(threadId));
 }
 
 /** The read-only cards of one thread and agent that are anchored at one spot of the transcript. */

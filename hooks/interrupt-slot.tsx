@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import type { UnwrappedInterrupt } from '../src/unwrap';
-import { useThreadRecords } from './anchored-echoes';
 import { InterruptCard } from './interrupt-card';
 import type { InterruptController } from './interrupt-controller';
+import { useThreadRecords } from './use-thread-records';
 
 /**
  * What the hook hands to CopilotKit's single interrupt slot: every open interrupt as its card.
