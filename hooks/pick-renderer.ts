@@ -20,9 +20,10 @@ export function createRendererPicker(
   overrides: RendererMap<InterruptRenderer<any>> | undefined,
   fallback: InterruptRenderer<any>,
 ): RendererPicker {
-  const registry = createRendererRegistry({ ...defaults, ...overrides }, fallback);
+  const renderers = { ...defaults, ...overrides };
+  const registry = createRendererRegistry(renderers, fallback);
   return (interrupt) => {
     const key = interrupt.problem ? undefined : registry.match(interrupt);
-    return { Renderer: key === undefined ? fallback : registry.pick(interrupt), name: key ?? 'fallback' };
+    return key === undefined ? { Renderer: fallback, name: 'fallback' } : { Renderer: renderers[key]!, name: key };
   };
 }
