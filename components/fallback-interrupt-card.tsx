@@ -135,3 +135,11 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: 
     </CardFrame>
   );
 });
+
+/**
+ * What a card shows for a payload it cannot read: the fallback card with the problem, the
+ * interrupt's own problem first (it says more), else the card's `problem` sentence.
+ */
+export function malformedPayloadCard(props: InterruptRendererProps<any>, problem: string) {
+  return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem: props.interrupt.problem ?? problem }} />;
+}

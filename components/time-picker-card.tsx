@@ -5,7 +5,7 @@ import { formatLabel } from '../src/i18n/labels';
 import { generateCandidateSlots } from '../src/time-slots';
 import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../src/unwrap';
 import { isRecord } from '../src/unwrap/guards';
-import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { malformedPayloadCard } from './fallback-interrupt-card';
 import { ReadOnlyCard } from './shared/read-only-card';
 import { CardFrame } from './shared/card-frame';
 import { CountdownText } from './shared/countdown-text';
@@ -46,8 +46,7 @@ export const TimePickerCard = memo(function TimePickerCard(props: TimePickerCard
   // Slots that are there but malformed are a broken payload, not "no slots": say so.
   const brokenSlots = isRecord(payload) && 'slots' in payload && !isTimePickerPayload(payload);
   if (brokenSlots) {
-    const problem = props.interrupt.problem ?? 'The time picker payload is malformed: slots must be a list of {label, iso}.';
-    return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
+    return malformedPayloadCard(props, 'The time picker payload is malformed: slots must be a list of {label, iso}.');
   }
   return <TimePickerBody {...props} />;
 });

@@ -6,7 +6,7 @@ import { approvalStatusLabel, formatLabel } from '../src/i18n/labels';
 import { isApprovalTicket, toProtocolInterrupt } from '../src/unwrap';
 import { ApprovalDirectDetails } from './approval-direct-details';
 import { ApprovalTicketDetails } from './approval-ticket-details';
-import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { malformedPayloadCard } from './fallback-interrupt-card';
 import { Badge, type BadgeTone } from './shared/badge';
 import { CardFrame } from './shared/card-frame';
 import { CountdownText } from './shared/countdown-text';
@@ -48,8 +48,7 @@ const resultTicket = (result: ToolApprovalResult | undefined) =>
 export const ToolApprovalCard = memo(function ToolApprovalCard(props: ToolApprovalCardProps) {
   const { ticket } = props.interrupt.metadata;
   if (ticket === undefined || isApprovalTicket(ticket)) return <ApprovalCardBody {...props} initialTicket={ticket} />;
-  const problem = props.interrupt.problem ?? 'The approval ticket (metadata.ticket) is malformed: it needs a title, sn and status.';
-  return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
+  return malformedPayloadCard(props, 'The approval ticket (metadata.ticket) is malformed: it needs a title, sn and status.');
 });
 
 function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: ApprovalTicket | undefined }) {

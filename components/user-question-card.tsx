@@ -4,7 +4,7 @@ import type { InterruptRendererProps } from '../hooks/renderer-props';
 import type { UserQuestionAnswerItem, UserQuestionItem } from '../src/protocol';
 import { formatLabel, type InterruptLabels } from '../src/i18n/labels';
 import { isUserQuestionInterrupt } from '../src/unwrap';
-import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { malformedPayloadCard } from './fallback-interrupt-card';
 import { Badge } from './shared/badge';
 import { CardFrame } from './shared/card-frame';
 import { ReadOnlyCard } from './shared/read-only-card';
@@ -52,8 +52,7 @@ export interface UserQuestionCardProps extends InterruptRendererProps<UserQuesti
  */
 export const UserQuestionCard = memo(function UserQuestionCard(props: UserQuestionCardProps) {
   if (!isUserQuestionInterrupt(props.interrupt)) {
-    const problem = props.interrupt.problem ?? 'The question interrupt carries no well-formed questions (metadata.questions).';
-    return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem }} />;
+    return malformedPayloadCard(props, 'The question interrupt carries no well-formed questions (metadata.questions).');
   }
   return <QuestionCardBody {...props} questions={props.interrupt.metadata.questions} />;
 });
