@@ -1,13 +1,11 @@
 import type { InterruptHistory, InterruptHistoryRecord } from '../src/history';
+import { LOG } from '../src/log';
 import { toProtocolInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
 import { afterPaint } from './after-paint';
 import type { CardView } from './card-view';
 import type { InterruptResumeHandler } from './renderer-props';
 import { carriesBatch, toResumeEntry, type ResumeBatch } from './resume-batch';
 import { toResumeRecord } from './resume-record';
-
-/** Prefixes every console message of the package. */
-export const LOG = '[copilotkit-interrupts]';
 
 /** CopilotKit's `resolve` / `cancel` from the `useInterrupt` render props. */
 export interface CopilotKitInterruptActions {

@@ -6,6 +6,7 @@ import {
   type InterruptHistoryOptions,
   type InterruptHistoryRecord,
 } from './types';
+import { LOG } from '../log';
 
 const EMPTY: readonly InterruptHistoryRecord[] = Object.freeze([]);
 
@@ -27,7 +28,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
 
   const storageKey = (threadId: string) => `${prefix}:${threadId}`;
   const warn = (action: string, threadId: string, error: unknown) =>
-    console.warn(`[copilotkit-interrupts] Could not ${action} interrupt history for thread "${threadId}".`, error);
+    console.warn(`${LOG} Could not ${action} interrupt history for thread "${threadId}".`, error);
 
   // Threads load on first read, so a history holding many threads only parses the ones shown.
   const load = (threadId: string): readonly InterruptHistoryRecord[] => {

@@ -1,5 +1,6 @@
 import { isRecord } from '../unwrap/guards';
 import { TERMINAL_RECORD_STATUSES, type InterruptHistoryRecord } from './types';
+import { LOG } from '../log';
 
 function isHistoryRecord(value: unknown, threadId: string): value is InterruptHistoryRecord {
   if (!isRecord(value)) return false;
@@ -26,7 +27,7 @@ function isHistoryRecord(value: unknown, threadId: string): value is InterruptHi
 export function parseRecords(text: string | null | undefined, threadId: string): InterruptHistoryRecord[] {
   if (text == null || text === '') return [];
   const ignore = (why: string) => {
-    console.warn(`[copilotkit-interrupts] Ignoring stored interrupt history for thread "${threadId}": ${why}.`);
+    console.warn(`${LOG} Ignoring stored interrupt history for thread "${threadId}": ${why}.`);
     return [];
   };
   let parsed: unknown;
@@ -39,7 +40,7 @@ export function parseRecords(text: string | null | undefined, threadId: string):
   const records = parsed.filter((item) => isHistoryRecord(item, threadId));
   if (records.length < parsed.length) {
     console.warn(
-      `[copilotkit-interrupts] Dropped ${parsed.length - records.length} malformed stored interrupt record(s) for thread "${threadId}".`,
+      `${LOG} Dropped ${parsed.length - records.length} malformed stored interrupt record(s) for thread "${threadId}".`,
     );
   }
   return records;

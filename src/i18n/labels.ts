@@ -1,6 +1,7 @@
 import { APPROVAL_STATUS_MAP_EN } from '../protocol/constants';
 import { statusLabels } from './status-labels';
 import type { InterruptLocale } from './locale';
+import { LOG } from '../log';
 
 /**
  * Every user-visible text of the built-in cards. `{name}` placeholders are filled by
@@ -176,7 +177,7 @@ export function resolveLanguage(locale: InterruptLocale | string | undefined, ov
         spoken === 'zh-CN'
           ? 'spread { ...zhCN } from "copilotkit-interrupts/locales/zh-CN" into the options'
           : 'give labels for every key of EN_LABELS';
-      console.warn(`[copilotkit-interrupts] No whole label table for locale "${spoken}", so the cards show English: ${fix}.`);
+      console.warn(`${LOG} No whole label table for locale "${spoken}", so the cards show English: ${fix}.`);
     }
     spoken = 'en';
   }

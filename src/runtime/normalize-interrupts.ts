@@ -2,6 +2,7 @@ import type { AbstractAgent, BaseEvent, CustomEvent, Interrupt, MiddlewareFuncti
 import { Observable } from 'rxjs';
 import { MASTRA_SUSPEND_REASON } from '../unwrap/unwrap-interrupt';
 import { errorMessage } from '../error-message';
+import { LOG } from '../log';
 
 /** The CUSTOM event name of the legacy interrupt channel. */
 export const LEGACY_INTERRUPT_EVENT = 'on_interrupt';
@@ -55,7 +56,7 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
   const report = (problem: string, event: unknown) => {
     try {
       if (options.onProblem) options.onProblem(problem, event);
-      else console.warn(`[copilotkit-interrupts] ${problem}`);
+      else console.warn(`${LOG} ${problem}`);
     } catch {
       // A reporting callback must not break the run either.
     }
