@@ -83,8 +83,7 @@ export function useInterruptRenderersWith(
       const kind = props.interrupts?.length ? 'standard' : 'legacy';
       const unwrapped = unwrapInterrupts(props);
       const interrupts = kind === 'legacy' ? controller.identifyLegacy(unwrapped) : unwrapped;
-      // The render props carry CopilotKit's `resolve` and `cancel`.
-      controller.setOpen(kind, interrupts, props);
+      controller.setOpen(kind, interrupts, { resolve: props.resolve, cancel: props.cancel });
       return <InterruptSlot controller={controller} interrupts={interrupts} />;
     },
   } as Parameters<typeof useInterrupt>[0]);
