@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
 /** A clock: epoch milliseconds. Injectable so stories and tests never depend on the wall clock. */
 export type Clock = () => number;
@@ -12,38 +12,49 @@ export interface Countdown {
   expired: boolean;
 }
 
-function measure(deadline: number | undefined, now: Clock): Countdown {
-  if (deadline === undefined) return { remainingMs: undefined, expired: false };
-  const remainingMs = Math.max(0, deadline - now());
-  return { remainingMs, expired: remainingMs === 0 };
-}
+const remaining = (deadline: number | undefined, now: Clock) =>
+  deadline === undefined ? undefined : Math.max(0, deadline - now());
 
 /**
  * Time left until an ISO `expiresAt`, re-measured every second until it reaches zero.
  * An absent or unparseable `expiresAt` means "never expires".
  *
+ * The state is one number, so a re-measure that finds nothing new renders nothing; and the clock
+ * is read through a ref, so a clock that is a new function on every render (an inline
+ * `() => Date.now()`, which is what Next's production minifier makes of `systemClock` as a default
+ * parameter) neither restarts the timer nor sets state again. With the clock among the effect's
+ * dependencies, that pair made a card re-render on every commit, forever.
+ *
  * @example
  * const { remainingMs, expired } = useCountdown(interrupt.expiresAt);
  */
-export function useCountdown(expiresAt: string | undefined, now: Clock = systemClock): Countdown {
+export function useCountdown(expiresAt: string | undefined, now?: Clock): Countdown {
   const parsed = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const deadline = Number.isFinite(parsed) ? parsed : undefined;
-  const [state, setState] = useState(() => measure(deadline, now));
+  const clock = useRef(now ?? systemClock);
+  const [remainingMs, setRemainingMs] = useState(() => remaining(deadline, clock.current));
 
   useEffect(() => {
-    const update = () => setState(measure(deadline, now));
-    update();
-    if (deadline === undefined) return undefined;
-    // One tick a second is enough for an m:ss display; the interval stops once expired.
+    clock.current = now ?? systemClock;
+  });
+
+  useEffect(() => {
+    const measure = () => {
+      const left = remaining(deadline, clock.current);
+      setRemainingMs(left);
+      return left;
+    };
+    // One tick a second is enough for an m:ss display; there is none without a deadline or once expired.
+    const left = measure();
+    if (left === undefined || left === 0) return undefined;
     const timer = setInterval(() => {
-      const next = measure(deadline, now);
-      setState(next);
-      if (next.expired) clearInterval(timer);
+      if (measure() === 0) clearInterval(timer);
     }, 1000);
     return () => clearInterval(timer);
-  }, [deadline, now]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the timer follows the deadline only.
+  }, [deadline]);
 
-  return state;
+  return useMemo(() => ({ remainingMs, expired: remainingMs === 0 }), [remainingMs]);
 }
 
 /**
