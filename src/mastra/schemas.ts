@@ -51,7 +51,7 @@ export const approvalResumeSchema = z.object({
 });
 
 /** An option of a choice question. */
-export const userQuestionOptionSchema = z.object({ label: z.string(), description: z.string() });
+export const userQuestionOptionSchema = z.object({ label: z.string(), description: z.string().optional() });
 
 /** A question (seed protocol `UserQuestionItem`). */
 export const userQuestionItemSchema = z.object({

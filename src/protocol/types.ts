@@ -37,7 +37,11 @@ export type AIDevToolApprovalInterrupt = BaseInterrupt<
 >;
 
 export type UserQuestionOptionItem = {
-  description: string;
+  /**
+   * Optional, although the seed requires it: the card shows it under the label when present,
+   * and an "Others" answer always carries the typed text here.
+   */
+  description?: string;
   label: string;
 };
 

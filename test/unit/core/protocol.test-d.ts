@@ -57,11 +57,11 @@ describe('protocol types (seed 000)', () => {
     expectTypeOf<NonNullable<UserQuestionInterrupt['metadata']>['questions'][number]>().toEqualTypeOf<{
       header: string;
       multiSelect?: boolean;
-      options?: { description: string; label: string }[];
+      options?: { description?: string; label: string }[];
       question: string;
     }>();
     expectTypeOf<UserQuestionAnswerItem>().toEqualTypeOf<{
-      answer: { description: string; label: string }[];
+      answer: { description?: string; label: string }[];
       multiSelect?: boolean;
       question: string;
     }>();
