@@ -3,7 +3,7 @@ import type { InterruptLabels } from '../src/i18n/labels';
 import { OTHERS_LABEL } from './user-question-model';
 
 function optionText(option: UserQuestionOptionItem): string {
-  if (option.label === OTHERS_LABEL) return option.description;
+  if (option.label === OTHERS_LABEL) return option.description ?? option.label;
   return option.description && option.description !== option.label ? `${option.label} — ${option.description}` : option.label;
 }
 
