@@ -27,8 +27,13 @@ export class DemoPage {
   }
 
   static async open(context: BrowserContext, url: string): Promise<DemoPage> {
-    const demo = new DemoPage(await context.newPage());
-    await demo.page.goto(url);
+    return DemoPage.attach(await context.newPage(), url);
+  }
+
+  /** Records on a page the caller prepared (init scripts, say), then opens `url` in it. */
+  static async attach(page: Page, url: string): Promise<DemoPage> {
+    const demo = new DemoPage(page);
+    await page.goto(url);
     return demo;
   }
 
