@@ -59,6 +59,18 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      {
+        test: {
+          // examples/nextjs: packs the library, `next build`, `next start`, Chromium.
+          name: 'examples',
+          globals: true,
+          environment: 'node',
+          include: ['test/examples/**/*.test.ts'],
+          fileParallelism: false,
+          hookTimeout: 600_000,
+          testTimeout: 90_000,
+        },
+      },
       ...storybookProjects,
       {
         test: {
