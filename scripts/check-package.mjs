@@ -1,4 +1,4 @@
-// Checks the built package the way a consumer meets it: publint, arethetypeswrong,
+// Checks the built package the way a consumer meets it: its files, publint, arethetypeswrong,
 // and a real `import()` and `require()` of every entry from a Node process.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -8,6 +8,17 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
 
 run('npx', ['--no-install', 'publint', '--strict']);
+
+// What a consumer downloads: the licence and the README travel with the code.
+const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { encoding: 'utf8' }));
+const packedFiles = new Set(packed.files.map((file) => file.path));
+for (const required of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/styles.css']) {
+  if (!packedFiles.has(required)) {
+    console.error(`FAIL the package would ship without ${required}`);
+    process.exit(1);
+  }
+}
+console.log(`ok the package ships ${packedFiles.size} files, LICENSE and README.md among them`);
 // Stylesheet exports have no JavaScript or types for attw to resolve; the loop below skips them too.
 const cssEntries = Object.keys(pkg.exports).filter((key) => key.endsWith('.css'));
 run('npx', ['--no-install', 'attw', '--pack', '.', '--profile', 'node16', ...(cssEntries.length > 0 ? ['--exclude-entrypoints', ...cssEntries] : [])]);
