@@ -1,10 +1,9 @@
 import type { ReactNode } from 'react';
 import type { InterruptLabels } from '../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../src/unwrap';
+import { toolCallOf } from './approval-edit-model';
 import { DetailsRow } from './shared/details-row';
 import { JsonDetails } from './shared/json-details';
-
-const firstString = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '');
 
 export interface ApprovalDirectDetailsProps {
   interrupt: UnwrappedInterrupt;
@@ -13,17 +12,16 @@ export interface ApprovalDirectDetailsProps {
   titleId?: string;
   /** The outcome, once there is one; shown next to the eyebrow. */
   badge?: ReactNode;
+  /** Hide the arguments (the editor shows them instead). */
+  hideArgs?: boolean;
 }
 
 /**
- * Eyebrow, message, the tool and its arguments (formatted, collapsible: native, keyboard-operable).
- * The tool is read from `metadata.toolName` (also `tool_name`, `tool`), else the interrupt's own
- * tool; the arguments from `metadata.arguments` (also `args`, `input`).
+ * Eyebrow, message, the tool and its arguments (formatted, collapsible: native, keyboard-operable),
+ * as {@link toolCallOf} reads them.
  */
-export function ApprovalDirectDetails({ interrupt, labels, titleId, badge }: ApprovalDirectDetailsProps) {
-  const m = interrupt.metadata;
-  const toolName = firstString(m.toolName, m.tool_name, m.tool, interrupt.toolName);
-  const args = m.arguments ?? m.args ?? m.input;
+export function ApprovalDirectDetails({ interrupt, labels, titleId, badge, hideArgs }: ApprovalDirectDetailsProps) {
+  const { toolName, args } = toolCallOf(interrupt);
   return (
     <>
       <div className="cki-card__header">
@@ -40,7 +38,7 @@ export function ApprovalDirectDetails({ interrupt, labels, titleId, badge }: App
           </DetailsRow>
         </dl>
       ) : null}
-      {args !== undefined ? <JsonDetails summary={labels.approvalArguments} value={args} /> : null}
+      {args !== undefined && !hideArgs ? <JsonDetails summary={labels.approvalArguments} value={args} /> : null}
     </>
   );
 }

@@ -4,7 +4,10 @@ import type { Clock } from '../hooks/use-countdown';
 import { APPROVAL_STATUS, InterruptResumeOperation, isTerminalApprovalStatus } from '../src/protocol';
 import { approvalStatusLabel, formatLabel } from '../src/i18n/labels';
 import { isApprovalTicket, toProtocolInterrupt } from '../src/unwrap';
+import { ApprovalArgsDiff } from './approval-args-diff';
+import { ApprovalArgsEditor } from './approval-args-editor';
 import { ApprovalDirectDetails } from './approval-direct-details';
+import { argsObject, diffArgs, toolCallOf } from './approval-edit-model';
 import { ApprovalTicketDetails } from './approval-ticket-details';
 import { malformedPayloadCard } from './fallback-interrupt-card';
 import { Badge, type BadgeTone } from './shared/badge';
@@ -15,8 +18,14 @@ import { SubmitState } from './shared/submit-state';
 import { useCardBasics } from './shared/use-card-basics';
 import { errorMessage } from '../src/error-message';
 
-/** Ticket mode resolves the final ticket (the seed's AIDevToolApprovalResume payload); direct mode the decision. */
-export type ToolApprovalResult = { metadata: { ticket: ApprovalTicket } } | { approved: boolean; reason?: string };
+/**
+ * Ticket mode resolves the final ticket (the seed's AIDevToolApprovalResume payload); direct mode
+ * the decision, with `editedArgs` when the user edited the arguments before approving (they
+ * replace the tool call's arguments whole, as in AG-UI 1.0).
+ */
+export type ToolApprovalResult =
+  | { metadata: { ticket: ApprovalTicket } }
+  | { approved: boolean; reason?: string; editedArgs?: Record<string, unknown> };
 
 export interface ToolApprovalCardProps extends InterruptRendererProps<ToolApprovalResult> {
   /** Minimum pause between two refreshes, so a user cannot hammer the ticket system. Default 2000 ms. */
@@ -38,7 +47,9 @@ const resultTicket = (result: ToolApprovalResult | undefined) =>
  * The `aidev:tool_approval` card. Ticket mode (`metadata.ticket`): the third-party ticket with
  * its status, "Cancel approval" and "Refresh" (both through `onInterruptResume`); a terminal
  * status resolves `{metadata: {ticket}}`. Direct mode (no ticket, the user approves): message,
- * tool, arguments, Approve / Reject with an optional reason, resolving `{approved, reason?}`.
+ * tool, arguments, Approve / Reject with an optional reason, resolving `{approved, reason?}`;
+ * Edit arguments (a form for a flat `metadata.argsSchema`, else JSON) then "Approve with edits",
+ * resolving `{approved: true, editedArgs}`; Dismiss cancels (the agent gets `cancelled`).
  *
  * Memoized: a transcript can hold many answered cards, and a chat update that leaves their props
  * unchanged should not re-render them. *
@@ -53,7 +64,7 @@ export const ToolApprovalCard = memo(function ToolApprovalCard(props: ToolApprov
 
 function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: ApprovalTicket | undefined }) {
   const { interrupt, status, error, retry, onInterruptResume, refreshCooldownMs = 2000, now, initialTicket } = props;
-  const { announce, locale, labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
+  const { announce, locale, labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
   const titleId = useId();
   const reasonId = useId();
   const terminalId = useId();
@@ -62,6 +73,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   const [opError, setOpError] = useState<string | undefined>();
   const [coolingDown, setCoolingDown] = useState(false);
   const [reason, setReason] = useState('');
+  const [editing, setEditing] = useState(false);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -138,6 +150,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
                 </Badge>
               }
             />
+            {direct?.editedArgs ? <ApprovalArgsDiff changes={diffArgs(argsObject(toolCallOf(interrupt).args), direct.editedArgs)} labels={labels} /> : null}
             {direct?.reason ? <p className="cki-card__text cki-quote">{direct.reason}</p> : null}
           </>
         )}
@@ -187,22 +200,44 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
       </div>
     );
   } else {
-    const decide = (approved: boolean) => submit(reason.trim() ? { approved, reason: reason.trim() } : { approved });
+    const note = reason.trim();
+    const decide = (approved: boolean, editedArgs?: Record<string, unknown>) =>
+      submit({ approved, ...(note ? { reason: note } : {}), ...(editedArgs ? { editedArgs } : {}) });
+    const call = toolCallOf(interrupt);
+    const args = argsObject(call.args);
     body = (
       <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
-        <ApprovalDirectDetails interrupt={interrupt} labels={labels} titleId={titleId} />
+        <ApprovalDirectDetails interrupt={interrupt} labels={labels} titleId={titleId} hideArgs={editing} />
         <label className="cki-field" htmlFor={reasonId}>
           <span className="cki-field__label">{labels.approvalReason}</span>
           <textarea id={reasonId} className="cki-input" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
-        <div className="cki-actions">
-          <button type="button" className="cki-button cki-button--primary" data-testid="approval-approve" onClick={() => decide(true)}>
-            {labels.approvalApprove}
-          </button>
-          <button type="button" className="cki-button cki-button--danger" data-testid="approval-reject" onClick={() => decide(false)}>
-            {labels.approvalReject}
-          </button>
-        </div>
+        {editing ? (
+          <ApprovalArgsEditor
+            args={args}
+            argsSchema={call.argsSchema}
+            labels={labels}
+            onApprove={(edited) => decide(true, edited)}
+            onBack={() => setEditing(false)}
+          />
+        ) : (
+          <div className="cki-actions">
+            <button type="button" className="cki-button cki-button--primary" data-testid="approval-approve" onClick={() => decide(true)}>
+              {labels.approvalApprove}
+            </button>
+            {args || call.argsSchema !== undefined ? (
+              <button type="button" className="cki-button cki-button--secondary" data-testid="approval-edit-open" onClick={() => setEditing(true)}>
+                {labels.approvalEdit}
+              </button>
+            ) : null}
+            <button type="button" className="cki-button cki-button--danger" data-testid="approval-reject" onClick={() => decide(false)}>
+              {labels.approvalReject}
+            </button>
+            <button type="button" className="cki-button cki-button--ghost cki-actions__end" data-testid="approval-dismiss" onClick={dismiss}>
+              {labels.approvalDismiss}
+            </button>
+          </div>
+        )}
         <CountdownText countdown={countdown} labels={labels} />
       </div>
     );

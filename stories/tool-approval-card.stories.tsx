@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { ToolApprovalCard } from '../components/tool-approval-card';
 import { CardHarness } from './support/card-harness';
-import { approvalInterrupt, directApprovalInterrupt, fixedClock, LONG_TEXT, LONG_WORD, PAST, ticket } from './support/fixtures';
+import { approvalInterrupt, deployApprovalInterrupt, directApprovalInterrupt, fixedClock, LONG_TEXT, LONG_WORD, PAST, ticket } from './support/fixtures';
 import { zhCN } from '../src/i18n/zh-cn';
 
 const meta = {
@@ -148,6 +148,109 @@ export const DirectReject: Story = {
     const resolved = await canvas.findByTestId('approval-card-resolved');
     await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Rejected');
     await expect(args.onResolve).toHaveBeenCalledWith({ approved: false });
+  },
+};
+
+export const DirectRejectWithReason: Story = {
+  args: { interrupt: directApprovalInterrupt },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(await canvas.findByLabelText('Reason (optional)'), 'Keep b.txt');
+    await userEvent.click(canvas.getByTestId('approval-reject'));
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Rejected');
+    await expect(resolved).toHaveTextContent('Keep b.txt');
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: false, reason: 'Keep b.txt' });
+  },
+};
+
+export const DirectDismiss: Story = {
+  args: { interrupt: directApprovalInterrupt },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-dismiss'));
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('Cancelled');
+    await expect(args.onCancel).toHaveBeenCalledTimes(1);
+    await expect(args.onResolve).not.toHaveBeenCalled();
+  },
+};
+
+export const EditJson: Story = {
+  args: { interrupt: directApprovalInterrupt },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-edit-open'));
+    const editor = canvas.getByLabelText('Arguments (JSON)');
+    await userEvent.clear(editor);
+    await userEvent.type(editor, '[[1');
+    await expect(await canvas.findByTestId('approval-edit-problem')).toHaveTextContent('These arguments cannot be sent');
+    await expect(editor).toHaveAttribute('aria-invalid', 'true');
+    await expect(canvas.getByTestId('approval-approve-edited')).toBeDisabled();
+    await userEvent.clear(editor);
+    await userEvent.type(editor, '{{"paths": [["a.txt"], "force": false}');
+    await expect(canvas.queryByTestId('approval-edit-problem')).toBeNull();
+    await userEvent.click(canvas.getByTestId('approval-approve-edited'));
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: true, editedArgs: { paths: ['a.txt'], force: false } });
+    const diff = await canvas.findByTestId('approval-edited-args');
+    await expect(diff).toHaveTextContent('Edited arguments');
+    await expect(diff).toHaveTextContent('paths: ["a.txt","b.txt","c.txt"] → ["a.txt"]');
+    await expect(diff).toHaveTextContent('force: true → false');
+  },
+};
+
+export const EditForm: Story = {
+  args: { interrupt: deployApprovalInterrupt },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-edit-open'));
+    await expect(canvas.getByLabelText(/Service/)).toHaveValue('api');
+    const replicas = canvas.getByLabelText(/Replicas/);
+    await expect(replicas).toHaveValue(2);
+    await userEvent.clear(replicas);
+    await expect(canvas.getByTestId('approval-approve-edited')).toBeDisabled();
+    await userEvent.type(replicas, '5');
+    await userEvent.click(canvas.getByLabelText('Dry run'));
+    await userEvent.click(canvas.getByTestId('approval-approve-edited'));
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: true, editedArgs: { service: 'api', replicas: 5, dryRun: true } });
+    await expect(await canvas.findByTestId('approval-edited-args')).toHaveTextContent('replicas: 2 → 5');
+  },
+};
+
+export const EditBack: Story = {
+  args: { interrupt: deployApprovalInterrupt },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-edit-open'));
+    await userEvent.click(canvas.getByTestId('approval-edit-back'));
+    await userEvent.click(canvas.getByTestId('approval-approve'));
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: true });
+  },
+};
+
+export const ResolvedEdited: Story = {
+  args: {
+    interrupt: deployApprovalInterrupt,
+    status: 'resolved',
+    result: { approved: true, editedArgs: { service: 'api', replicas: 3, region: 'eu' } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const diff = await canvas.findByTestId('approval-edited-args');
+    await expect(within(canvasElement).getByTestId('approval-status')).toHaveTextContent('Approved');
+    await expect(diff).toHaveTextContent('replicas: 2 → 3');
+    await expect(diff).toHaveTextContent('dryRun: false');
+    await expect(diff).toHaveTextContent('region: "eu"');
+    await expect(canvas.getByRole('listitem', { name: 'dryRun removed (was false)' })).toBeVisible();
+  },
+};
+
+export const EditZhCN: Story = {
+  args: { ...zhCN, interrupt: directApprovalInterrupt },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-edit-open'));
+    await expect(canvas.getByTestId('approval-approve-edited')).toHaveTextContent('按修改后的参数批准');
+    await expect(canvas.getByLabelText('参数（JSON）')).toBeVisible();
   },
 };
 

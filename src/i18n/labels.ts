@@ -49,6 +49,16 @@ export interface InterruptLabels {
   approvalApproved: string;
   approvalRejected: string;
   approvalStatusChanged: string;
+  approvalEdit: string;
+  approvalApproveEdited: string;
+  approvalBack: string;
+  approvalDismiss: string;
+  approvalArgumentsJson: string;
+  approvalArgsInvalid: string;
+  approvalEditedArguments: string;
+  approvalArgAdded: string;
+  approvalArgRemoved: string;
+  approvalArgChanged: string;
   // UserQuestionCard
   questionEyebrow: string;
   questionPosition: string;
@@ -118,6 +128,16 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   approvalApproved: 'Approved',
   approvalRejected: 'Rejected',
   approvalStatusChanged: 'Ticket status: {status}',
+  approvalEdit: 'Edit arguments',
+  approvalApproveEdited: 'Approve with edits',
+  approvalBack: 'Back',
+  approvalDismiss: 'Dismiss',
+  approvalArgumentsJson: 'Arguments (JSON)',
+  approvalArgsInvalid: 'These arguments cannot be sent: {problem}',
+  approvalEditedArguments: 'Edited arguments',
+  approvalArgAdded: '{name} added: {after}',
+  approvalArgRemoved: '{name} removed (was {before})',
+  approvalArgChanged: '{name} changed from {before} to {after}',
   questionEyebrow: 'Question',
   questionPosition: '{index} / {total}',
   questionPrevious: 'Previous question',

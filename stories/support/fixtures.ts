@@ -61,6 +61,27 @@ export const directApprovalInterrupt = {
   metadata: { toolName: 'delete_files', arguments: { paths: ['a.txt', 'b.txt', 'c.txt'], force: true } },
 };
 
+/** A direct approval whose arguments come with a flat JSON schema: the Edit form is generated from it. */
+export const deployApprovalInterrupt = {
+  id: 'interrupt_deploy',
+  reason: InterruptReason.AIDevToolApproval,
+  toolCallId: 'call-deploy',
+  message: 'The agent wants to deploy a service.',
+  metadata: {
+    toolName: 'deploy_service',
+    arguments: { service: 'api', replicas: 2, dryRun: false },
+    argsSchema: {
+      type: 'object',
+      properties: {
+        service: { type: 'string', title: 'Service' },
+        replicas: { type: 'integer', title: 'Replicas' },
+        dryRun: { type: 'boolean', title: 'Dry run' },
+      },
+      required: ['service', 'replicas'],
+    },
+  },
+};
+
 export const questions = [
   {
     header: 'Implementation',

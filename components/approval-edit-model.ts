@@ -1,0 +1,98 @@
+import type { UnwrappedInterrupt } from '../src/unwrap';
+import { isRecord } from '../src/unwrap/guards';
+import { flatSchemaFields, type FlatField } from './flat-schema';
+
+type Args = Record<string, unknown>;
+
+const has = (object: object, name: string) => Object.prototype.hasOwnProperty.call(object, name);
+const firstString = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '');
+
+/**
+ * The tool call a direct-mode approval is about. The tool is read from `metadata.toolName` (also
+ * `tool_name`, `tool`), else the interrupt's own tool; the arguments from `metadata.arguments`
+ * (also `args`, `input`); their JSON schema, when the agent sends one, from `metadata.argsSchema`
+ * (also `inputSchema`).
+ */
+export function toolCallOf(interrupt: UnwrappedInterrupt): { toolName?: string; args: unknown; argsSchema?: unknown } {
+  const m = interrupt.metadata;
+  return {
+    toolName: firstString(m.toolName, m.tool_name, m.tool, interrupt.toolName),
+    args: m.arguments ?? m.args ?? m.input,
+    argsSchema: m.argsSchema ?? m.inputSchema,
+  };
+}
+
+/** The arguments as an object, decoding a JSON string (tool arguments often arrive encoded). */
+export function argsObject(args: unknown): Args | undefined {
+  if (isRecord(args)) return args;
+  if (typeof args !== 'string') return undefined;
+  try {
+    const decoded: unknown = JSON.parse(args);
+    return isRecord(decoded) ? decoded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How the arguments can be edited: a form for a flat schema, else JSON text. */
+export type ArgsEditor = { kind: 'form'; fields: FlatField[] } | { kind: 'json' };
+
+export function argsEditorFor(argsSchema: unknown): ArgsEditor {
+  const fields = flatSchemaFields(argsSchema);
+  return fields ? { kind: 'form', fields } : { kind: 'json' };
+}
+
+/** The JSON editor's text parsed: the edited arguments, or why they cannot be sent. */
+export function parseArgsJson(text: string): { ok: true; args: Args } | { ok: false; problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: error instanceof Error ? error.message : String(error) };
+  }
+  return isRecord(value) ? { ok: true, args: value } : { ok: false, problem: 'The arguments must be one JSON object ({ … }).' };
+}
+
+/** A form's starting values: the current arguments as the controls hold them. */
+export function formValuesFrom(fields: readonly FlatField[], args: Args | undefined): Record<string, string | boolean> {
+  const values: Record<string, string | boolean> = {};
+  for (const field of fields) {
+    const value = args && has(args, field.name) ? args[field.name] : undefined;
+    if (field.type === 'boolean') values[field.name] = value === true;
+    else if (typeof value === 'string' || typeof value === 'number') values[field.name] = String(value);
+  }
+  return values;
+}
+
+/** One top-level argument that an edit changed. */
+export interface ArgChange {
+  name: string;
+  /** Absent when the edit added the argument. */
+  before?: unknown;
+  /** Absent when the edit removed it. */
+  after?: unknown;
+}
+
+/** Structural equality of JSON values; key order does not matter. */
+function same(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
+  }
+  if (!isRecord(a) || !isRecord(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => has(b, key) && same(a[key], b[key]));
+}
+
+/** What an edit changed, argument by argument, in the order the arguments first appear. */
+export function diffArgs(before: Args | undefined, after: Args): ArgChange[] {
+  const old = before ?? {};
+  const names = [...new Set([...Object.keys(old), ...Object.keys(after)])];
+  const changes: ArgChange[] = [];
+  for (const name of names) {
+    if (!has(after, name)) changes.push({ name, before: old[name] });
+    else if (!has(old, name)) changes.push({ name, after: after[name] });
+    else if (!same(old[name], after[name])) changes.push({ name, before: old[name], after: after[name] });
+  }
+  return changes;
+}
