@@ -168,17 +168,17 @@ function streamParts(turn: ScriptedTurn): StreamPart[] {
 
 /**
  * A deterministic language model for the demo and the tests: `MockLanguageModelV3` from `ai/test`
- * whose answers are decided by {@link decide}. No network, no key.
+ * whose answers are decided by {@link decide} (or, for a test, by its own `decideTurn`). No network, no key.
  */
-export function createScriptedModel(): MockLanguageModelV3 {
+export function createScriptedModel(decideTurn: (prompt: CallOptions['prompt']) => ScriptedTurn = decide): MockLanguageModelV3 {
   return new MockLanguageModelV3({
     provider: 'copilotkit-interrupts-demo',
     modelId: 'scripted',
     doStream: async (options) => ({
-      stream: convertArrayToReadableStream(streamParts(decide(options.prompt)) as never[]),
+      stream: convertArrayToReadableStream(streamParts(decideTurn(options.prompt)) as never[]),
     }),
     doGenerate: async (options) => {
-      const turn = decide(options.prompt);
+      const turn = decideTurn(options.prompt);
       const content =
         turn.kind === 'tool'
           ? [{ type: 'tool-call' as const, toolCallId: nextId('call'), toolName: turn.toolName, input: JSON.stringify(turn.input) }]

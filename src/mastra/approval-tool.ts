@@ -38,6 +38,12 @@ export interface ApprovalToolOptions {
   message?: (input: ApprovalToolInput) => string;
   /** The text the agent gets on resume. Default: see {@link approvalResultText}. */
   resultText?: (input: ApprovalToolInput, resume: ApprovalResume) => string;
+  /**
+   * Direct mode: what to do once the user approves, called with the arguments they approved: their
+   * edits (`editedArgs`) when they edited them, which replace the agent's whole, else the agent's.
+   * Not called on a rejection. Its result (text, or anything JSON) follows the approval text.
+   */
+  run?: (args: Record<string, unknown>, input: ApprovalToolInput) => unknown;
 }
 
 export const DEFAULT_APPROVAL_DESCRIPTION =
@@ -55,7 +61,8 @@ export function approvalResultText(input: ApprovalToolInput, resume: ApprovalRes
       : `${head} Do not go ahead with: ${input.action}.`;
   }
   if (resume.approved === true) {
-    return `The user approved "${input.action}".${resume.reason ? ` Note: ${resume.reason}` : ''}`;
+    const edits = resume.editedArgs ? ` with edited arguments ${JSON.stringify(resume.editedArgs)}` : '';
+    return `The user approved "${input.action}"${edits}.${resume.reason ? ` Note: ${resume.reason}` : ''}`;
   }
   if (resume.approved === false) {
     return `The user rejected "${input.action}"${resume.reason ? `: ${resume.reason}` : '.'} Do not go ahead.`;
@@ -70,6 +77,7 @@ export function approvalResultText(input: ApprovalToolInput, resume: ApprovalRes
  *
  * @example
  * createApprovalTool({ createTicket: (input) => tickets.open(input.action), getTicket: (sn) => tickets.get(sn) });
+ * createApprovalTool({ run: (args) => deploy(args) }); // direct mode: runs with the approved (maybe edited) arguments
  */
 export function createApprovalTool(options: ApprovalToolOptions = {}) {
   const id = options.id ?? 'request_approval';
@@ -93,7 +101,10 @@ export function createApprovalTool(options: ApprovalToolOptions = {}) {
           const known = await options.getTicket(sent.sn);
           if (known) return resultText(input, { ...resumeData, metadata: { ticket: known } });
         }
-        return resultText(input, resumeData);
+        const text = resultText(input, resumeData);
+        if (resumeData.approved !== true || !options.run || options.createTicket) return text;
+        const ran = await options.run(resumeData.editedArgs ?? input.args ?? { action: input.action }, input);
+        return ran === undefined ? text : `${text} Result: ${typeof ran === 'string' ? ran : JSON.stringify(ran)}`;
       }
       if (!suspend) throw missingSuspend(id);
       const message = options.message ? options.message(input) : `Approval needed: ${input.action}`;

@@ -41,12 +41,14 @@ export const approvalSuspendSchema = z.object({
 });
 
 /**
- * What ToolApprovalCard resolves with: `{approved, reason?}` (direct mode) or `{metadata: {ticket}}`
+ * What ToolApprovalCard resolves with: `{approved, reason?, editedArgs?}` (direct mode) or `{metadata: {ticket}}`
  * (ticket mode, once the ticket reached a terminal status).
  */
 export const approvalResumeSchema = z.object({
   approved: z.boolean().optional(),
   reason: z.string().optional(),
+  /** Direct mode: the arguments as the user edited them before approving; they replace the agent's whole. */
+  editedArgs: z.record(z.string(), z.unknown()).optional(),
   metadata: z.object({ ticket: approvalTicketSchema }).optional(),
 });
 
