@@ -44,7 +44,8 @@ export const EXTERNAL = [
 export const SIZE_TARGETS: Readonly<Record<string, number>> = {
   './core': 3.75 * 1024,
   // Set once measured (1,404 B): the table alone; the English labels must not ride along.
-  './locales/zh-CN': 1.5 * 1024,
+  // Raised to 1.625 kB for the approval-edit labels (1,580 B measured).
+  './locales/zh-CN': 1.625 * 1024,
   '.': 16 * 1024,
   './styles.css': 3 * 1024,
 };
@@ -53,11 +54,12 @@ export const SIZE_TARGETS: Readonly<Record<string, number>> = {
  * Gzipped ceilings enforced by `test/size/size-budget.test.ts`: the targets, except where the
  * measured entry is over its target. `.` (five cards, the hook, history, English labels) measures
  * ~18.6 kB (19,046 B) against its 16 kB target; its ceiling, tuned down from 20 kB once trimmed,
- * stops further growth while the bench table keeps reporting the miss. See bench/README.md.
+ * stops further growth while the bench table keeps reporting the miss. Raised to 20.5 kB for
+ * editing a tool call before approving it (issue 16: 20,508 B measured). See bench/README.md.
  */
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   ...SIZE_TARGETS,
-  '.': 18.75 * 1024,
+  '.': 20.5 * 1024,
 };
 
 /** One card imported alone from the main entry: what tree-shaking leaves. */
