@@ -44,8 +44,7 @@ export const EXTERNAL = [
 export const SIZE_TARGETS: Readonly<Record<string, number>> = {
   './core': 3.75 * 1024,
   // Set once measured (1,404 B): the table alone; the English labels must not ride along.
-  // Raised to 1.625 kB for the approval-edit labels (1,580 B measured).
-  './locales/zh-CN': 1.625 * 1024,
+  './locales/zh-CN': 1.5 * 1024,
   '.': 16 * 1024,
   './styles.css': 3 * 1024,
 };
@@ -60,6 +59,8 @@ export const SIZE_TARGETS: Readonly<Record<string, number>> = {
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   ...SIZE_TARGETS,
   '.': 20.5 * 1024,
+  // The table with the approval-edit labels (1,580 B); still the table alone.
+  './locales/zh-CN': 1.625 * 1024,
 };
 
 /** One card imported alone from the main entry: what tree-shaking leaves. */
