@@ -14,7 +14,8 @@ export function Interrupts(props: InterruptRenderersConfig & { defaults?: Record
 
 export interface ChatOptions {
   agent: ScriptedAgent;
-  config?: InterruptRenderersConfig;
+  /** The hook's config; `defaults` are the built-in cards to use (none unless given). */
+  config?: InterruptRenderersConfig & { defaults?: Record<string, InterruptRenderer<any>> };
   threadId?: string;
   children?: ReactNode;
   /** Wrap in React.StrictMode (double effects and renders in development). */
