@@ -12,9 +12,21 @@ export const DEMO_AGENT_ID = 'assistant';
 export const DEMO_INSTRUCTIONS = `You are a helpful assistant in a demo of in-chat human-in-the-loop cards.
 - Whenever the user asks to book or schedule a meeting or a call, call schedule_meeting with a short topic and, when known, the attendee. The picker decides; do not ask for confirmation yourself.
 - Whenever the user asks for an approval (a deployment, a payment, access), call request_approval with the action.
+- Whenever the user tells you to deploy, call deploy with the action and args {version, environment, replicas}; the user approves or edits the call.
 - Whenever the user asks you to ask them questions, call ask_user_questions with two or three questions.
 - After a tool returns, confirm in one short sentence that quotes its result (the time that was scheduled, or that nothing was scheduled).
 - Otherwise answer briefly in plain text.`;
+
+/** The direct-mode deploy's arguments, as a flat JSON schema: the card's Edit form comes from it. */
+export const DEPLOY_ARGS_SCHEMA = {
+  type: 'object',
+  properties: {
+    version: { type: 'string', title: 'Version' },
+    environment: { type: 'string', title: 'Environment', enum: ['staging', 'production'] },
+    replicas: { type: 'integer', title: 'Replicas' },
+  },
+  required: ['version', 'environment', 'replicas'],
+};
 
 export interface DemoModelChoice {
   /** `scripted` (default) or `openai` (needs OPENAI_API_KEY). */
@@ -61,6 +73,12 @@ export function createDemoMastra({
         getTicket: (sn) => approvals.get(sn),
       }),
       ask_user_questions: createUserQuestionTool(),
+      deploy: createApprovalTool({
+        id: 'deploy',
+        description: 'Deploy a version of the app to an environment, once the user approves (they may edit the arguments).',
+        argsSchema: DEPLOY_ARGS_SCHEMA,
+        run: (args) => `Deployed ${String(args.version)} to ${String(args.environment)} with ${String(args.replicas)} replicas.`,
+      }),
     },
   });
   return new Mastra({

@@ -38,6 +38,8 @@ export const GREETING =
   'request an approval ("Request approval to deploy v2 to production") or ask you a few questions ' +
   '("Ask me a few questions about my project").';
 
+/** A direct deploy ("Deploy v2 to production"): the user approves the tool call, and may edit it. */
+const DEPLOY = /^\s*deploy\b/i;
 const BOOKING = /\b(book|schedule|reschedule)\b|\bmeeting\b|\b1:1\b/i;
 const APPROVAL = /\bapprov|\bsign[- ]?off\b|\bpermission\b/i;
 const QUESTIONS = /\bquestions?\b|\bask me\b|\bsurvey\b|\bquestionnaire\b/i;
@@ -86,6 +88,13 @@ export function meetingAttendee(message: string): string | undefined {
   return match ? match[1] : undefined;
 }
 
+/** The arguments of a direct deploy, from "Deploy v2 to staging" (version, environment; two replicas). */
+export function deployArgs(message: string): { version: string; environment: string; replicas: number } {
+  const version = /\b(v\d+(?:\.\d+)*)\b/i.exec(message)?.[1] ?? 'v2';
+  const environment = /\bto\s+([\p{L}-]+)/u.exec(message)?.[1]?.toLowerCase() ?? 'production';
+  return { version, environment, replicas: 2 };
+}
+
 /** What needs approval, from "Request approval to deploy v2" → "Deploy v2". */
 export function approvalAction(message: string): string {
   const match = /\b(?:approval|sign[- ]?off|permission)\s+(?:to|for)\s+(.*)$/i.exec(message);
@@ -95,7 +104,8 @@ export function approvalAction(message: string): string {
 /**
  * The scripted model's decision, from the prompt alone (never from a call counter):
  * a tool result after the last user message → a short text quoting it; a question request → the
- * question tool; an approval request → the approval tool; a booking request → `schedule_meeting`;
+ * question tool; "Deploy …" → the direct-mode `deploy` approval; an approval request → the ticket
+ * approval tool; a booking request → `schedule_meeting`;
  * anything else → plain text.
  */
 export function decide(prompt: CallOptions['prompt']): ScriptedTurn {
@@ -116,6 +126,9 @@ export function decide(prompt: CallOptions['prompt']): ScriptedTurn {
   const said = lastUser >= 0 ? textOf(messages[lastUser].content) : '';
   if (QUESTIONS.test(said)) {
     return { kind: 'tool', toolName: 'ask_user_questions', input: { message: 'A few questions about your project.', questions: DEMO_QUESTIONS } };
+  }
+  if (DEPLOY.test(said) && !APPROVAL.test(said)) {
+    return { kind: 'tool', toolName: 'deploy', input: { action: capitalize(tidy(said)), toolName: 'deploy', args: deployArgs(said) } };
   }
   if (APPROVAL.test(said)) {
     return { kind: 'tool', toolName: 'request_approval', input: { action: approvalAction(said) } };

@@ -44,6 +44,11 @@ export interface ApprovalToolOptions {
    * Not called on a rejection. Its result (text, or anything JSON) follows the approval text.
    */
   run?: (args: Record<string, unknown>, input: ApprovalToolInput) => unknown;
+  /**
+   * Direct mode: a JSON schema of the arguments, sent to the card as `metadata.argsSchema`; a flat
+   * one (string, number, integer, boolean fields) gives the card an Edit form instead of JSON text.
+   */
+  argsSchema?: Record<string, unknown>;
 }
 
 export const DEFAULT_APPROVAL_DESCRIPTION =
@@ -113,7 +118,11 @@ export function createApprovalTool(options: ApprovalToolOptions = {}) {
         : {
             reason: InterruptReason.AIDevToolApproval,
             message,
-            metadata: { toolName: input.toolName ?? id, args: input.args ?? { action: input.action } },
+            metadata: {
+              toolName: input.toolName ?? id,
+              args: input.args ?? { action: input.action },
+              ...(options.argsSchema ? { argsSchema: options.argsSchema } : {}),
+            },
           };
       return suspend(payload) as unknown as string;
     },

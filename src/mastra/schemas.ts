@@ -37,6 +37,8 @@ export const approvalSuspendSchema = z.object({
     ticket: approvalTicketSchema.optional(),
     toolName: z.string().optional(),
     args: z.record(z.string(), z.unknown()).optional(),
+    /** A JSON schema of `args`: the card generates its Edit form from it when it is flat. */
+    argsSchema: z.record(z.string(), z.unknown()).optional(),
   }),
 });
 

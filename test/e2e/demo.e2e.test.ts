@@ -246,6 +246,45 @@ describe('approval', () => {
   });
 });
 
+describe('direct approval with edits', () => {
+  it('edits the deploy arguments in the generated form, approves, and the tool runs with the edits', async () => {
+    const demoTab = await openDemo();
+    await demoTab.send('Deploy v2 to staging');
+    const card = demoTab.transcript.getByTestId('approval-card');
+    await card.waitFor();
+    expect(await card.textContent()).toContain('deploy');
+
+    await card.getByTestId('approval-edit-open').click();
+    const replicas = card.getByLabel(/Replicas/);
+    expect(await replicas.inputValue()).toBe('2');
+    await replicas.fill('4');
+    await card.getByLabel(/Environment/).selectOption('production');
+    await card.getByTestId('approval-approve-edited').click();
+
+    await demoTab.waitForAnswer(/Deployed v2 to production with 4 replicas\./);
+    expect(demoTab.resumeRuns.map((run) => run.resume?.[0]?.payload)).toEqual([
+      { approved: true, editedArgs: { version: 'v2', environment: 'production', replicas: 4 } },
+    ]);
+    const diff = demoTab.transcript.getByTestId('approval-edited-args');
+    expect(await diff.textContent()).toContain('replicas: 2 → 4');
+    expect(await diff.textContent()).toContain('environment: "staging" → "production"');
+    await demoTab.screenshot('07-approval-edited');
+  });
+
+  it('rejects with a reason: the tool does not run and the agent says why', async () => {
+    const demoTab = await openDemo();
+    await demoTab.send('Deploy v3 to production');
+    const card = demoTab.transcript.getByTestId('approval-card');
+    await card.waitFor();
+    await card.getByLabel('Reason (optional)').fill('Code freeze');
+    await card.getByTestId('approval-reject').click();
+
+    await demoTab.waitForAnswer(/rejected .*Code freeze/);
+    expect(await demoTab.transcript.textContent()).not.toContain('Deployed v3');
+    expect(await demoTab.transcript.getByTestId('approval-status').last().textContent()).toMatch(/rejected/i);
+  });
+});
+
 describe('questions', () => {
   it('answers the questions, one through Others, and keeps the answers visible; a reload keeps the echoes', async () => {
     const demoTab = await openDemo();
