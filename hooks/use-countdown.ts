@@ -32,7 +32,7 @@ export function useCountdown(expiresAt: string | undefined, now?: Clock): Countd
   const parsed = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const deadline = Number.isFinite(parsed) ? parsed : undefined;
   const clock = useRef(now ?? systemClock);
-  const [remainingMs, setRemainingMs] = useState(() => remaining(deadline, clock.current));
+  const [remainingMs, setRemainingMs] = useState(() => remaining(deadline, now ?? systemClock));
 
   useEffect(() => {
     clock.current = now ?? systemClock;
