@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, memo } from 'react';
 import type { ApprovalTicket, InterruptRendererProps } from '../hooks/renderer-props';
 import type { Clock } from '../hooks/use-countdown';
 import { APPROVAL_STATUS, InterruptResumeOperation, isTerminalApprovalStatus } from '../src/protocol';
-import { approvalStatusLabel, formatLabel } from '../src/i18n/labels';
+import { approvalStatusLabel, formatLabel, type InterruptLabels } from '../src/i18n/labels';
 import { isApprovalTicket, toProtocolInterrupt } from '../src/unwrap';
 import { ApprovalArgsDiff } from './approval-args-diff';
 import { ApprovalArgsEditor } from './approval-args-editor';
@@ -25,7 +25,7 @@ import { errorMessage } from '../src/error-message';
  */
 export type ToolApprovalResult =
   | { metadata: { ticket: ApprovalTicket } }
-  | { approved: boolean; reason?: string; editedArgs?: Record<string, unknown> };
+  | { approved: boolean; reason?: string; editedArgs?: Record<string, unknown>; autoApproved?: boolean };
 
 export interface ToolApprovalCardProps extends InterruptRendererProps<ToolApprovalResult> {
   /** Minimum pause between two refreshes, so a user cannot hammer the ticket system. Default 2000 ms. */
@@ -63,7 +63,7 @@ export const ToolApprovalCard = memo(function ToolApprovalCard(props: ToolApprov
 });
 
 function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: ApprovalTicket | undefined }) {
-  const { interrupt, status, error, retry, onInterruptResume, refreshCooldownMs = 2000, now, initialTicket } = props;
+  const { interrupt, status, error, retry, onInterruptResume, refreshCooldownMs = 2000, now, initialTicket, toolGrants } = props;
   const { announce, locale, labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
   const titleId = useId();
   const reasonId = useId();
@@ -74,6 +74,15 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   const [coolingDown, setCoolingDown] = useState(false);
   const [reason, setReason] = useState('');
   const [editing, setEditing] = useState(false);
+  const [alwaysAllow, setAlwaysAllow] = useState(false);
+  const alwaysAllowId = useId();
+  const call = toolCallOf(interrupt);
+  const tool = call.toolName;
+  // A tool this conversation always allows: answered at once, without asking (direct mode only).
+  const autoApprove = phase === 'interactive' && !ticket && tool !== undefined && toolGrants?.allows(tool) === true;
+  useEffect(() => {
+    if (autoApprove) submit({ approved: true, autoApproved: true });
+  }, [autoApprove, submit]);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -110,13 +119,16 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
     }
   }
 
-  const direct = phase === 'answered' && shownResult && 'approved' in shownResult ? shownResult : undefined;
+  // Until the effect above answers, the auto-approved card already shows its answer.
+  const shown: ToolApprovalResult | undefined = autoApprove ? { approved: true, autoApproved: true } : shownResult;
+  const direct = (phase === 'answered' || autoApprove) && shown && 'approved' in shown ? shown : undefined;
   // Resolved without a ticket: the user's decision, or "Cancelled" when dismissed before deciding.
   let outcomeTone: BadgeTone = 'neutral';
   let outcome = labels.cancelledBadge;
   if (direct) {
     outcomeTone = direct.approved ? 'success' : 'danger';
     outcome = direct.approved ? labels.approvalApproved : labels.approvalRejected;
+    if (direct.autoApproved) outcome = labels.approvalAutoApproved;
   }
 
   let announcement = '';
@@ -130,7 +142,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   let body;
   if (phase === 'expired') {
     body = <ExpiredBody labels={labels} testId="approval-card-expired" title={shownTicket?.title ?? interrupt.message} />;
-  } else if (phase !== 'interactive') {
+  } else if (phase !== 'interactive' || autoApprove) {
     body = (
       <div className="cki-card cki-card--readonly cki-approval" data-testid="approval-card-resolved">
         {shownTicket && !direct ? (
@@ -152,6 +164,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
             />
             {direct?.editedArgs ? <ApprovalArgsDiff changes={diffArgs(argsObject(toolCallOf(interrupt).args), direct.editedArgs)} labels={labels} /> : null}
             {direct?.reason ? <p className="cki-card__text cki-quote">{direct.reason}</p> : null}
+            {direct?.autoApproved && tool ? <AutoApprovedNote tool={tool} toolGrants={toolGrants} labels={labels} /> : null}
           </>
         )}
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
@@ -201,9 +214,11 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
     );
   } else {
     const note = reason.trim();
-    const decide = (approved: boolean, editedArgs?: Record<string, unknown>) =>
+    const offersAlways = tool !== undefined && toolGrants?.offers(tool) === true;
+    const decide = (approved: boolean, editedArgs?: Record<string, unknown>) => {
       submit({ approved, ...(note ? { reason: note } : {}), ...(editedArgs ? { editedArgs } : {}) });
-    const call = toolCallOf(interrupt);
+      if (approved && alwaysAllow && offersAlways) toolGrants?.allow(tool);
+    };
     const args = argsObject(call.args);
     body = (
       <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
@@ -212,6 +227,18 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
           <span className="cki-field__label">{labels.approvalReason}</span>
           <textarea id={reasonId} className="cki-input" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
+        {offersAlways ? (
+          <div className="cki-field cki-field--inline">
+            <input
+              id={alwaysAllowId}
+              type="checkbox"
+              data-testid="approval-always-allow"
+              checked={alwaysAllow}
+              onChange={(e) => setAlwaysAllow(e.target.checked)}
+            />
+            <label htmlFor={alwaysAllowId}>{formatLabel(labels.approvalAlwaysAllow, { tool })}</label>
+          </div>
+        ) : null}
         {editing ? (
           <ApprovalArgsEditor
             args={args}
@@ -247,5 +274,20 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
     <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting || busy !== undefined}>
       {body}
     </CardFrame>
+  );
+}
+
+/** Why an approval answered itself, and a way to stop it for the next ones. */
+function AutoApprovedNote({ tool, toolGrants, labels }: { tool: string; toolGrants: ToolApprovalCardProps['toolGrants']; labels: InterruptLabels }) {
+  const allowed = toolGrants?.allows(tool) === true;
+  return (
+    <div className="cki-approval__auto" data-testid="approval-auto-approved">
+      <p className="cki-card__note">{formatLabel(allowed ? labels.approvalAutoApprovedNote : labels.approvalRevoked, { tool })}</p>
+      {allowed ? (
+        <button type="button" className="cki-button cki-button--ghost" data-testid="approval-revoke" onClick={() => toolGrants?.revoke(tool)}>
+          {formatLabel(labels.approvalRevoke, { tool })}
+        </button>
+      ) : null}
+    </div>
   );
 }

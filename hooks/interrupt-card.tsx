@@ -6,6 +6,7 @@ import { BuiltinFallbackCard } from './builtin-fallback-card';
 import type { InterruptController } from './interrupt-controller';
 import { RendererBoundary } from './renderer-boundary';
 import type { InterruptRendererProps } from './renderer-props';
+import { useToolGrants } from './use-tool-grants';
 
 export interface InterruptCardProps {
   controller: InterruptController;
@@ -28,6 +29,7 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   const view = useSyncExternalStore(controller.subscribe, () => controller.view);
   const status = record?.status ?? 'pending';
   const answerFirst = useSyncExternalStore(controller.subscribe, () => status === 'pending' && controller.asksToAnswerFirst(interrupt.id));
+  const toolGrants = useToolGrants(controller.history, record?.threadId ?? controller.threadId, controller.settings.allowAlways);
   const canRetry = useSyncExternalStore(controller.subscribe, () => status === 'error' && controller.canRetry(interrupt.id));
 
   // The answer goes to CopilotKit only after this read-only state has been committed (and then
@@ -62,6 +64,7 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     locale: view.locale,
     labels: view.labels,
     onInterruptResume: controller.settings.onInterruptResume ? controller.forwardResume : undefined,
+    toolGrants,
   };
   const { Renderer, name } = view.pick(interrupt);
   const Fallback = view.fallback;

@@ -33,6 +33,8 @@ export interface ControllerSettings {
   agentId: string;
   resolveDelayMs: number;
   onInterruptResume?: InterruptResumeHandler;
+  /** The hook's `allowAlways` option: which tools approval cards may always allow. */
+  allowAlways?: boolean | readonly string[];
 }
 
 /** The open set CopilotKit is showing: standard interrupts, or one legacy `on_interrupt` event. */

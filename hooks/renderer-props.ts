@@ -53,6 +53,21 @@ export interface InterruptRendererProps<TResult = unknown> {
   labels?: Readonly<Record<string, string>>;
   /** The app's callback for card operations (approval cancel / refresh). */
   onInterruptResume?: InterruptResumeHandler;
+  /** "Always allow <tool> in this conversation", when the app offers it (`allowAlways`). */
+  toolGrants?: ToolGrants;
+}
+
+/**
+ * The tools a conversation always allows, for approval cards. Given to renderers only when the
+ * app opts in with `useInterruptRenderers({ allowAlways })`.
+ */
+export interface ToolGrants {
+  /** Whether the app lets the user always allow this tool. */
+  offers(toolName: string): boolean;
+  /** Whether this conversation always allows it: its approvals are answered without asking. */
+  allows(toolName: string): boolean;
+  allow(toolName: string): void;
+  revoke(toolName: string): void;
 }
 
 /** A component that renders one interrupt. */

@@ -30,6 +30,13 @@ export interface InterruptRenderersConfig {
    * by default each hook keeps its own in memory.
    */
   history?: InterruptHistory;
+  /**
+   * Offer "Always allow <tool> in this conversation" on direct-mode approval cards: `true` for
+   * every tool, or the tool names that may be always allowed. Later approvals of an allowed tool
+   * in the same thread are answered `{approved: true, autoApproved: true}` without asking and show
+   * read-only "Auto-approved" with a Revoke button. Kept in `history` with the thread. Off by default.
+   */
+  allowAlways?: boolean | readonly string[];
 }
 
 /** The built-in cards the component layer passes in. */

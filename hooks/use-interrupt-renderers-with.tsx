@@ -36,6 +36,7 @@ export function useInterruptRenderersWith(
     agentId,
     resolveDelayMs: config.resolveDelayMs ?? DEFAULT_RESOLVE_DELAY_MS,
     onInterruptResume: config.onInterruptResume,
+    allowAlways: config.allowAlways,
   };
 
   const fallback = config.fallback ?? defaults.fallback ?? BuiltinFallbackCard;

@@ -254,6 +254,51 @@ export const EditZhCN: Story = {
   },
 };
 
+export const AlwaysAllow: Story = {
+  args: { interrupt: directApprovalInterrupt, allowAlways: ['delete_files'], onAllowTool: fn() },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByLabelText('Always allow delete_files in this conversation'));
+    await userEvent.click(canvas.getByTestId('approval-approve'));
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: true });
+    await expect(args.onAllowTool).toHaveBeenCalledWith('delete_files');
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('Approved');
+  },
+};
+
+export const AlwaysAllowNotOffered: Story = {
+  args: { interrupt: directApprovalInterrupt, allowAlways: ['deploy_service'] },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-approve')).toBeVisible();
+    await expect(canvas.queryByTestId('approval-always-allow')).toBeNull();
+  },
+};
+
+export const AutoApproved: Story = {
+  args: { interrupt: directApprovalInterrupt, allowAlways: true, allowedTools: ['delete_files'] },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('Auto-approved');
+    await expect(canvas.queryByTestId('approval-approve')).toBeNull();
+    await waitFor(() => expect(args.onResolve).toHaveBeenCalledWith({ approved: true, autoApproved: true }));
+    await expect(canvas.getByTestId('approval-auto-approved')).toHaveTextContent('delete_files is always allowed in this conversation.');
+    await userEvent.click(canvas.getByTestId('approval-revoke'));
+    await expect(canvas.getByTestId('approval-auto-approved')).toHaveTextContent('delete_files will ask for approval again.');
+    await expect(canvas.queryByTestId('approval-revoke')).toBeNull();
+    await expect(args.onResolve).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const AutoApprovedZhCN: Story = {
+  args: { ...zhCN, interrupt: directApprovalInterrupt, allowAlways: true, allowedTools: ['delete_files'] },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('已自动批准');
+    await expect(canvas.getByTestId('approval-revoke')).toHaveTextContent('delete_files 重新需要审批');
+  },
+};
+
 export const Submitting: Story = {
   args: { interrupt: directApprovalInterrupt, settle: 'never' },
   play: async ({ canvasElement }) => {

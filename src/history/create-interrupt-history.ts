@@ -1,5 +1,6 @@
 import { parseRecords } from './parse-records';
 import { resolvePersistence } from './persistence';
+import { createToolGrants } from './tool-grants';
 import {
   TERMINAL_RECORD_STATUSES,
   type InterruptHistory,
@@ -69,8 +70,13 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     const kept = records.length > maxPerThread ? records.slice(records.length - maxPerThread) : records;
     threads.set(threadId, Object.freeze(kept));
     save(threadId, kept, replace);
+    notify();
+  };
+
+  const notify = () => {
     for (const listener of [...listeners]) listener();
   };
+  const grants = createToolGrants(persistence, (threadId) => `${prefix}-allowed-tools:${threadId}`, notify, warn);
 
   const indexOf = (threadId: string, id: string) => load(threadId).findIndex((r) => r.id === id);
   /** Stores `record` at `index` of its thread, or at the end when `index` is -1. */
@@ -99,5 +105,6 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     clear(threadId) {
       commit(threadId, [], true);
     },
+    ...grants,
   };
 }

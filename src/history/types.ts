@@ -70,4 +70,11 @@ export interface InterruptHistory {
   ): InterruptHistoryRecord | undefined;
   /** Forget one thread's records (and their stored copy). */
   clear(threadId: string): void;
+  /**
+   * The tools this thread always allows (the approval card's "Always allow <tool> in this
+   * conversation"). Same array until they change; stored next to the thread's records.
+   */
+  allowedTools(threadId: string): readonly string[];
+  allowTool(threadId: string, toolName: string): void;
+  revokeTool(threadId: string, toolName: string): void;
 }

@@ -59,6 +59,11 @@ export interface InterruptLabels {
   approvalArgAdded: string;
   approvalArgRemoved: string;
   approvalArgChanged: string;
+  approvalAlwaysAllow: string;
+  approvalAutoApproved: string;
+  approvalAutoApprovedNote: string;
+  approvalRevoke: string;
+  approvalRevoked: string;
   // UserQuestionCard
   questionEyebrow: string;
   questionPosition: string;
@@ -138,6 +143,11 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   approvalArgAdded: '{name} added: {after}',
   approvalArgRemoved: '{name} removed (was {before})',
   approvalArgChanged: '{name} changed from {before} to {after}',
+  approvalAlwaysAllow: 'Always allow {tool} in this conversation',
+  approvalAutoApproved: 'Auto-approved',
+  approvalAutoApprovedNote: '{tool} is always allowed in this conversation.',
+  approvalRevoke: 'Ask again for {tool}',
+  approvalRevoked: '{tool} will ask for approval again.',
   questionEyebrow: 'Question',
   questionPosition: '{index} / {total}',
   questionPrevious: 'Previous question',

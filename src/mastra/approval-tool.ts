@@ -66,6 +66,7 @@ export function approvalResultText(input: ApprovalToolInput, resume: ApprovalRes
       : `${head} Do not go ahead with: ${input.action}.`;
   }
   if (resume.approved === true) {
+    if (resume.autoApproved) return `"${input.action}" was approved automatically: the user always allows it in this conversation.`;
     const edits = resume.editedArgs ? ` with edited arguments ${JSON.stringify(resume.editedArgs)}` : '';
     return `The user approved "${input.action}"${edits}.${resume.reason ? ` Note: ${resume.reason}` : ''}`;
   }

@@ -51,6 +51,8 @@ export const approvalResumeSchema = z.object({
   reason: z.string().optional(),
   /** Direct mode: the arguments as the user edited them before approving; they replace the agent's whole. */
   editedArgs: z.record(z.string(), z.unknown()).optional(),
+  /** Direct mode: answered without asking, because the user always allows this tool in the conversation. */
+  autoApproved: z.boolean().optional(),
   metadata: z.object({ ticket: approvalTicketSchema }).optional(),
 });
 

@@ -1,5 +1,5 @@
-import { useMemo, type ComponentType } from 'react';
-import type { InterruptRendererProps, InterruptResumeHandler, InterruptStatus } from '../../hooks/renderer-props';
+import { useMemo, useState, type ComponentType } from 'react';
+import type { InterruptRendererProps, InterruptResumeHandler, InterruptStatus, ToolGrants } from '../../hooks/renderer-props';
 import { useLocalInterruptState } from '../../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../../src/i18n/locale';
 import { unwrapInterrupt } from '../../src/unwrap';
@@ -26,13 +26,33 @@ export interface CardHarnessProps {
   onInterruptResume?: InterruptResumeHandler;
   /** Anything else the card takes (`now`, `renderQuestion`, `refreshCooldownMs`). */
   extra?: Record<string, unknown>;
+  /** The hook's `allowAlways`: offer "Always allow" for these tools (`true`: every tool). */
+  allowAlways?: boolean | readonly string[];
+  /** Tools the conversation already always allows. */
+  allowedTools?: readonly string[];
+  /** Spy: called when the card always allows a tool. */
+  onAllowTool?: (tool: string) => void;
 }
 
 /**
  * Mimics the host hook around one card: `resolve` flips to `submitting` at once and to `resolved`
  * a moment later (or `error` when `failResume` is set, once). Stories and tests drive cards with it.
  */
-export function CardHarness({ card: Card, interrupt, status, result, error, locale = 'en', labels, settle, failResume, onResolve, onCancel, onInterruptResume, extra }: CardHarnessProps) {
+export function CardHarness({ card: Card, interrupt, status, result, error, locale = 'en', labels, settle, failResume, onResolve, onCancel, onInterruptResume, extra, allowAlways, allowedTools, onAllowTool }: CardHarnessProps) {
+  const [allowed, setAllowed] = useState<readonly string[]>(allowedTools ?? []);
+  const toolGrants = useMemo<ToolGrants | undefined>(() => {
+    if (!allowAlways) return undefined;
+    const offers = (tool: string) => allowAlways === true || allowAlways.includes(tool);
+    return {
+      offers,
+      allows: (tool) => offers(tool) && allowed.includes(tool),
+      allow: (tool) => {
+        onAllowTool?.(tool);
+        setAllowed((tools) => [...tools, tool]);
+      },
+      revoke: (tool) => setAllowed((tools) => tools.filter((t) => t !== tool)),
+    };
+  }, [allowAlways, allowed, onAllowTool]);
   const unwrapped = useMemo(() => unwrapInterrupt(interrupt), [interrupt]);
   const failures = useMemo(() => ({ left: failResume ? 1 : 0 }), [failResume]);
   const state = useLocalInterruptState<unknown>({
@@ -49,6 +69,6 @@ export function CardHarness({ card: Card, interrupt, status, result, error, loca
     },
     onCancel,
   });
-  const props: InterruptRendererProps<unknown> = { interrupt: unwrapped, locale, labels, onInterruptResume, ...state };
+  const props: InterruptRendererProps<unknown> = { interrupt: unwrapped, locale, labels, onInterruptResume, toolGrants, ...state };
   return <Card {...props} {...extra} />;
 }

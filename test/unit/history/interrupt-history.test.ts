@@ -134,3 +134,64 @@ describe('createInterruptHistory', () => {
     expect(history.getSnapshot('b')).toHaveLength(1);
   });
 });
+
+describe('always-allowed tools', () => {
+  const memory = () => {
+    const store = new Map<string, string>();
+    return { store, persistence: { get: (key: string) => store.get(key), set: (key: string, value: string) => void store.set(key, value) } };
+  };
+
+  it('given a tool allowed in one thread, should allow it there only, and keep the same array until it changes', () => {
+    const history = createInterruptHistory();
+    const before = history.allowedTools('a');
+    history.allowTool('a', 'deploy');
+    history.allowTool('a', 'deploy');
+    expect(history.allowedTools('a')).toEqual(['deploy']);
+    expect(history.allowedTools('a')).toBe(history.allowedTools('a'));
+    expect(history.allowedTools('b')).toEqual([]);
+    expect(before).toEqual([]);
+    history.revokeTool('a', 'deploy');
+    expect(history.allowedTools('a')).toEqual([]);
+  });
+
+  it('given persistence, should keep the grants with the thread across a reload, and notify readers', () => {
+    const { store, persistence } = memory();
+    const first = createInterruptHistory({ persistence });
+    const listener = vi.fn();
+    first.subscribe(listener);
+    first.allowTool('t1', 'delete_files');
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(createInterruptHistory({ persistence }).allowedTools('t1')).toEqual(['delete_files']);
+    expect(createInterruptHistory({ persistence }).allowedTools('t2')).toEqual([]);
+    // What is stored does not mix with the thread's records.
+    expect(createInterruptHistory({ persistence }).getSnapshot('t1')).toEqual([]);
+    expect([...store.keys()]).toEqual(['copilotkit-interrupts:history-allowed-tools:t1']);
+  });
+
+  it('given broken storage, should read no grants and still grant in memory, with a warning', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const history = createInterruptHistory({
+      persistence: {
+        get: () => {
+          throw new Error('denied');
+        },
+        set: () => {
+          throw new Error('full');
+        },
+      },
+    });
+    expect(history.allowedTools('t')).toEqual([]);
+    history.allowTool('t', 'deploy');
+    expect(history.allowedTools('t')).toEqual(['deploy']);
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  it('given garbage in storage, should read only the tool names in it', () => {
+    const { store, persistence } = memory();
+    store.set('copilotkit-interrupts:history-allowed-tools:t', JSON.stringify(['deploy', 42, '', 'deploy', { x: 1 }]));
+    expect(createInterruptHistory({ persistence }).allowedTools('t')).toEqual(['deploy']);
+    store.set('copilotkit-interrupts:history-allowed-tools:u', '{not json');
+    expect(createInterruptHistory({ persistence }).allowedTools('u')).toEqual([]);
+  });
+});

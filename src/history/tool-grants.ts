@@ -1,0 +1,63 @@
+import type { InterruptHistoryPersistence } from './types';
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** Reads a stored list of tool names; anything else counts as none. */
+function parseTools(raw: string | null | undefined): string[] {
+  if (!raw) return [];
+  try {
+    const value: unknown = JSON.parse(raw);
+    return Array.isArray(value) ? [...new Set(value.filter((tool): tool is string => typeof tool === 'string' && tool !== ''))] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The tools a conversation always allows ("Always allow <tool> in this conversation"), per
+ * thread, kept where the thread's history is kept. Part of {@link createInterruptHistory}.
+ */
+export function createToolGrants(
+  persistence: InterruptHistoryPersistence | undefined,
+  storageKey: (threadId: string) => string,
+  notify: () => void,
+  warn: (action: string, threadId: string, error: unknown) => void,
+) {
+  const threads = new Map<string, readonly string[]>();
+
+  const allowedTools = (threadId: string): readonly string[] => {
+    const cached = threads.get(threadId);
+    if (cached) return cached;
+    let stored: string[] = [];
+    try {
+      stored = parseTools(persistence?.get(storageKey(threadId)));
+    } catch (error) {
+      warn('read the always-allowed tools of', threadId, error);
+    }
+    const tools = stored.length ? Object.freeze(stored) : NONE;
+    threads.set(threadId, tools);
+    return tools;
+  };
+
+  const change = (threadId: string, tools: readonly string[]) => {
+    threads.set(threadId, Object.freeze([...tools]));
+    try {
+      persistence?.set(storageKey(threadId), JSON.stringify(tools));
+    } catch (error) {
+      warn('store the always-allowed tools of', threadId, error);
+    }
+    notify();
+  };
+
+  return {
+    allowedTools,
+    allowTool(threadId: string, toolName: string) {
+      const tools = allowedTools(threadId);
+      if (!tools.includes(toolName)) change(threadId, [...tools, toolName]);
+    },
+    revokeTool(threadId: string, toolName: string) {
+      const tools = allowedTools(threadId);
+      if (tools.includes(toolName)) change(threadId, tools.filter((tool) => tool !== toolName));
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ToolApprovalCard } from '../../components/tool-approval-card';
+import { createInterruptHistory } from '../../src/history';
+import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
+import { renderChat, sendMessage } from './harness';
+
+// "Always allow <tool> in this conversation" through the real provider and CopilotChat: every
+// user message makes the agent ask to approve the same tool again.
+const approvalFor = (n: number, toolName = 'delete_files') => ({
+  id: `approve-${n}`,
+  reason: 'aidev:tool_approval',
+  toolCallId: `call-${n}`,
+  message: `Delete batch ${n}?`,
+  metadata: { toolName, arguments: { batch: n } },
+});
+
+function chat(history = createInterruptHistory(), allowAlways: boolean | string[] = true) {
+  let asked = 0;
+  const agent = new ScriptedAgent((input) =>
+    input.resume?.length
+      ? [runStarted(input), ...textMessage(`reply-${input.runId}`, `Resumed ${input.resume[0].interruptId}.`), runFinished(input)]
+      : [runStarted(input), runFinished(input, interruptOutcome(approvalFor(++asked)))],
+  );
+  renderChat({ agent, threadId: 'thread-a', config: { resolveDelayMs: 0, history, allowAlways, defaults: { 'aidev:tool_approval': ToolApprovalCard } } });
+  return { agent, history };
+}
+
+const resumes = (agent: ScriptedAgent) => agent.runs.filter((run) => run.resume?.length).map((run) => run.resume![0]);
+
+describe('allowAlways', () => {
+  it('given "Always allow" on one approval, should answer the next approvals of that tool in the thread by itself, until revoked', async () => {
+    const { agent, history } = chat();
+    await sendMessage('Delete batch 1');
+    fireEvent.click(await screen.findByLabelText('Always allow delete_files in this conversation'));
+    fireEvent.click(screen.getByTestId('approval-approve'));
+    expect(await screen.findByText('Resumed approve-1.')).toBeInTheDocument();
+    expect(history.allowedTools('thread-a')).toEqual(['delete_files']);
+
+    // The second approval of the same tool: nobody clicks.
+    await sendMessage('Delete batch 2');
+    expect(await screen.findByText('Resumed approve-2.')).toBeInTheDocument();
+    expect(resumes(agent)).toEqual([
+      { interruptId: 'approve-1', status: 'resolved', payload: { approved: true } },
+      { interruptId: 'approve-2', status: 'resolved', payload: { approved: true, autoApproved: true } },
+    ]);
+    const auto = await screen.findByTestId('approval-auto-approved');
+    const card = auto.closest('[data-testid="approval-card-resolved"]') as HTMLElement;
+    expect(within(card).getByTestId('approval-status')).toHaveTextContent('Auto-approved');
+
+    // Revoked: the third approval asks again.
+    fireEvent.click(within(card).getByTestId('approval-revoke'));
+    await waitFor(() => expect(history.allowedTools('thread-a')).toEqual([]));
+    await sendMessage('Delete batch 3');
+    expect(await screen.findByTestId('approval-approve')).toBeInTheDocument();
+    expect(resumes(agent)).toHaveLength(2);
+  });
+
+  it('given a tool the app does not list, should not offer "Always allow" for it', async () => {
+    chat(createInterruptHistory(), ['deploy_service']);
+    await sendMessage('Delete batch 1');
+    expect(await screen.findByTestId('approval-approve')).toBeInTheDocument();
+    expect(screen.queryByTestId('approval-always-allow')).toBeNull();
+  });
+});
