@@ -53,14 +53,14 @@ export const SIZE_TARGETS: Readonly<Record<string, number>> = {
  * Gzipped ceilings enforced by `test/size/size-budget.test.ts`: the targets, except where the
  * measured entry is over its target. `.` (five cards, the hook, history, English labels) measures
  * ~18.6 kB (19,046 B) against its 16 kB target; its ceiling, tuned down from 20 kB once trimmed,
- * stops further growth while the bench table keeps reporting the miss. Raised to 20.5 kB for
- * editing a tool call before approving it (issue 16: 20,508 B measured). See bench/README.md.
+ * stops further growth while the bench table keeps reporting the miss. Raised to 21.25 kB for
+ * issue 16's approvals (edit before approving, always allow: 21,307 B measured). See bench/README.md.
  */
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   ...SIZE_TARGETS,
-  '.': 20.5 * 1024,
-  // The table with the approval-edit labels (1,580 B); still the table alone.
-  './locales/zh-CN': 1.625 * 1024,
+  '.': 21.25 * 1024,
+  // The table with issue 16's approval labels (1,688 B); still the table alone.
+  './locales/zh-CN': 1.75 * 1024,
 };
 
 /** One card imported alone from the main entry: what tree-shaking leaves. */
