@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import type { InterruptLabels } from '../src/i18n/labels';
 import { formatLabel } from '../src/i18n/labels';
 import { argsEditorFor, formValuesFrom, parseArgsJson } from './approval-edit-model';
-import { FallbackFormField } from './fallback-form-field';
+import { FlatSchemaFields } from './fallback-form-field';
 import { coerceValues, isFormComplete } from './flat-schema';
 
 type Args = Record<string, unknown>;
@@ -49,15 +49,7 @@ export function ApprovalArgsEditor({ args, argsSchema, labels, onApprove, onBack
     <div className="cki-approval__edit" data-testid="approval-edit">
       {editor.kind === 'form' ? (
         <div className="cki-form">
-          {editor.fields.map((field) => (
-            <FallbackFormField
-              key={field.name}
-              field={field}
-              value={values[field.name]}
-              labels={labels}
-              onChange={(value) => setValues((all) => ({ ...all, [field.name]: value }))}
-            />
-          ))}
+          <FlatSchemaFields fields={editor.fields} values={values} labels={labels} onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))} />
         </div>
       ) : (
         <label className="cki-field" htmlFor={jsonId}>

@@ -61,3 +61,17 @@ export function FallbackFormField({ field, value, labels, onChange }: FallbackFo
     </div>
   );
 }
+
+export interface FlatSchemaFieldsProps {
+  fields: readonly FlatField[];
+  values: Readonly<Record<string, string | boolean>>;
+  labels: InterruptLabels;
+  onChange: (name: string, value: string | boolean) => void;
+}
+
+/** A control for each field of a flat schema (the fallback card's form, the approval card's Edit form). */
+export function FlatSchemaFields({ fields, values, labels, onChange }: FlatSchemaFieldsProps) {
+  return fields.map((field) => (
+    <FallbackFormField key={field.name} field={field} value={values[field.name]} labels={labels} onChange={(value) => onChange(field.name, value)} />
+  ));
+}

@@ -1,7 +1,7 @@
 import { useId, useState, memo } from 'react';
 import type { Clock } from '../hooks/use-countdown';
 import type { InterruptRendererProps } from '../hooks/renderer-props';
-import { FallbackFormField } from './fallback-form-field';
+import { FlatSchemaFields } from './fallback-form-field';
 import { coerceValues, flatSchemaFields, isFormComplete } from './flat-schema';
 import { Badge } from './shared/badge';
 import { CardFrame } from './shared/card-frame';
@@ -106,15 +106,7 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: 
         }}
       >
         {summary}
-        {fields?.map((field) => (
-          <FallbackFormField
-            key={field.name}
-            field={field}
-            value={values[field.name]}
-            labels={labels}
-            onChange={(value) => setValues((all) => ({ ...all, [field.name]: value }))}
-          />
-        ))}
+        {fields ? <FlatSchemaFields fields={fields} values={values} labels={labels} onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))} /> : null}
         <div className="cki-actions">
           <button type="submit" className="cki-button cki-button--primary" data-testid="fallback-continue" disabled={!complete}>
             {labels.fallbackContinue}

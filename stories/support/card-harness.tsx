@@ -1,5 +1,6 @@
 import { useMemo, useState, type ComponentType } from 'react';
-import type { InterruptRendererProps, InterruptResumeHandler, InterruptStatus, ToolGrants } from '../../hooks/renderer-props';
+import type { InterruptRendererProps, InterruptResumeHandler, InterruptStatus } from '../../hooks/renderer-props';
+import { toolGrantsFor } from '../../hooks/use-tool-grants';
 import { useLocalInterruptState } from '../../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../../src/i18n/locale';
 import { unwrapInterrupt } from '../../src/unwrap';
@@ -40,19 +41,17 @@ export interface CardHarnessProps {
  */
 export function CardHarness({ card: Card, interrupt, status, result, error, locale = 'en', labels, settle, failResume, onResolve, onCancel, onInterruptResume, extra, allowAlways, allowedTools, onAllowTool }: CardHarnessProps) {
   const [allowed, setAllowed] = useState<readonly string[]>(allowedTools ?? []);
-  const toolGrants = useMemo<ToolGrants | undefined>(() => {
-    if (!allowAlways) return undefined;
-    const offers = (tool: string) => allowAlways === true || allowAlways.includes(tool);
-    return {
-      offers,
-      allows: (tool) => offers(tool) && allowed.includes(tool),
-      allow: (tool) => {
-        onAllowTool?.(tool);
-        setAllowed((tools) => [...tools, tool]);
-      },
-      revoke: (tool) => setAllowed((tools) => tools.filter((t) => t !== tool)),
-    };
-  }, [allowAlways, allowed, onAllowTool]);
+  const toolGrants = useMemo(
+    () =>
+      toolGrantsFor(allowAlways, allowed, {
+        allow: (tool) => {
+          onAllowTool?.(tool);
+          setAllowed((tools) => [...tools, tool]);
+        },
+        revoke: (tool) => setAllowed((tools) => tools.filter((t) => t !== tool)),
+      }),
+    [allowAlways, allowed, onAllowTool],
+  );
   const unwrapped = useMemo(() => unwrapInterrupt(interrupt), [interrupt]);
   const failures = useMemo(() => ({ left: failResume ? 1 : 0 }), [failResume]);
   const state = useLocalInterruptState<unknown>({
