@@ -1,0 +1,15 @@
+export {
+  InterruptSession,
+  isPastExpiry,
+  keyOf,
+  sameKey,
+  type InterruptAnswer,
+  type InterruptKey,
+  type InterruptPhase,
+  type RaisedInterrupt,
+  type SessionBatch,
+  type SessionDecision,
+  type SessionInterrupt,
+  type SessionOptions,
+  type SessionResumeEntry,
+} from './interrupt-session';

@@ -1,0 +1,334 @@
+/**
+ * The interrupt lifecycle of one chat, free of React and CopilotKit. Every method takes an event
+ * and returns what to do as a value (a {@link SessionDecision}); the adapter carries it out
+ * (after-paint scheduling, CopilotKit's runAgent, history writes) and reports back. Modelled on
+ * CopilotKit's framework-free interrupt state, with one difference that matters: an interrupt is
+ * known by where it was raised (thread, run, id), never by its id alone, so a reused id or two
+ * interrupts sharing one can never take each other's answer.
+ */
+
+/** Where an interrupt was raised. */
+export interface InterruptKey {
+  threadId: string;
+  /** The run that raised it. */
+  runId: string;
+  id: string;
+}
+
+/**
+ * - `open`: waiting for the user.
+ * - `answered`: the user acted; waiting for the read-only card to be painted (and for siblings).
+ * - `sending`: its resume is on its way.
+ * - `resolved` / `cancelled`: the agent received the answer / the dismissal.
+ * - `failed`: not delivered; `error` says why, `canRetry` whether sending again can work.
+ * - `expired`: its `expiresAt` passed unanswered; the agent gets `cancelled` with the next run.
+ */
+export type InterruptPhase = 'open' | 'answered' | 'sending' | 'resolved' | 'failed' | 'expired' | 'cancelled';
+
+/** What the user did. */
+export type InterruptAnswer = { status: 'resolved'; payload: unknown } | { status: 'cancelled' };
+
+/** One entry of AG-UI `RunAgentInput.resume`. */
+export interface SessionResumeEntry {
+  interruptId: string;
+  status: 'resolved' | 'cancelled';
+  payload?: unknown;
+}
+
+export interface SessionInterrupt {
+  key: InterruptKey;
+  phase: InterruptPhase;
+  answer?: InterruptAnswer;
+  /** Why it failed, or why it ended without the user's answer. */
+  error?: string;
+  /** Closed because the user sent a chat message while it was open (steer-away). */
+  dismissed?: boolean;
+  /** Its read-only card has been painted since the last attach. */
+  painted?: boolean;
+  /** The `cancelled` owed to the agent for an expired interrupt has been handed over. */
+  cancelSent?: boolean;
+  expiresAt?: string;
+}
+
+/** A resume on its way, kept whole so Retry sends the very same answers. */
+export interface SessionBatch {
+  batchId: number;
+  threadId: string;
+  /** The run the resume continues. */
+  runId: string;
+  keys: InterruptKey[];
+  resume: SessionResumeEntry[];
+  /** Also carries the user's chat message (steer-away): the run's reply answers it. */
+  withChat: boolean;
+}
+
+export type SessionDecision =
+  | { type: 'nothing' }
+  /** Wait for the read-only card of `key` to be painted, then call `painted(key)`. */
+  | { type: 'after-paint'; key: InterruptKey }
+  /** Send this resume (one per answered set); report back with `delivered` / `notDelivered`. */
+  | { type: 'send'; batch: SessionBatch }
+  /** Show on the cards of `keys` why their answers did not reach the agent. */
+  | { type: 'show-error'; keys: InterruptKey[]; message: string; canRetry: boolean }
+  /** Keep today's notice on the first open card: answer it before chatting on. */
+  | { type: 'answer-first'; key: InterruptKey };
+
+export interface SessionOptions {
+  threadId: string;
+  /** What a chat message does while an interrupt is open. Default `'dismiss'`. */
+  onChatWhileOpen?: 'dismiss' | 'block';
+  now?: () => number;
+}
+
+export interface RaisedInterrupt {
+  id: string;
+  expiresAt?: string;
+}
+
+const NOTHING: SessionDecision = { type: 'nothing' };
+const SEP = '\u0000';
+
+export const keyOf = (key: InterruptKey): string => [key.threadId, key.runId, key.id].join(SEP);
+
+export const sameKey = (a: InterruptKey, b: InterruptKey): boolean => keyOf(a) === keyOf(b);
+
+export function isPastExpiry(expiresAt: string | undefined, now: number): boolean {
+  if (!expiresAt) return false;
+  const at = Date.parse(expiresAt);
+  return Number.isFinite(at) && at <= now;
+}
+
+const NOT_SENT_SUPERSEDED = 'Not sent: the agent asked something new before this answer went out.';
+const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
+
+export class InterruptSession {
+  #threadId: string;
+  #policy: 'dismiss' | 'block';
+  #now: () => number;
+  #entries = new Map<string, SessionInterrupt>();
+  /** The interrupts the agent is suspended on in the current thread, in the order raised. */
+  #open: InterruptKey[] = [];
+  #batches = new Map<number, SessionBatch>();
+  /** Batches that failed, by the key of each member, for Retry. */
+  #failed = new Map<string, SessionBatch>();
+  #nextBatch = 1;
+  #attached = true;
+
+  constructor(options: SessionOptions) {
+    this.#threadId = options.threadId;
+    this.#policy = options.onChatWhileOpen ?? 'dismiss';
+    this.#now = options.now ?? Date.now;
+  }
+
+  // ---- reading ----
+
+  get threadId(): string {
+    return this.#threadId;
+  }
+
+  get(key: InterruptKey): SessionInterrupt | undefined {
+    return this.#entries.get(keyOf(key));
+  }
+
+  /** The current set, deduplicated: what the agent waits on. */
+  get openSet(): readonly InterruptKey[] {
+    return this.#open;
+  }
+
+  get inflight(): readonly SessionBatch[] {
+    return [...this.#batches.values()];
+  }
+
+  canRetry(key: InterruptKey): boolean {
+    return this.get(key)?.phase === 'failed' && this.#failed.has(keyOf(key)) && this.#batches.size === 0;
+  }
+
+  set policy(policy: 'dismiss' | 'block') {
+    this.#policy = policy;
+  }
+
+  // ---- events ----
+
+  /**
+   * A run of the current thread stopped for `interrupts`. An id listed twice is one interrupt
+   * (one card, one resume entry). Whatever of an older set was still waiting can no longer reach
+   * the agent: the agent moved on.
+   */
+  raised(runId: string, interrupts: readonly RaisedInterrupt[]): SessionDecision[] {
+    const decisions = this.#supersede();
+    const keys: InterruptKey[] = [];
+    for (const interrupt of interrupts) {
+      const key = { threadId: this.#threadId, runId, id: interrupt.id };
+      if (keys.some((k) => sameKey(k, key))) continue;
+      keys.push(key);
+      if (!this.#entries.has(keyOf(key))) this.#entries.set(keyOf(key), { key, phase: 'open', expiresAt: interrupt.expiresAt });
+    }
+    this.#open = keys;
+    return decisions;
+  }
+
+  #supersede(): SessionDecision[] {
+    const stranded = this.#open.map((k) => this.#entries.get(keyOf(k))!).filter((e) => e.phase === 'answered');
+    for (const entry of this.#open.map((k) => this.#entries.get(keyOf(k))!)) {
+      if (entry.phase === 'open') entry.phase = 'cancelled';
+    }
+    this.#open = [];
+    return this.#failUnsent(stranded, NOT_SENT_SUPERSEDED);
+  }
+
+  #failUnsent(entries: SessionInterrupt[], message: string): SessionDecision[] {
+    if (entries.length === 0) return [];
+    for (const entry of entries) Object.assign(entry, { phase: 'failed', error: message });
+    return [{ type: 'show-error', keys: entries.map((e) => e.key), message, canRetry: false }];
+  }
+
+  /** The user answered (or dismissed) the card of `key`: read-only at once, sent once painted. */
+  answered(key: InterruptKey, answer: InterruptAnswer): SessionDecision[] {
+    const entry = this.get(key);
+    if (!entry || entry.phase !== 'open' || !this.#isOpen(key)) return [NOTHING];
+    if (isPastExpiry(entry.expiresAt, this.#now())) return this.expired(key);
+    entry.phase = 'answered';
+    entry.answer = answer;
+    entry.painted = false;
+    return this.#attached ? [{ type: 'after-paint', key }] : [NOTHING];
+  }
+
+  /** The read-only card of `key` is on screen: send once the whole set is. */
+  painted(key: InterruptKey): SessionDecision[] {
+    const entry = this.get(key);
+    if (!entry || entry.phase !== 'answered' || !this.#attached) return [NOTHING];
+    entry.painted = true;
+    return this.#sendIfComplete(false);
+  }
+
+  /** The interrupt passed its `expiresAt` unanswered. */
+  expired(key: InterruptKey): SessionDecision[] {
+    const entry = this.get(key);
+    if (!entry || entry.phase !== 'open') return [NOTHING];
+    entry.phase = 'expired';
+    // Its `cancelled` goes with the siblings' answers when they are all in, else with the next run.
+    return this.#sendIfComplete(false);
+  }
+
+  /**
+   * The user sent a chat message. With open cards: by default they close as "Dismissed" and the
+   * agent gets `cancelled` for them, together with the answers already given, in the run that
+   * replies to the message. With `'block'`, the first open card asks to be answered first.
+   */
+  chatSent(): SessionDecision[] {
+    const entries = this.#open.map((k) => this.#entries.get(keyOf(k))!);
+    const waiting = entries.filter((e) => e.phase === 'open' || e.phase === 'answered' || (e.phase === 'expired' && !e.cancelSent));
+    if (waiting.length === 0) return [NOTHING];
+    if (this.#policy === 'block') {
+      const first = entries.find((e) => e.phase === 'open');
+      return first ? [{ type: 'answer-first', key: first.key }] : [NOTHING];
+    }
+    for (const entry of entries) {
+      if (entry.phase === 'open') Object.assign(entry, { phase: 'answered', answer: { status: 'cancelled' }, dismissed: true });
+      if (entry.phase === 'answered') entry.painted = true;
+    }
+    return this.#sendIfComplete(true);
+  }
+
+  /** Build the one resume of the current set once nothing in it waits for the user or a paint. */
+  #sendIfComplete(withChat: boolean): SessionDecision[] {
+    if (!this.#attached) return [NOTHING];
+    const entries = this.#open.map((k) => this.#entries.get(keyOf(k))!);
+    if (entries.length === 0) return [NOTHING];
+    const ready = entries.every((e) => (e.phase === 'answered' && e.painted) || e.phase === 'expired');
+    if (!ready) return [{ type: 'nothing' }];
+    if (!entries.some((e) => e.phase === 'answered') && !withChat) return [NOTHING];
+    const resume = entries.map((e): SessionResumeEntry => {
+      if (e.phase === 'expired') {
+        e.cancelSent = true;
+        return { interruptId: e.key.id, status: 'cancelled' };
+      }
+      e.phase = 'sending';
+      return e.answer!.status === 'cancelled'
+        ? { interruptId: e.key.id, status: 'cancelled' }
+        : { interruptId: e.key.id, status: 'resolved', payload: e.answer!.payload };
+    });
+    const batch: SessionBatch = {
+      batchId: this.#nextBatch++,
+      threadId: this.#threadId,
+      runId: entries[0].key.runId,
+      keys: entries.map((e) => e.key),
+      resume,
+      withChat,
+    };
+    this.#open = [];
+    this.#batches.set(batch.batchId, batch);
+    return [{ type: 'send', batch }];
+  }
+
+  /** The run carrying `batchId` finished: its answers reached the agent. */
+  delivered(batchId: number): SessionDecision[] {
+    const batch = this.#take(batchId);
+    if (!batch) return [NOTHING];
+    for (const key of batch.keys) {
+      const entry = this.get(key)!;
+      if (entry.phase !== 'sending') continue;
+      entry.phase = entry.answer?.status === 'cancelled' ? 'cancelled' : 'resolved';
+      this.#failed.delete(keyOf(key));
+    }
+    return [NOTHING];
+  }
+
+  /** The resume of `batchId` did not reach the agent (the run failed, or never started). */
+  notDelivered(batchId: number, message: string, canRetry = true): SessionDecision[] {
+    const batch = this.#take(batchId);
+    if (!batch) return [NOTHING];
+    const keys = batch.keys.filter((k) => this.get(k)!.phase === 'sending');
+    for (const key of keys) {
+      Object.assign(this.get(key)!, { phase: 'failed', error: message });
+      if (canRetry) this.#failed.set(keyOf(key), batch);
+    }
+    return keys.length ? [{ type: 'show-error', keys, message, canRetry }] : [NOTHING];
+  }
+
+  #take(batchId: number): SessionBatch | undefined {
+    const batch = this.#batches.get(batchId);
+    this.#batches.delete(batchId);
+    return batch;
+  }
+
+  /** Retry on a failed card: the very same resume again, while nothing else is on its way. */
+  retry(key: InterruptKey): SessionDecision[] {
+    if (!this.canRetry(key)) return [NOTHING];
+    const failed = this.#failed.get(keyOf(key))!;
+    const keys = failed.keys.filter((k) => this.#failed.get(keyOf(k)) === failed);
+    for (const k of keys) {
+      this.#failed.delete(keyOf(k));
+      Object.assign(this.get(k)!, { phase: 'sending', error: undefined });
+    }
+    const batch = { ...failed, batchId: this.#nextBatch++, withChat: false };
+    this.#batches.set(batch.batchId, batch);
+    return [{ type: 'send', batch }];
+  }
+
+  /** The adapter unmounted: scheduled paints are gone; answers wait, unsent, for the next attach. */
+  detached(): SessionDecision[] {
+    this.#attached = false;
+    for (const entry of this.#entries.values()) if (entry.phase === 'answered') entry.painted = false;
+    return [NOTHING];
+  }
+
+  /** The adapter mounted again: every answer still unsent is painted and sent again. */
+  attached(): SessionDecision[] {
+    this.#attached = true;
+    return [...this.#entries.values()].filter((e) => e.phase === 'answered').map((e) => ({ type: 'after-paint', key: e.key }));
+  }
+
+  /** The chat shows another thread: what waited to be sent in the old one can no longer go. */
+  threadSwitched(threadId: string): SessionDecision[] {
+    if (threadId === this.#threadId) return [NOTHING];
+    const stranded = this.#open.map((k) => this.#entries.get(keyOf(k))!).filter((e) => e.phase === 'answered');
+    this.#open = [];
+    this.#threadId = threadId;
+    return this.#failUnsent(stranded, NOT_SENT_THREAD);
+  }
+
+  #isOpen(key: InterruptKey): boolean {
+    return this.#open.some((k) => sameKey(k, key));
+  }
+}

@@ -1,0 +1,264 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InterruptSession, keyOf, type InterruptAnswer, type InterruptKey, type SessionBatch, type SessionDecision } from '../../../src/session';
+
+/**
+ * The world around the session: what the user answered, what the agent received, which cards
+ * show an error, and the sends still on their way. Commands act like a user, the network and
+ * React; after each one the invariants of issue 13 must hold.
+ */
+interface World {
+  session: InterruptSession;
+  now: { t: number };
+  runs: number;
+  threads: number;
+  /** Every key ever raised, so commands can pick one (stale ones included). */
+  keys: InterruptKey[];
+  /** What the user answered, per key. */
+  answers: Map<string, InterruptAnswer>;
+  expiredKeys: Set<string>;
+  paintsDue: InterruptKey[];
+  inflight: SessionBatch[];
+  /** Resume entries the agent received, per key. */
+  received: Map<string, Array<{ status: string; payload?: unknown }>>;
+  /** Every batch ever sent, with whether it reached the agent. */
+  sentBatches: SessionBatch[];
+  deliveredBatches: SessionBatch[];
+}
+
+function apply(world: World, decisions: SessionDecision[]) {
+  for (const d of decisions) {
+    if (d.type === 'after-paint') world.paintsDue.push(d.key);
+    if (d.type === 'send') {
+      world.inflight.push(d.batch);
+      world.sentBatches.push(d.batch);
+    }
+  }
+}
+
+function checkInvariants(world: World) {
+  const { session } = world;
+  for (const [k, entries] of world.received) {
+    // Every answer reaches the agent at most once.
+    expect(entries.length).toBeLessThanOrEqual(1);
+    const answer = world.answers.get(k);
+    const entry = entries[0];
+    // Nothing but `cancelled` for an expired interrupt.
+    if (world.expiredKeys.has(k) && !answer) expect(entry.status).toBe('cancelled');
+    // No answer attributed to another interrupt: what arrived is what the user gave for this key.
+    if (answer?.status === 'resolved') expect(entry).toEqual({ status: 'resolved', payload: answer.payload });
+    if (answer?.status === 'cancelled') expect(entry.status).toBe('cancelled');
+  }
+  // One resume per answered set: no key in two delivered batches.
+  const seen = new Set<string>();
+  for (const batch of world.deliveredBatches) {
+    for (const key of batch.keys) {
+      expect(seen.has(keyOf(key))).toBe(false);
+      seen.add(keyOf(key));
+    }
+    // A resume addresses each interrupt once.
+    expect(new Set(batch.resume.map((e) => e.interruptId)).size).toBe(batch.resume.length);
+  }
+  // A failed card always says why.
+  for (const key of world.keys) {
+    const entry = session.get(key);
+    if (entry?.phase === 'failed') expect(entry.error).toMatch(/\S/);
+  }
+}
+
+type Cmd = fc.Command<object, World>;
+const pick = <T,>(items: readonly T[], n: number): T | undefined => (items.length ? items[n % items.length] : undefined);
+
+class Raise implements Cmd {
+  constructor(readonly ids: string[], readonly expiring: boolean) {}
+  check = () => true;
+  run(_: object, w: World) {
+    // A new set only arrives when the agent runs: flush what is on its way first, like a real run.
+    const runId = `run-${++w.runs}`;
+    apply(w, w.session.raised(runId, this.ids.map((id) => ({ id, expiresAt: this.expiring ? new Date(w.now.t + 1000).toISOString() : undefined }))));
+    for (const id of this.ids) w.keys.push({ threadId: w.session.threadId, runId, id });
+  }
+  toString = () => `raise(${this.ids.join(',')}${this.expiring ? ', expiring' : ''})`;
+}
+
+class Answer implements Cmd {
+  constructor(readonly n: number, readonly answer: InterruptAnswer) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const key = pick(w.keys, this.n);
+    if (!key) return;
+    const before = w.session.get(key)?.phase;
+    const decisions = w.session.answered(key, this.answer);
+    if (before === 'open' && w.session.get(key)?.phase === 'answered') w.answers.set(keyOf(key), this.answer);
+    apply(w, decisions);
+  }
+  toString = () => `answer(${this.n}, ${JSON.stringify(this.answer)})`;
+}
+
+class Paint implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    const due = w.paintsDue.splice(0);
+    for (const key of due) apply(w, w.session.painted(key));
+  }
+  toString = () => 'paint';
+}
+
+class Expire implements Cmd {
+  constructor(readonly n: number) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const key = pick(w.keys, this.n);
+    if (!key) return;
+    if (w.session.get(key)?.phase === 'open') w.expiredKeys.add(keyOf(key));
+    apply(w, w.session.expired(key));
+  }
+  toString = () => `expire(${this.n})`;
+}
+
+class Chat implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    apply(w, w.session.chatSent());
+  }
+  toString = () => 'chat';
+}
+
+class Settle implements Cmd {
+  constructor(readonly ok: boolean) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const batch = w.inflight.shift();
+    if (!batch) return;
+    if (!this.ok) {
+      apply(w, w.session.notDelivered(batch.batchId, 'The resume run failed.'));
+      return;
+    }
+    w.deliveredBatches.push(batch);
+    for (const entry of batch.resume) {
+      const k = keyOf({ threadId: batch.threadId, runId: batch.runId, id: entry.interruptId });
+      const { interruptId: _id, ...rest } = entry;
+      w.received.set(k, [...(w.received.get(k) ?? []), rest]);
+    }
+    apply(w, w.session.delivered(batch.batchId));
+  }
+  toString = () => (this.ok ? 'deliver' : 'fail');
+}
+
+class Retry implements Cmd {
+  constructor(readonly n: number) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const key = pick(w.keys, this.n);
+    if (key) apply(w, w.session.retry(key));
+  }
+  toString = () => `retry(${this.n})`;
+}
+
+class Remount implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    w.paintsDue = []; // the unmounted adapter's timers are gone
+    apply(w, w.session.detached());
+    apply(w, w.session.attached());
+  }
+  toString = () => 'remount';
+}
+
+class SwitchThread implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    apply(w, w.session.threadSwitched(`t${++w.threads}`));
+  }
+  toString = () => 'switch-thread';
+}
+
+const answerArb = fc.oneof(
+  fc.integer().map((n): InterruptAnswer => ({ status: 'resolved', payload: { n } })),
+  fc.constant<InterruptAnswer>({ status: 'cancelled' }),
+);
+const ids = fc.array(fc.constantFrom('a', 'b', 'fixed'), { minLength: 1, maxLength: 3 });
+const commands = fc.commands(
+  [
+    fc.tuple(ids, fc.boolean()).map(([i, e]) => new Raise(i, e)),
+    fc.tuple(fc.nat(), answerArb).map(([n, a]) => new Answer(n, a)),
+    fc.constant(new Paint()),
+    fc.nat().map((n) => new Expire(n)),
+    fc.constant(new Chat()),
+    fc.boolean().map((ok) => new Settle(ok)),
+    fc.nat().map((n) => new Retry(n)),
+    fc.constant(new Remount()),
+    fc.constant(new SwitchThread()),
+  ],
+  { maxCommands: 40 },
+);
+
+function newWorld(policy: 'dismiss' | 'block'): World {
+  const now = { t: 0 };
+  return {
+    session: new InterruptSession({ threadId: 't0', onChatWhileOpen: policy, now: () => now.t }),
+    now,
+    runs: 0,
+    threads: 0,
+    keys: [],
+    answers: new Map(),
+    expiredKeys: new Set(),
+    paintsDue: [],
+    inflight: [],
+    received: new Map(),
+    sentBatches: [],
+    deliveredBatches: [],
+  };
+}
+
+/** Let everything on its way land: paints happen, sends succeed. */
+function drain(w: World) {
+  for (let i = 0; i < 10 && (w.paintsDue.length || w.inflight.length); i++) {
+    new Paint().run({}, w);
+    while (w.inflight.length) new Settle(true).run({}, w);
+  }
+}
+
+describe('InterruptSession under random event sequences', () => {
+  for (const policy of ['dismiss', 'block'] as const) {
+    it(`keeps every answer's promise (onChatWhileOpen: ${policy})`, () => {
+      fc.assert(
+        fc.property(commands, (cmds) => {
+          const world = newWorld(policy);
+          fc.modelRun(() => ({ model: {}, real: world }), [...cmds].map((c) => wrap(c)));
+          drain(world);
+          checkInvariants(world);
+          // Every answer reached the agent exactly once, or its card says why and what can be done.
+          for (const key of world.keys) {
+            const k = keyOf(key);
+            if (!world.answers.has(k)) continue;
+            const entry = world.session.get(key)!;
+            const got = world.received.get(k)?.length ?? 0;
+            if (entry.phase === 'failed') {
+              expect(got).toBe(0);
+              expect(entry.error).toMatch(/\S/);
+            } else {
+              expect(['resolved', 'cancelled', 'answered']).toContain(entry.phase);
+              // Still `answered` only when a sibling is open: nothing is lost, it goes with the set.
+              if (entry.phase === 'answered') expect(world.session.openSet.some((o) => keyOf(o) === k)).toBe(true);
+              else expect(got).toBe(1);
+            }
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
+
+/** Checks the invariants after every command, not only at the end. */
+function wrap(cmd: Cmd): Cmd {
+  return {
+    check: (m) => cmd.check(m),
+    run: (m, w) => {
+      cmd.run(m, w);
+      checkInvariants(w);
+    },
+    toString: () => cmd.toString(),
+  };
+}

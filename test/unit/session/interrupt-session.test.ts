@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { InterruptSession, type InterruptKey, type SessionDecision } from '../../../src/session';
+
+const key = (id: string, runId = 'run-1', threadId = 't1'): InterruptKey => ({ threadId, runId, id });
+const sends = (decisions: SessionDecision[]) => decisions.filter((d) => d.type === 'send');
+
+function session(options: { now?: () => number; onChatWhileOpen?: 'dismiss' | 'block' } = {}) {
+  return new InterruptSession({ threadId: 't1', ...options });
+}
+
+describe('InterruptSession', () => {
+  it('given one open interrupt, when answered, should wait for the paint and then send one resume', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    expect(s.answered(key('a'), { status: 'resolved', payload: { ok: 1 } })).toEqual([{ type: 'after-paint', key: key('a') }]);
+    expect(s.get(key('a'))?.phase).toBe('answered');
+    const [send] = sends(s.painted(key('a')));
+    expect(send).toMatchObject({ batch: { runId: 'run-1', resume: [{ interruptId: 'a', status: 'resolved', payload: { ok: 1 } }] } });
+    expect(s.get(key('a'))?.phase).toBe('sending');
+    s.delivered(send.type === 'send' ? send.batch.batchId : -1);
+    expect(s.get(key('a'))?.phase).toBe('resolved');
+  });
+
+  it('given two interrupts sharing an id, should keep one interrupt and one resume entry', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'dup' }, { id: 'dup' }]);
+    expect(s.openSet).toEqual([key('dup')]);
+    s.answered(key('dup'), { status: 'resolved', payload: 1 });
+    const [send] = sends(s.painted(key('dup')));
+    expect(send.type === 'send' && send.batch.resume).toEqual([{ interruptId: 'dup', status: 'resolved', payload: 1 }]);
+  });
+
+  it('given an id reused by a later run, should open it again as a new interrupt', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'fixed' }]);
+    s.answered(key('fixed'), { status: 'resolved', payload: 'first' });
+    const [first] = sends(s.painted(key('fixed')));
+    s.delivered(first.type === 'send' ? first.batch.batchId : -1);
+    s.raised('run-2', [{ id: 'fixed' }]);
+    expect(s.get(key('fixed', 'run-1'))?.phase).toBe('resolved');
+    expect(s.get(key('fixed', 'run-2'))?.phase).toBe('open');
+    s.answered(key('fixed', 'run-2'), { status: 'resolved', payload: 'second' });
+    const [second] = sends(s.painted(key('fixed', 'run-2')));
+    expect(second.type === 'send' && second.batch).toMatchObject({ runId: 'run-2', resume: [{ payload: 'second' }] });
+  });
+
+  it('given two open interrupts, should send nothing until both are answered and painted', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 'A' });
+    expect(sends(s.painted(key('a')))).toEqual([]);
+    s.answered(key('b'), { status: 'cancelled' });
+    const [send] = sends(s.painted(key('b')));
+    expect(send.type === 'send' && send.batch.resume).toEqual([
+      { interruptId: 'a', status: 'resolved', payload: 'A' },
+      { interruptId: 'b', status: 'cancelled' },
+    ]);
+  });
+
+  it('given an answer not yet painted when detached, should send it after the next attach', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    s.detached();
+    expect(sends(s.painted(key('a')))).toEqual([]);
+    expect(s.attached()).toEqual([{ type: 'after-paint', key: key('a') }]);
+    expect(sends(s.painted(key('a')))).toHaveLength(1);
+  });
+
+  it('given an expired interrupt, should answer it cancelled with the next chat run and never with a payload', () => {
+    let now = 0;
+    const s = session({ now: () => now });
+    s.raised('run-1', [{ id: 'a', expiresAt: new Date(1000).toISOString() }]);
+    now = 2000;
+    expect(s.answered(key('a'), { status: 'resolved', payload: 'late' })).toEqual([{ type: 'nothing' }]);
+    expect(s.get(key('a'))?.phase).toBe('expired');
+    const [send] = sends(s.chatSent());
+    expect(send.type === 'send' && send.batch).toMatchObject({ withChat: true, resume: [{ interruptId: 'a', status: 'cancelled' }] });
+    expect(s.get(key('a'))?.phase).toBe('expired');
+    expect(s.chatSent()).toEqual([{ type: 'nothing' }]);
+  });
+
+  it('given an open card when the user chats, should dismiss it and send cancelled with the chat run', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 'A' });
+    const [send] = sends(s.chatSent());
+    expect(send.type === 'send' && send.batch.resume).toEqual([
+      { interruptId: 'a', status: 'resolved', payload: 'A' },
+      { interruptId: 'b', status: 'cancelled' },
+    ]);
+    expect(s.get(key('b'))).toMatchObject({ phase: 'sending', dismissed: true });
+    s.delivered(send.type === 'send' ? send.batch.batchId : -1);
+    expect(s.get(key('b'))?.phase).toBe('cancelled');
+    expect(s.get(key('a'))?.phase).toBe('resolved');
+  });
+
+  it("given onChatWhileOpen 'block', should ask to answer the first open card first and send nothing", () => {
+    const s = session({ onChatWhileOpen: 'block' });
+    s.raised('run-1', [{ id: 'a' }]);
+    expect(s.chatSent()).toEqual([{ type: 'answer-first', key: key('a') }]);
+    expect(s.get(key('a'))?.phase).toBe('open');
+  });
+
+  it('given a failed resume, should offer Retry and send the very same answers again', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    const [send] = sends(s.painted(key('a')));
+    const batch = send.type === 'send' ? send.batch : undefined;
+    expect(s.notDelivered(batch!.batchId, 'boom')).toEqual([{ type: 'show-error', keys: [key('a')], message: 'boom', canRetry: true }]);
+    expect(s.canRetry(key('a'))).toBe(true);
+    const [again] = sends(s.retry(key('a')));
+    expect(again.type === 'send' && again.batch.resume).toEqual(batch!.resume);
+    expect(s.canRetry(key('a'))).toBe(false);
+  });
+
+  it('given an answer waiting to be sent when the thread switches, should say it was not sent', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    const [shown] = s.threadSwitched('t2');
+    expect(shown).toMatchObject({ type: 'show-error', keys: [key('a')], canRetry: false });
+    expect(s.get(key('a'))).toMatchObject({ phase: 'failed', error: expect.stringMatching(/^Not sent/) });
+  });
+});
