@@ -12,6 +12,11 @@ export interface InterruptKey {
   threadId: string;
   /** The run that raised it. */
   runId: string;
+  /**
+   * Which stop of that run (0 first, omitted then): a resume run keeps the run id of the run it
+   * continues, so an agent that asks again with the same id in the same run is still a new interrupt.
+   */
+  raise?: number;
   id: string;
 }
 
@@ -88,7 +93,7 @@ export interface RaisedInterrupt {
 const NOTHING: SessionDecision = { type: 'nothing' };
 const SEP = '\u0000';
 
-export const keyOf = (key: InterruptKey): string => [key.threadId, key.runId, key.id].join(SEP);
+export const keyOf = (key: InterruptKey): string => [key.threadId, key.runId, key.raise ?? 0, key.id].join(SEP);
 
 export const sameKey = (a: InterruptKey, b: InterruptKey): boolean => keyOf(a) === keyOf(b);
 
@@ -113,6 +118,8 @@ export class InterruptSession {
   #failed = new Map<string, SessionBatch>();
   #nextBatch = 1;
   #attached = true;
+  /** How many times each run of each thread has stopped for interrupts. */
+  #raises = new Map<string, number>();
 
   constructor(options: SessionOptions) {
     this.#threadId = options.threadId;
@@ -156,9 +163,12 @@ export class InterruptSession {
    */
   raised(runId: string, interrupts: readonly RaisedInterrupt[]): SessionDecision[] {
     const decisions = this.#supersede();
+    const run = this.#threadId + SEP + runId;
+    const raise = this.#raises.get(run) ?? 0;
+    this.#raises.set(run, raise + 1);
     const keys: InterruptKey[] = [];
     for (const interrupt of interrupts) {
-      const key = { threadId: this.#threadId, runId, id: interrupt.id };
+      const key: InterruptKey = { threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id: interrupt.id };
       if (keys.some((k) => sameKey(k, key))) continue;
       keys.push(key);
       if (!this.#entries.has(keyOf(key))) this.#entries.set(keyOf(key), { key, phase: 'open', expiresAt: interrupt.expiresAt });
@@ -219,10 +229,8 @@ export class InterruptSession {
     const entries = this.#open.map((k) => this.#entries.get(keyOf(k))!);
     const waiting = entries.filter((e) => e.phase === 'open' || e.phase === 'answered' || (e.phase === 'expired' && !e.cancelSent));
     if (waiting.length === 0) return [NOTHING];
-    if (this.#policy === 'block') {
-      const first = entries.find((e) => e.phase === 'open');
-      return first ? [{ type: 'answer-first', key: first.key }] : [NOTHING];
-    }
+    const first = entries.find((e) => e.phase === 'open');
+    if (this.#policy === 'block' && first) return [{ type: 'answer-first', key: first.key }];
     for (const entry of entries) {
       if (entry.phase === 'open') Object.assign(entry, { phase: 'answered', answer: { status: 'cancelled' }, dismissed: true });
       if (entry.phase === 'answered') entry.painted = true;

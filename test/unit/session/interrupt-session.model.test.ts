@@ -10,7 +10,6 @@ import { InterruptSession, keyOf, type InterruptAnswer, type InterruptKey, type 
 interface World {
   session: InterruptSession;
   now: { t: number };
-  runs: number;
   threads: number;
   /** Every key ever raised, so commands can pick one (stale ones included). */
   keys: InterruptKey[];
@@ -70,15 +69,15 @@ type Cmd = fc.Command<object, World>;
 const pick = <T,>(items: readonly T[], n: number): T | undefined => (items.length ? items[n % items.length] : undefined);
 
 class Raise implements Cmd {
-  constructor(readonly ids: string[], readonly expiring: boolean) {}
+  constructor(readonly ids: string[], readonly runId: string, readonly expiring: boolean) {}
   check = () => true;
   run(_: object, w: World) {
-    // A new set only arrives when the agent runs: flush what is on its way first, like a real run.
-    const runId = `run-${++w.runs}`;
-    apply(w, w.session.raised(runId, this.ids.map((id) => ({ id, expiresAt: this.expiring ? new Date(w.now.t + 1000).toISOString() : undefined }))));
-    for (const id of this.ids) w.keys.push({ threadId: w.session.threadId, runId, id });
+    // Run ids repeat on purpose: a resume run keeps the id of the run it continues.
+    const expiresAt = this.expiring ? new Date(w.now.t + 1000).toISOString() : undefined;
+    apply(w, w.session.raised(this.runId, this.ids.map((id) => ({ id, expiresAt }))));
+    w.keys.push(...w.session.openSet);
   }
-  toString = () => `raise(${this.ids.join(',')}${this.expiring ? ', expiring' : ''})`;
+  toString = () => `raise(${this.ids.join(',')} in ${this.runId}${this.expiring ? ', expiring' : ''})`;
 }
 
 class Answer implements Cmd {
@@ -136,7 +135,7 @@ class Settle implements Cmd {
     }
     w.deliveredBatches.push(batch);
     for (const entry of batch.resume) {
-      const k = keyOf({ threadId: batch.threadId, runId: batch.runId, id: entry.interruptId });
+      const k = keyOf(batch.keys.find((key) => key.id === entry.interruptId)!);
       const { interruptId: _id, ...rest } = entry;
       w.received.set(k, [...(w.received.get(k) ?? []), rest]);
     }
@@ -180,7 +179,7 @@ const answerArb = fc.oneof(
 const ids = fc.array(fc.constantFrom('a', 'b', 'fixed'), { minLength: 1, maxLength: 3 });
 const commands = fc.commands(
   [
-    fc.tuple(ids, fc.boolean()).map(([i, e]) => new Raise(i, e)),
+    fc.tuple(ids, fc.constantFrom('r1', 'r2'), fc.boolean()).map(([i, r, e]) => new Raise(i, r, e)),
     fc.tuple(fc.nat(), answerArb).map(([n, a]) => new Answer(n, a)),
     fc.constant(new Paint()),
     fc.nat().map((n) => new Expire(n)),
@@ -198,7 +197,6 @@ function newWorld(policy: 'dismiss' | 'block'): World {
   return {
     session: new InterruptSession({ threadId: 't0', onChatWhileOpen: policy, now: () => now.t }),
     now,
-    runs: 0,
     threads: 0,
     keys: [],
     answers: new Map(),

@@ -44,6 +44,22 @@ describe('InterruptSession', () => {
     expect(second.type === 'send' && second.batch).toMatchObject({ runId: 'run-2', resume: [{ payload: 'second' }] });
   });
 
+  it('given the resume run asking again with the same id, should open a new interrupt, not the answered one', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'fixed' }]);
+    s.answered(key('fixed'), { status: 'resolved', payload: 'first' });
+    const [first] = sends(s.painted(key('fixed')));
+    s.delivered(first.type === 'send' ? first.batch.batchId : -1);
+    // The resume run continues run-1 and stops again with the same id.
+    s.raised('run-1', [{ id: 'fixed' }]);
+    const again = { ...key('fixed'), raise: 1 };
+    expect(s.openSet).toEqual([again]);
+    expect(s.get(key('fixed'))?.phase).toBe('resolved');
+    s.answered(again, { status: 'resolved', payload: 'second' });
+    const [second] = sends(s.painted(again));
+    expect(second.type === 'send' && second.batch).toMatchObject({ runId: 'run-1', resume: [{ interruptId: 'fixed', payload: 'second' }] });
+  });
+
   it('given two open interrupts, should send nothing until both are answered and painted', () => {
     const s = session();
     s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
@@ -93,6 +109,15 @@ describe('InterruptSession', () => {
     s.delivered(send.type === 'send' ? send.batch.batchId : -1);
     expect(s.get(key('b'))?.phase).toBe('cancelled');
     expect(s.get(key('a'))?.phase).toBe('resolved');
+  });
+
+  it("given onChatWhileOpen 'block' and only an expired interrupt, should still answer it cancelled with the chat run", () => {
+    let now = 0;
+    const s = session({ onChatWhileOpen: 'block', now: () => now });
+    s.raised('run-1', [{ id: 'a', expiresAt: new Date(1000).toISOString() }]);
+    now = 2000;
+    s.expired(key('a'));
+    expect(sends(s.chatSent())).toHaveLength(1);
   });
 
   it("given onChatWhileOpen 'block', should ask to answer the first open card first and send nothing", () => {
