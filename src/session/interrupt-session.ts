@@ -103,7 +103,10 @@ export function isPastExpiry(expiresAt: string | undefined, now: number): boolea
   return Number.isFinite(at) && at <= now;
 }
 
-const NOT_SENT_SUPERSEDED = 'Not sent: the agent asked something new before this answer went out.';
+/** A run that did not carry the answer started first; the answer is kept for Retry. */
+export const NOT_HANDED_OVER =
+  'Not sent: CopilotKit no longer had this interrupt open (or the agent refused the run), so the answer never reached the agent.';
+const NO_LONGER_OPEN = 'The interrupt is no longer open, so the answer could not be sent.';
 const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
 
 export class InterruptSession {
@@ -116,6 +119,8 @@ export class InterruptSession {
   #batches = new Map<number, SessionBatch>();
   /** Batches that failed, by the key of each member, for Retry. */
   #failed = new Map<string, SessionBatch>();
+  /** The last set a foreign run closed before its answers went out. */
+  #closed: InterruptKey[] = [];
   #nextBatch = 1;
   #attached = true;
   /** How many times each run of each thread has stopped for interrupts. */
@@ -178,12 +183,24 @@ export class InterruptSession {
   }
 
   #supersede(): SessionDecision[] {
-    const stranded = this.#open.map((k) => this.#entries.get(keyOf(k))!).filter((e) => e.phase === 'answered');
     for (const entry of this.#open.map((k) => this.#entries.get(keyOf(k))!)) {
       if (entry.phase === 'open') entry.phase = 'cancelled';
     }
     this.#open = [];
-    return this.#failUnsent(stranded, NOT_SENT_SUPERSEDED);
+    this.#closed = [];
+    // Answers still waiting for their paint fail when it comes: nothing can carry them now.
+    return [NOTHING];
+  }
+
+  /**
+   * A run that does not carry this set's answers started (a chat message, when the agent does not
+   * block it). The set is closed; an answer still waiting for its paint then fails, kept for Retry.
+   */
+  otherRunStarted(): SessionDecision[] {
+    if (this.#open.length === 0) return [NOTHING];
+    this.#closed = this.#open;
+    this.#open = [];
+    return [NOTHING];
   }
 
   #failUnsent(entries: SessionInterrupt[], message: string): SessionDecision[] {
@@ -208,7 +225,32 @@ export class InterruptSession {
     const entry = this.get(key);
     if (!entry || entry.phase !== 'answered' || !this.#attached) return [NOTHING];
     entry.painted = true;
-    return this.#sendIfComplete(false);
+    if (this.#isOpen(key)) return this.#sendIfComplete(false);
+    const closed = this.#closed.some((k) => sameKey(k, key));
+    if (!closed) return this.#failUnsent([entry], NO_LONGER_OPEN);
+    // Kept for Retry: the very resume it would have been, sent straight to the agent.
+    const entries = this.#closed.map((k) => this.get(k)!).filter((e) => e.phase === 'answered' && e.painted);
+    const batch = this.#batchOf(entries, false);
+    for (const e of entries) {
+      Object.assign(e, { phase: 'failed', error: NOT_HANDED_OVER });
+      this.#failed.set(keyOf(e.key), batch);
+    }
+    return [{ type: 'show-error', keys: entries.map((e) => e.key), message: NOT_HANDED_OVER, canRetry: true }];
+  }
+
+  #batchOf(entries: SessionInterrupt[], withChat: boolean): SessionBatch {
+    return {
+      batchId: this.#nextBatch++,
+      threadId: entries[0].key.threadId,
+      runId: entries[0].key.runId,
+      keys: entries.map((e) => e.key),
+      resume: entries.map((e) =>
+        e.phase === 'expired' || e.answer?.status !== 'resolved'
+          ? { interruptId: e.key.id, status: 'cancelled' }
+          : { interruptId: e.key.id, status: 'resolved', payload: e.answer.payload },
+      ),
+      withChat,
+    };
   }
 
   /** The interrupt passed its `expiresAt` unanswered. */
@@ -246,27 +288,22 @@ export class InterruptSession {
     const ready = entries.every((e) => (e.phase === 'answered' && e.painted) || e.phase === 'expired');
     if (!ready) return [{ type: 'nothing' }];
     if (!entries.some((e) => e.phase === 'answered') && !withChat) return [NOTHING];
-    const resume = entries.map((e): SessionResumeEntry => {
-      if (e.phase === 'expired') {
-        e.cancelSent = true;
-        return { interruptId: e.key.id, status: 'cancelled' };
-      }
-      e.phase = 'sending';
-      return e.answer!.status === 'cancelled'
-        ? { interruptId: e.key.id, status: 'cancelled' }
-        : { interruptId: e.key.id, status: 'resolved', payload: e.answer!.payload };
-    });
-    const batch: SessionBatch = {
-      batchId: this.#nextBatch++,
-      threadId: this.#threadId,
-      runId: entries[0].key.runId,
-      keys: entries.map((e) => e.key),
-      resume,
-      withChat,
-    };
+    const decisions: SessionDecision[] = [];
+    // Answered in time but past `expiresAt` now: the agent may only get `cancelled` for it.
+    const late = entries.filter((e) => e.phase === 'answered' && isPastExpiry(e.expiresAt, this.#now()));
+    for (const e of late) {
+      const message = `Not sent: interrupt "${e.key.id}" expired before the answer went out.`;
+      Object.assign(e, { phase: 'expired', error: message });
+      decisions.push({ type: 'show-error', keys: [e.key], message, canRetry: false });
+    }
+    const batch = this.#batchOf(entries, withChat);
+    for (const e of entries) {
+      if (e.phase === 'expired') e.cancelSent = true;
+      else e.phase = 'sending';
+    }
     this.#open = [];
     this.#batches.set(batch.batchId, batch);
-    return [{ type: 'send', batch }];
+    return [...decisions, { type: 'send', batch }];
   }
 
   /** The run carrying `batchId` finished: its answers reached the agent. */

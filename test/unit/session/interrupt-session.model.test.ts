@@ -45,7 +45,11 @@ function checkInvariants(world: World) {
     // Nothing but `cancelled` for an expired interrupt.
     if (world.expiredKeys.has(k) && !answer) expect(entry.status).toBe('cancelled');
     // No answer attributed to another interrupt: what arrived is what the user gave for this key.
-    if (answer?.status === 'resolved') expect(entry).toEqual({ status: 'resolved', payload: answer.payload });
+    if (answer?.status === 'resolved') {
+      // Either the user's own payload, or (answered in time, sent too late) `cancelled` with the card saying why.
+      if (entry.status === 'cancelled') expect(session.get(world.keys.find((key) => keyOf(key) === k)!)?.error).toMatch(/expired/);
+      else expect(entry).toEqual({ status: 'resolved', payload: answer.payload });
+    }
     if (answer?.status === 'cancelled') expect(entry.status).toBe('cancelled');
   }
   // One resume per answered set: no key in two delivered batches.
@@ -164,6 +168,22 @@ class Remount implements Cmd {
   toString = () => 'remount';
 }
 
+class Tick implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    w.now.t += 700; // expiring interrupts last 1000 ms
+  }
+  toString = () => 'tick';
+}
+
+class ForeignRun implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    apply(w, w.session.otherRunStarted());
+  }
+  toString = () => 'foreign-run';
+}
+
 class SwitchThread implements Cmd {
   check = () => true;
   run(_: object, w: World) {
@@ -188,6 +208,8 @@ const commands = fc.commands(
     fc.nat().map((n) => new Retry(n)),
     fc.constant(new Remount()),
     fc.constant(new SwitchThread()),
+    fc.constant(new Tick()),
+    fc.constant(new ForeignRun()),
   ],
   { maxCommands: 40 },
 );
@@ -236,7 +258,8 @@ describe('InterruptSession under random event sequences', () => {
               expect(got).toBe(0);
               expect(entry.error).toMatch(/\S/);
             } else {
-              expect(['resolved', 'cancelled', 'answered']).toContain(entry.phase);
+              expect(['resolved', 'cancelled', 'answered', 'expired']).toContain(entry.phase);
+              if (entry.phase === 'expired') expect(entry.error).toMatch(/expired/);
               // Still `answered` only when a sibling is open: nothing is lost, it goes with the set.
               if (entry.phase === 'answered') expect(world.session.openSet.some((o) => keyOf(o) === k)).toBe(true);
               else expect(got).toBe(1);
