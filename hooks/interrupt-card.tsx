@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { InterruptHistoryRecord } from '../src/history';
 import { resolveLanguage } from '../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../src/unwrap';
@@ -30,13 +30,8 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   const status = record?.status ?? 'pending';
   const answerFirst = useSyncExternalStore(controller.subscribe, () => status === 'pending' && controller.asksToAnswerFirst(interrupt.id));
   const toolGrants = useToolGrants(controller.history, record?.threadId ?? controller.threadId, controller.settings.allowAlways);
+  const dismissed = useSyncExternalStore(controller.subscribe, () => status === 'cancelled' && controller.isDismissed(interrupt.id));
   const canRetry = useSyncExternalStore(controller.subscribe, () => status === 'error' && controller.canRetry(interrupt.id));
-
-  // The answer goes to CopilotKit only after this read-only state has been committed (and then
-  // painted, see afterPaint); the controller ignores repeats.
-  useLayoutEffect(() => {
-    if (status !== 'pending') controller.committed(interrupt.id);
-  }, [controller, interrupt.id, status, record]);
 
   useEffect(() => {
     if (status !== 'pending' || !interrupt.expiresAt) return;
@@ -74,12 +69,18 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   });
 
   const notice = answerFirst ? resolveLanguage(view.locale, view.labels) : undefined;
+  const closed = dismissed ? resolveLanguage(view.locale, view.labels) : undefined;
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
       {notice ? (
         <p className="cki-root cki-notice" role="alert" lang={notice.locale}>
           {notice.labels.answerFirst}
+        </p>
+      ) : null}
+      {closed ? (
+        <p className="cki-root cki-notice" role="status" lang={closed.locale}>
+          {closed.labels.dismissed}
         </p>
       ) : null}
       <RendererBoundary

@@ -1,10 +1,20 @@
-import type { InterruptHistory, InterruptHistoryRecord } from '../src/history';
+import type { InterruptHistory, InterruptHistoryRecord, InterruptRecordStatus } from '../src/history';
 import { LOG } from '../src/log';
+import {
+  InterruptSession,
+  keyOf,
+  NOT_HANDED_OVER,
+  type InterruptAnswer,
+  type InterruptKey,
+  type SessionBatch,
+  type SessionDecision,
+  type SessionInterrupt,
+} from '../src/session';
 import { toProtocolInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
 import { afterPaint } from './after-paint';
 import type { CardView } from './card-view';
 import type { InterruptResumeHandler } from './renderer-props';
-import { carriesBatch, toResumeEntry, type ResumeBatch } from './resume-batch';
+import { carriesBatch } from './resume-batch';
 import { toResumeRecord } from './resume-record';
 
 /** CopilotKit's `resolve` / `cancel` from the `useInterrupt` render props. */
@@ -22,7 +32,7 @@ export interface ControlledAgent {
   subscribe(subscriber: Record<string, (params: any) => unknown>): { unsubscribe(): void };
 }
 
-/** The slice of CopilotKit the controller needs to send a resume again (Retry). */
+/** The slice of CopilotKit the controller needs to send a resume. */
 export interface ControlledCopilotKit {
   runAgent(params: { agent: any; resume?: unknown; runId?: string; forwardedProps?: Record<string, unknown> }): Promise<unknown>;
   /** CopilotKit's error events: a run the agent refused to start is only reported here. */
@@ -35,28 +45,37 @@ export interface ControllerSettings {
   onInterruptResume?: InterruptResumeHandler;
   /** The hook's `allowAlways` option: which tools approval cards may always allow. */
   allowAlways?: boolean | readonly string[];
+  onChatWhileOpen?: 'dismiss' | 'block';
 }
 
 /** The open set CopilotKit is showing: standard interrupts, or one legacy `on_interrupt` event. */
 interface OpenSet {
   kind: 'standard' | 'legacy';
-  interrupts: UnwrappedInterrupt[];
   actions: CopilotKitInterruptActions;
+  /** What CopilotKit passed, and the cards drawn for it. */
+  raw: UnwrappedInterrupt[];
+  cards: UnwrappedInterrupt[];
+  /** The agent's count of stops when these cards were drawn. */
+  raises: number;
 }
 
-/** What a card's action records: an answer (with its payload) or a cancel. */
-type Outcome = { status: 'submitting'; result: unknown } | { status: 'cancelled' };
+/** A legacy `on_interrupt` event: CopilotKit resumes it with `forwardedProps.command`. */
+interface LegacyEvent {
+  anchor: string | null;
+  runId?: string;
+  value: unknown;
+}
+
+/** What a card shows: one interrupt, under the id its history record has. */
+interface Card {
+  key: InterruptKey;
+  interrupt: UnwrappedInterrupt;
+  anchor: string | null;
+  legacy?: LegacyEvent;
+}
 
 const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null =>
   messages && messages.length > 0 ? messages[messages.length - 1].id : null;
-
-/**
- * Why a card is in `error` when its answer was handed to CopilotKit but no run carrying it started.
- * CopilotKit's resolve then did nothing: its pending interrupt was already cleared (another run
- * started, or the agent changed), or the agent refused the run before starting it.
- */
-const NOT_HANDED_OVER =
-  'Not sent: CopilotKit no longer had this interrupt open (or the agent refused the run), so the answer never reached the agent.';
 
 /**
  * What an agent or CopilotKit reported, as a sentence for the card. Unlike `errorMessage`, a value
@@ -67,50 +86,59 @@ const errorText = (error: unknown, fallback: string): string =>
 
 const runFailed = (error: unknown): string => errorText(error, 'The resume run failed.');
 
-/** Tells CopilotKit to drop its pending state for `id` once the current call is done; a failure there is ignored. */
-const cancelQuietly = (open: OpenSet, id: string): void => {
-  void Promise.resolve()
-    .then(() => open.actions.cancel(id))
-    .catch(() => undefined);
-};
+/** The history status a session phase shows as. */
+function statusOf(entry: SessionInterrupt): InterruptRecordStatus | undefined {
+  switch (entry.phase) {
+    case 'open':
+      return undefined;
+    case 'answered':
+    case 'sending':
+      return entry.answer?.status === 'cancelled' ? 'cancelled' : 'submitting';
+    case 'failed':
+      return 'error';
+    case 'expired':
+      return entry.error ? 'error' : 'expired';
+    default:
+      return entry.phase;
+  }
+}
 
 /**
- * The state machine behind `useInterruptRenderers`, free of React: it records answers in the
- * history store (which every card reads), defers CopilotKit's resolve until the read-only card is
- * painted, follows the resume run to settle cards as resolved or error, and re-sends on Retry.
- * Cards never hold this state themselves because CopilotKit memoizes the rendered slot element.
+ * The React side of {@link InterruptSession}: it feeds CopilotKit's and the cards' events into
+ * the session and carries out the decisions it returns (after-paint scheduling, CopilotKit's
+ * `runAgent` / `cancel`, history writes). It keeps no lifecycle of its own; what it stores is
+ * wiring: which card shows which interrupt, where each appeared, the runs it started.
  */
 export class InterruptController {
   settings: ControllerSettings;
   /** How cards draw themselves; replaced with {@link setView}. */
   view: CardView;
   readonly history: InterruptHistory;
+  readonly session: InterruptSession;
 
   #agent?: ControlledAgent;
   #copilotkit?: ControlledCopilotKit;
   #open?: OpenSet;
-  /** Ids handed to CopilotKit for the current open set. */
-  #handedOver = new Set<string>();
-  /** Where each interrupt appeared (last message id at that moment) and which run raised it. */
+  #legacy?: LegacyEvent;
+  /** Cards by the id of their history record, and that id by session key. */
+  #cards = new Map<string, Card>();
+  #cardIds = new Map<string, string>();
   #anchors = new Map<string, string | null>();
-  #runIds = new Map<string, string>();
-  #legacy?: { anchor: string | null; runId?: string; value: unknown };
-  /** Answered but not yet sent: waiting for the read-only card to be painted. */
-  #unsent = new Set<string>();
   #scheduled = new Map<string, () => void>();
-  #inflight?: ResumeBatch;
-  #failed = new Map<string, ResumeBatch>();
-  #retrying?: ResumeBatch;
+  /** The resume on its way, and the input of the run that carries it once it started. */
+  #inflight?: { batch: SessionBatch; run?: object; failure?: string };
+  #answerFirst?: string;
+  /** How many times the agent stopped for interrupts: a new stop means new cards, even for the same ids. */
+  #raises = 0;
   #claims = new Map<string, number>();
   #warned = new Set<string>();
   #listeners = new Set<() => void>();
-  /** The user sent a chat message the agent refused because an open interrupt has no answer. */
-  #chatBlocked = false;
 
   constructor(history: InterruptHistory, settings: ControllerSettings, view: CardView) {
     this.history = history;
     this.settings = settings;
     this.view = view;
+    this.session = new InterruptSession({ threadId: 'default', onChatWhileOpen: settings.onChatWhileOpen });
   }
 
   // ---- external store for claims and settings (cards subscribe) ----
@@ -136,64 +164,49 @@ export class InterruptController {
     this.#emit();
   }
 
+  get threadId(): string {
+    return this.session.threadId;
+  }
+
   // ---- wiring ----
 
-  get threadId(): string {
-    return this.#agent?.threadId ?? 'default';
-  }
-
-  /**
-   * An id-less legacy event gets a content hash as its id, so the same question asked twice in a
-   * thread would share one record and the second could never be answered. The run that raised it
-   * makes the id unique; CopilotKit's legacy path resolves without an id, so renaming is safe.
-   */
-  identifyLegacy(interrupts: UnwrappedInterrupt[]): UnwrappedInterrupt[] {
-    const runId = this.#legacy?.runId;
-    if (!runId) return interrupts;
-    return interrupts.map((i) => (SYNTHESIZED_ID.test(i.id) ? { ...i, id: `${i.id}@${runId}` } : i));
-  }
-
-  /** The batch in flight, if `input` is the run carrying it. */
-  #carriedBy(input: unknown): ResumeBatch | undefined {
-    const batch = this.#inflight;
-    return input && batch?.run === input ? batch : undefined;
-  }
-
-  /** Follow an agent's runs. Returns the unsubscribe function. */
+  /** Follow an agent's runs. Returns the detach function. */
   attach(agent: ControlledAgent, copilotkit: ControlledCopilotKit): () => void {
     this.#agent = agent;
     this.#copilotkit = copilotkit;
+    this.session.policy = this.settings.onChatWhileOpen ?? 'dismiss';
+    this.#followThread();
     const subscription = agent.subscribe({
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
         if (outcome !== 'interrupt' || !Array.isArray(interrupts)) return;
-        for (const interrupt of interrupts) {
-          if (!this.#anchors.has(interrupt.id)) this.#anchors.set(interrupt.id, lastId(messages));
-          if (input?.runId) this.#runIds.set(interrupt.id, input.runId);
-        }
+        this.#followThread();
+        this.#raises++;
+        const raised = interrupts.filter((i) => typeof i?.id === 'string');
+        this.#apply(this.session.raised(input?.runId ?? 'unknown', raised));
+        for (const key of this.session.openSet) this.#anchors.set(keyOf(key), lastId(messages));
       },
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
         this.#legacy = { anchor: lastId(messages), runId: input?.runId, value: event.value };
+        this.#raises++;
       },
       onRunInitialized: ({ input }) => {
-        const batch = this.#inflight;
-        if (batch && !batch.run && carriesBatch(batch, input)) batch.run = input;
+        const inflight = this.#inflight;
+        if (inflight && !inflight.run && carriesBatch(this.#carried(inflight.batch), input)) inflight.run = input;
+        else if (input && !inflight?.run) this.#apply(this.session.otherRunStarted());
       },
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
       // still streaming, say) before it starts the resume run, and that end is not the answer's.
       onRunErrorEvent: ({ event, input }) => {
-        const batch = this.#carriedBy(input);
-        if (batch) batch.failure = errorText(event?.message, 'The agent reported an error.');
+        if (this.#carriedBy(input)) this.#inflight!.failure = errorText(event?.message, 'The agent reported an error.');
       },
       onRunFailed: ({ error, input }) => {
-        const batch = this.#carriedBy(input);
-        if (batch) this.#fail(batch, runFailed(error));
+        const inflight = this.#carriedBy(input);
+        if (inflight) this.#landed(inflight.batch, runFailed(error));
       },
       onRunFinalized: ({ input }) => {
-        const batch = this.#carriedBy(input);
-        if (!batch) return;
-        if (batch.failure) this.#fail(batch, batch.failure);
-        else this.#settle(batch);
+        const inflight = this.#carriedBy(input);
+        if (inflight) this.#landed(inflight.batch, inflight.failure);
       },
     });
     const errors = copilotkit.subscribe?.({
@@ -201,48 +214,109 @@ export class InterruptController {
         if (code === 'agent_run_failed' && (!context?.agentId || context.agentId === agent.agentId)) this.#runRefused();
       },
     });
-    // Answers whose send a previous detach cancelled (the agent changed identity) go out now.
-    for (const id of this.#unsent) this.committed(id);
+    // Answers whose send an unmount cancelled go out now.
+    this.#apply(this.session.attached());
     return () => {
       subscription.unsubscribe();
       errors?.unsubscribe();
+      for (const cancel of this.#scheduled.values()) cancel();
+      this.#scheduled.clear();
+      this.#apply(this.session.detached());
     };
   }
 
-  /**
-   * The interrupts CopilotKit currently shows. Called from the `useInterrupt` render callback;
-   * it only records bookkeeping (no store update), so it is safe during render.
-   */
-  setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions: CopilotKitInterruptActions): void {
-    const open = this.#open;
-    const sameSet =
-      open?.kind === kind &&
-      open.interrupts.length === interrupts.length &&
-      open.interrupts.every((i, n) => i.id === interrupts[n].id);
-    if (!sameSet) {
-      this.#handedOver = new Set();
-      this.#chatBlocked = false;
-    }
-    this.#open = { kind, interrupts, actions };
-    for (const interrupt of interrupts) {
-      if (!this.#anchors.has(interrupt.id)) {
-        this.#anchors.set(interrupt.id, kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId());
-      }
-      this.#warnOnce(interrupt);
-    }
+  #followThread() {
+    const threadId = this.#agent?.threadId;
+    if (threadId && threadId !== this.session.threadId) this.#apply(this.session.threadSwitched(threadId));
   }
 
-  #warnOnce(interrupt: UnwrappedInterrupt) {
-    if (!interrupt.problem || this.#warned.has(interrupt.id)) return;
-    this.#warned.add(interrupt.id);
-    console.warn(`${LOG} Interrupt "${interrupt.id}" could not be fully understood: ${interrupt.problem}`, interrupt.raw);
+  /** The inflight entry, if `input` is the run carrying it. */
+  #carriedBy(input: unknown) {
+    const inflight = this.#inflight;
+    return input && inflight?.run === input ? inflight : undefined;
+  }
+
+  /** What identifies a batch in a run's input: its resume entries, or the legacy command. */
+  #carried(batch: SessionBatch) {
+    const legacy = this.#cards.get(this.#cardId(batch.keys[0]))?.legacy;
+    return { ids: batch.keys.map((k) => k.id), legacy: legacy && { resume: undefined, interruptEvent: legacy.value } };
+  }
+
+  /**
+   * The interrupts CopilotKit currently shows, as the cards to draw. Called from the `useInterrupt`
+   * render callback; it only records bookkeeping (no store update), so it is safe during render.
+   * An id listed twice is one interrupt: one card, one resume entry.
+   */
+  setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions: CopilotKitInterruptActions): UnwrappedInterrupt[] {
+    // CopilotKit calls this again for the same pending set (a re-render): same cards.
+    const previous = this.#open;
+    const same =
+      previous?.raises === this.#raises &&
+      previous.actions.resolve === actions.resolve &&
+      previous.raw.map((i) => i.id).join('\n') === interrupts.map((i) => i.id).join('\n');
+    if (same) return previous.cards;
+    const cards = this.#openCards(kind, interrupts);
+    this.#open = { kind, actions, raw: interrupts, cards, raises: this.#raises };
+    return cards;
+  }
+
+  #openCards(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[]): UnwrappedInterrupt[] {
+    const unique = interrupts.filter((i, n) => interrupts.findIndex((j) => j.id === i.id) === n);
+    if (unique.length < interrupts.length) this.#warnOnce('duplicate', `${LOG} Interrupts share an id; each id is shown and answered once.`);
+    let open = this.session.openSet;
+    const known = unique.every((i) => open.some((k) => k.id === i.id));
+    if (!known) {
+      // Raised before this hook listened (a remount, a restored thread) or a legacy event.
+      this.#followThread();
+      const runId = (kind === 'legacy' ? this.#legacy?.runId : undefined) ?? 'restored';
+      this.session.raised(runId, unique.map((i) => ({ id: i.id, expiresAt: i.expiresAt })));
+      open = this.session.openSet;
+      const anchor = kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId();
+      for (const key of open) if (!this.#anchors.has(keyOf(key))) this.#anchors.set(keyOf(key), anchor);
+    }
+    return unique.map((interrupt) => {
+      const key = open.find((k) => k.id === interrupt.id)!;
+      const id = this.#cardId(key);
+      const card = { ...interrupt, id };
+      this.#cards.set(id, {
+        key,
+        interrupt: card,
+        anchor: this.#anchors.get(keyOf(key)) ?? this.#lastMessageId(),
+        legacy: kind === 'legacy' ? this.#legacy ?? { anchor: null, value: legacyValue(interrupt) } : undefined,
+      });
+      if (interrupt.problem) this.#warnOnce(id, `${LOG} Interrupt "${id}" could not be fully understood: ${interrupt.problem}`, interrupt.raw);
+      return card;
+    });
+  }
+
+  /**
+   * The id of the card (and of its history record) for a session key: the interrupt's own id,
+   * unless an earlier interrupt of this thread already has a record under it (an id reused by a
+   * later run, the same legacy question asked twice); then the run and stop make it unique.
+   */
+  #cardId(key: InterruptKey): string {
+    const existing = this.#cardIds.get(keyOf(key));
+    if (existing) return existing;
+    const taken = (id: string) => this.history.get(key.threadId, id) !== undefined || [...this.#cardIds.values()].includes(id);
+    let id = key.id;
+    if (taken(id)) id = `${key.id}@${key.runId}${key.raise ? `#${key.raise}` : ''}`;
+    for (let n = 2; taken(id); n++) id = `${key.id}@${key.runId}#${n}`;
+    this.#cardIds.set(keyOf(key), id);
+    return id;
+  }
+
+  #warnOnce(id: string, message: string, detail?: unknown) {
+    if (this.#warned.has(id)) return;
+    this.#warned.add(id);
+    if (detail === undefined) console.warn(message);
+    else console.warn(message, detail);
   }
 
   // ---- card actions ----
 
   /** A card's `resolve(payload)`: read-only at once, sent once painted. Later clicks do nothing. */
   answer(interrupt: UnwrappedInterrupt, payload: unknown): void {
-    this.#act(interrupt, { status: 'submitting', result: payload });
+    this.#act(interrupt, { status: 'resolved', payload });
   }
 
   /** A card's `cancel()`: AG-UI `cancelled`, deferred like an answer. */
@@ -250,248 +324,191 @@ export class InterruptController {
     this.#act(interrupt, { status: 'cancelled' });
   }
 
-  #act(interrupt: UnwrappedInterrupt, outcome: Outcome) {
-    if (this.#recordOf(interrupt.id)) return;
-    if (isExpired(interrupt)) {
-      this.expire(interrupt);
-      return;
-    }
-    this.#remember(interrupt, outcome);
-    this.#unsent.add(interrupt.id);
-    if (this.#chatBlocked) {
-      this.#chatBlocked = false;
+  #act(interrupt: UnwrappedInterrupt, answer: InterruptAnswer) {
+    const card = this.#cards.get(interrupt.id);
+    if (!card) return;
+    const decisions = this.session.answered(card.key, answer);
+    this.#sync(card.key);
+    if (this.#answerFirst) {
+      this.#answerFirst = undefined;
       this.#emit();
     }
+    this.#apply(decisions);
   }
 
-  /** Records what the user did (or that the interrupt expired), anchored where it appeared. */
-  #remember(interrupt: UnwrappedInterrupt, outcome: Outcome | { status: 'expired' }) {
-    this.history.record({
-      threadId: this.threadId,
-      id: interrupt.id,
-      reason: interrupt.reason,
-      interrupt,
-      ...outcome,
-      anchor: this.#anchors.get(interrupt.id) ?? this.#lastMessageId(),
-      agentId: this.settings.agentId,
-    });
-  }
-
-  #recordOf(id: string): InterruptHistoryRecord | undefined {
-    return this.history.get(this.threadId, id);
-  }
-
-  #update(id: string, patch: Parameters<InterruptHistory['update']>[2]) {
-    this.history.update(this.threadId, id, patch);
-  }
-
-  #lastMessageId() {
-    return lastId(this.#agent?.messages);
-  }
-
-  /** The agent forgets these interrupts, so the next chat message is not refused for them. */
-  #forget(ids: string[]) {
-    if (this.#agent) this.#agent.pendingInterrupts = this.#agent.pendingInterrupts.filter((i) => !ids.includes(i.id));
-  }
-
-  /** Whether every open interrupt has been handed to CopilotKit. */
-  #allHandedOver(open: OpenSet): boolean {
-    return open.interrupts.every((i) => this.#handedOver.has(i.id));
+  /** The interrupt passed its `expiresAt`: read-only "Expired"; the agent gets `cancelled` with the next run. */
+  expire(interrupt: UnwrappedInterrupt): void {
+    const card = this.#cards.get(interrupt.id);
+    if (!card || this.session.get(card.key)?.phase !== 'open') return;
+    console.warn(`${LOG} Interrupt "${interrupt.id}" expired at ${interrupt.expiresAt}; the agent gets "cancelled" with the next run.`);
+    const decisions = this.session.expired(card.key);
+    this.#sync(card.key);
+    this.#apply(decisions);
   }
 
   /**
-   * A run of this agent failed before it started. While a standard interrupt waits for an answer,
-   * AG-UI refuses any run that does not answer it, so a chat message the user sent now goes
-   * nowhere and CopilotKit only logs it: the first open card says what to do instead.
+   * A run of this agent failed before it started: while an interrupt waits for an answer, AG-UI
+   * refuses any run that does not answer it. The user sent a chat message; the session decides
+   * (dismiss the open cards and answer them `cancelled` with that message, or ask to answer first).
    */
   #runRefused() {
-    const open = this.#open;
-    if (this.#chatBlocked || this.#inflight || open?.kind !== 'standard' || !this.#agent?.pendingInterrupts.length) return;
-    if (!open.interrupts.some((i) => !this.#recordOf(i.id))) return;
-    this.#chatBlocked = true;
-    this.#emit();
+    if (this.#inflight || this.#open?.kind !== 'standard' || !this.#agent?.pendingInterrupts.length) return;
+    this.#apply(this.session.chatSent());
   }
 
   /** Whether the card of `id` should ask the user to answer it before chatting on. */
   asksToAnswerFirst(id: string): boolean {
-    return this.#chatBlocked && this.#open?.interrupts.find((i) => !this.#recordOf(i.id))?.id === id;
+    return this.#answerFirst === id;
   }
 
-  /**
-   * The interrupt passed its `expiresAt`: read-only "Expired", nothing sent. CopilotKit is told
-   * (it drops its pending state without resuming) and the agent forgets the interrupt, so the
-   * next chat message is not refused for an unaddressed interrupt.
-   */
-  expire(interrupt: UnwrappedInterrupt): void {
-    if (this.#recordOf(interrupt.id)) return;
-    console.warn(`${LOG} Interrupt "${interrupt.id}" expired at ${interrupt.expiresAt}; no answer will be sent.`);
-    this.#remember(interrupt, { status: 'expired' });
-    this.#forget([interrupt.id]);
-    const open = this.#open;
-    if (open?.interrupts.some((i) => i.id === interrupt.id)) {
-      this.#handedOver.add(interrupt.id);
-      this.#abandonIfExpired(open);
-      cancelQuietly(open, interrupt.id);
-    }
+  /** Whether the card of `id` was closed because the user chatted on instead (steer-away). */
+  isDismissed(id: string): boolean {
+    const card = this.#cards.get(id);
+    return !!card && !!this.session.get(card.key)?.dismissed;
   }
 
-  /**
-   * CopilotKit sends nothing once every open interrupt is addressed but one of them expired
-   * (AG-UI forbids answering it). The other answers would then wait forever: say so instead,
-   * and let the agent forget the set so the user can keep chatting.
-   */
-  #abandonIfExpired(open: OpenSet): boolean {
-    if (!this.#allHandedOver(open)) return false;
-    const expired = open.interrupts.find((i) => this.#recordOf(i.id)?.status === 'expired');
-    if (!expired) return false;
-    const message = `Not sent: interrupt "${expired.id}" expired, and answers to an expired set cannot be sent.`;
-    for (const interrupt of open.interrupts) {
-      if (this.#recordOf(interrupt.id)?.status !== 'expired') this.#update(interrupt.id, { status: 'error', error: message });
-    }
-    this.#forget(open.interrupts.map((i) => i.id));
-    console.warn(`${LOG} ${message}`);
-    return true;
-  }
-
-  /**
-   * Whether Retry can send anything for `id` now: only a failed resume whose answers are kept, and
-   * only while no other resume is on its way (CopilotKit runs one at a time and would cut it off).
-   * A card in `error` for another reason (a sibling expired, the interrupt was gone before sending,
-   * a record restored from history) has nothing to send, so cards get no `retry` for it.
-   */
+  /** Whether Retry can send anything for `id` now. */
   canRetry(id: string): boolean {
-    const batch = this.#failed.get(id);
-    return !!(batch?.resume || batch?.legacy) && !this.#retrying && !this.#inflight;
+    const card = this.#cards.get(id);
+    return !!card && this.session.canRetry(card.key);
   }
 
-  /** A card in `error`: send the same resume again. */
+  /** A card in `error`: the same resume again, after the paint and the resolve delay like the first send. */
   retry(id: string): void {
-    if (!this.canRetry(id)) return;
-    const batch = this.#failed.get(id)!;
-    const cancelled = new Set(batch.resume?.filter((e) => e.status === 'cancelled').map((e) => e.interruptId));
-    for (const batchId of batch.ids) this.#failed.delete(batchId);
-    for (const batchId of batch.ids) {
-      this.#update(batchId, { status: cancelled.has(batchId) ? 'cancelled' : 'submitting', error: undefined });
-    }
-    this.#retrying = { ...batch, failure: undefined, run: undefined };
-    this.#unsent.add(id);
+    const card = this.#cards.get(id);
+    if (!card || !this.canRetry(id)) return;
+    const decisions = this.session.retry(card.key);
+    for (const decision of decisions) if (decision.type === 'send') decision.batch.keys.forEach((k) => this.#sync(k));
     this.#emit(); // other failed cards hide their Retry meanwhile
+    this.#later(`retry:${id}`, () => this.#apply(decisions));
   }
 
-  /** The resume on its way; cards follow it through `canRetry`. */
-  #setInflight(batch: ResumeBatch | undefined) {
-    if (this.#inflight === batch) return;
-    this.#inflight = batch;
+  // ---- carrying out decisions ----
+
+  #apply(decisions: SessionDecision[]) {
+    for (const decision of decisions) {
+      if (decision.type === 'after-paint') {
+        const { key } = decision;
+        this.#later(keyOf(key), () => this.#apply(this.session.painted(key)));
+      } else if (decision.type === 'send') {
+        this.#send(decision.batch);
+      } else if (decision.type === 'show-error') {
+        decision.keys.forEach((k) => this.#sync(k));
+        const ids = decision.keys.map((k) => this.#cardId(k)).join(', ');
+        (decision.message === NOT_HANDED_OVER || decision.canRetry ? console.error : console.warn)(
+          `${LOG} Resuming interrupt(s) ${ids} failed: ${decision.message}`,
+        );
+        this.#emit();
+      } else if (decision.type === 'answer-first') {
+        this.#answerFirst = this.#cardId(decision.key);
+        this.#emit();
+      }
+    }
+  }
+
+  /** Run `callback` once the current state is painted, plus `resolveDelayMs`; repeats are ignored. */
+  #later(id: string, callback: () => void) {
+    if (this.#scheduled.has(id)) return;
+    this.#scheduled.set(
+      id,
+      afterPaint(() => {
+        this.#scheduled.delete(id);
+        callback();
+      }, this.settings.resolveDelayMs),
+    );
+  }
+
+  #send(batch: SessionBatch) {
+    const agent = this.#agent;
+    const copilotkit = this.#copilotkit;
+    batch.keys.forEach((k) => this.#sync(k));
+    if (!agent || !copilotkit) {
+      this.#apply(this.session.notDelivered(batch.batchId, NOT_HANDED_OVER));
+      return;
+    }
+    for (const key of batch.keys) {
+      const entry = this.session.get(key);
+      if (entry?.phase === 'sending' && !entry.dismissed) this.#notify(key);
+    }
+    // AG-UI's client refuses a run while an expired interrupt is pending, even one answering it.
+    const expired = batch.keys.filter((k) => this.session.get(k)?.phase === 'expired').map((k) => k.id);
+    if (expired.length) agent.pendingInterrupts = agent.pendingInterrupts.filter((i) => !expired.includes(i.id));
+
+    const legacy = this.#cards.get(this.#cardId(batch.keys[0]))?.legacy;
+    const [entry] = batch.resume;
+    if (legacy && entry.status === 'cancelled') {
+      // A legacy cancel only dismisses: CopilotKit drops the event and no run follows.
+      void Promise.resolve()
+        .then(() => this.#open?.actions.cancel())
+        .catch(() => undefined);
+      this.#apply(this.session.delivered(batch.batchId));
+      batch.keys.forEach((k) => this.#sync(k));
+      return;
+    }
+    this.#inflight = { batch };
+    this.#emit();
+    const answers = legacy
+      ? { forwardedProps: { command: { resume: entry.payload, interruptEvent: legacy.value } } }
+      : { resume: batch.resume };
+    copilotkit.runAgent({ agent, ...answers, ...(batch.runId && { runId: batch.runId }) }).then(
+      () => this.#failIfNotSent(batch),
+      (error) => this.#landed(batch, runFailed(error)),
+    );
+  }
+
+  /**
+   * CopilotKit's `runAgent` catches every failure, an agent refusing the run before it starts
+   * included, and only reports it. When it returns and no run carrying the answer was
+   * initialized, no run event will ever settle the batch: say so instead of "Sending…" forever.
+   */
+  #failIfNotSent(batch: SessionBatch) {
+    if (this.#inflight?.batch !== batch || this.#inflight.run) return;
+    this.#landed(batch, NOT_HANDED_OVER);
+  }
+
+  /** `batch` is no longer on its way: delivered, or failed with `failure`. */
+  #landed(batch: SessionBatch, failure?: string) {
+    if (this.#inflight?.batch === batch) this.#inflight = undefined;
+    this.#apply(failure ? this.session.notDelivered(batch.batchId, failure) : this.session.delivered(batch.batchId));
+    batch.keys.forEach((k) => this.#sync(k));
     this.#emit();
   }
 
-  /**
-   * A card showing `id` read-only has committed. Schedule the send for after the paint plus
-   * `resolveDelayMs`; repeated calls (re-renders, slot and echo both mounted) are ignored.
-   */
-  committed(id: string): void {
-    if (!this.#unsent.has(id) || this.#scheduled.has(id)) return;
-    this.#scheduled.set(
+  /** Writes the history record of `key` from its session phase (the one place records change). */
+  #sync(key: InterruptKey) {
+    const entry = this.session.get(key);
+    const status = entry && statusOf(entry);
+    if (!entry || !status) return;
+    const id = this.#cardId(key);
+    const card = this.#cards.get(id);
+    const current = this.history.get(key.threadId, id);
+    const result = entry.answer?.status === 'resolved' ? entry.answer.payload : undefined;
+    if (current) {
+      if (current.status !== status || current.error !== entry.error) this.history.update(key.threadId, id, { status, error: entry.error });
+      return;
+    }
+    if (!card) return;
+    this.history.record({
+      threadId: key.threadId,
       id,
-      afterPaint(() => this.#send(id), this.settings.resolveDelayMs),
-    );
+      reason: card.interrupt.reason,
+      interrupt: card.interrupt,
+      status,
+      ...(result !== undefined && { result }),
+      ...(entry.error && { error: entry.error }),
+      anchor: card.anchor,
+      agentId: this.settings.agentId,
+    });
   }
 
-  #send(id: string) {
-    this.#scheduled.delete(id);
-    this.#unsent.delete(id);
-    const retrying = this.#retrying;
-    if (retrying?.ids.includes(id)) {
-      this.#retrying = undefined;
-      this.#resend(retrying);
-      return;
-    }
-    const record = this.#recordOf(id);
-    const open = this.#open;
-    const interrupt = open?.interrupts.find((i) => i.id === id);
-    if (!record || !open || !interrupt) {
-      if (record) this.#fail({ ids: [id] }, 'The interrupt is no longer open, so the answer could not be sent.');
-      return;
-    }
-    this.#handedOver.add(id);
-    if (this.#abandonIfExpired(open)) {
-      // CopilotKit still has to drop its pending state; it logs the expiry and sends nothing.
-      cancelQuietly(open, id);
-      return;
-    }
-    this.#notify(record, interrupt);
-    const batch = this.#batchIfComplete(open);
-    if (batch) this.#setInflight(batch);
-    const call = () =>
-      record.status === 'cancelled' ? open.actions.cancel(id) : open.actions.resolve(record.result, id);
-    Promise.resolve()
-      .then(call)
-      .then(
-        () => batch && this.#failIfNotSent(batch),
-        (error) => batch && this.#fail(batch, runFailed(error)),
-      );
-    // A legacy cancel only dismisses: no run follows, so nothing is left to settle.
-    if (batch && open.kind === 'legacy' && record.status === 'cancelled') this.#setInflight(undefined);
-  }
-
-  /** Once every open interrupt is handed over, CopilotKit sends one resume: remember it. */
-  #batchIfComplete(open: OpenSet): ResumeBatch | undefined {
-    if (!this.#allHandedOver(open)) return undefined;
-    const ids = open.interrupts.map((i) => i.id);
-    const records = ids.map((id) => this.#recordOf(id));
-    if (records.some((r) => !r || r.status === 'expired')) return undefined;
-    if (open.kind === 'legacy') {
-      const legacy = this.#legacy;
-      return {
-        ids,
-        runId: legacy?.runId,
-        legacy: { resume: records[0]!.result, interruptEvent: legacy?.value ?? legacyValue(open.interrupts[0]) },
-      };
-    }
-    return { ids, runId: this.#runIds.get(ids[0]), resume: records.map((r) => toResumeEntry(r!)) };
-  }
-
-  #resend(batch: ResumeBatch) {
-    const agent = this.#agent;
-    const copilotkit = this.#copilotkit;
-    if (!agent || !copilotkit) return;
-    this.#setInflight(batch);
-    const answers = batch.legacy ? { forwardedProps: { command: batch.legacy } } : { resume: batch.resume };
-    copilotkit.runAgent({ agent, ...answers, ...(batch.runId && { runId: batch.runId }) }).then(
-      () => this.#failIfNotSent(batch),
-      (error) => this.#fail(batch, runFailed(error)),
-    );
-  }
-
-  /**
-   * Called once CopilotKit's `resolve` / `cancel` (or `runAgent`, for Retry) has returned for the
-   * hand-over that completes `batch`. They return only after the resume run has ended, or at once
-   * when they sent nothing: `resolve` / `cancel` return `undefined` when CopilotKit's pending
-   * interrupt was already cleared (a run started, the agent changed, CopilotKit found it expired),
-   * and CopilotKit's `runAgent` catches every failure, an agent refusing the run before it starts
-   * included, and only reports it. Then no run carrying the answer was initialized, and no run
-   * event will ever settle the batch:
-   * without this the card would show "Sending…" and then "resolved" when some unrelated run ends.
-   */
-  #failIfNotSent(batch: ResumeBatch) {
-    if (this.#inflight !== batch || batch.run) return;
-    this.#setInflight(undefined);
-    const expired = batch.ids.map((id) => this.#recordOf(id)?.interrupt).find((i) => i && isExpired(i));
-    if (!expired) {
-      this.#fail(batch, NOT_HANDED_OVER);
-      return;
-    }
-    // Expired while the answer waited to be sent: AG-UI forbids answering it, so nothing can be
-    // resent (no Retry), and the agent forgets the set so the user can keep chatting.
-    this.#forget(batch.ids);
-    this.#fail({ ids: batch.ids }, `Not sent: interrupt "${expired.id}" expired before the answer went out.`);
-  }
-
-  #notify(record: InterruptHistoryRecord, interrupt: UnwrappedInterrupt) {
+  #notify(key: InterruptKey) {
     const handler = this.settings.onInterruptResume;
-    if (!handler) return;
+    const id = this.#cardId(key);
+    const record = this.history.get(key.threadId, id);
+    const card = this.#cards.get(id);
+    if (!handler || !record || !card) return;
     try {
-      const result = handler(toResumeRecord(record), toProtocolInterrupt(interrupt));
+      const result = handler(toResumeRecord({ ...record, id: key.id }), toProtocolInterrupt({ ...card.interrupt, id: key.id }));
       if (result && typeof (result as Promise<unknown>).catch === 'function') {
         (result as Promise<unknown>).catch((error) => console.error(`${LOG} onInterruptResume rejected:`, error));
       }
@@ -500,26 +517,8 @@ export class InterruptController {
     }
   }
 
-  /** `batch` is no longer on its way (its run ended, or it never started). */
-  #landed(batch: ResumeBatch) {
-    if (this.#inflight === batch) this.#setInflight(undefined);
-  }
-
-  #settle(batch: ResumeBatch) {
-    this.#landed(batch);
-    for (const id of batch.ids) {
-      if (this.#recordOf(id)?.status === 'submitting') this.#update(id, { status: 'resolved' });
-    }
-  }
-
-  #fail(batch: ResumeBatch, message: string) {
-    this.#landed(batch);
-    if (batch.ids.every((id) => this.#failed.get(id) === batch)) return;
-    console.error(`${LOG} Resuming interrupt(s) ${batch.ids.join(', ')} failed: ${message}`);
-    for (const id of batch.ids) {
-      this.#failed.set(id, batch);
-      this.#update(id, { status: 'error', error: message });
-    }
+  #lastMessageId() {
+    return lastId(this.#agent?.messages);
   }
 
   // ---- echo claims: which interrupts the transcript is showing ----
@@ -540,7 +539,7 @@ export class InterruptController {
     return this.#claims.has(id);
   }
 
-  /** Stop timers (unmount). Answers not yet sent cannot be sent without the hook. */
+  /** Stop timers (unmount). Unsent answers stay in the session and go out on the next attach. */
   dispose(): void {
     for (const cancel of this.#scheduled.values()) cancel();
     this.#scheduled.clear();
@@ -552,9 +551,6 @@ export function isExpired(interrupt: Pick<UnwrappedInterrupt, 'expiresAt'>, now 
   const at = Date.parse(interrupt.expiresAt);
   return Number.isFinite(at) && at <= now;
 }
-
-/** Ids `unwrapInterrupt` made up from content for input that carried none. */
-const SYNTHESIZED_ID = /^(legacy|raw|invalid)-[0-9a-f]{8}$/;
 
 /** The legacy event's `value`, as CopilotKit forwards it in `command.interruptEvent`. */
 function legacyValue(interrupt: UnwrappedInterrupt): unknown {

@@ -25,6 +25,12 @@ export interface InterruptRenderersConfig {
   /** Label overrides passed to every card, or a whole table such as `zhCN.labels` from `copilotkit-interrupts/locales/zh-CN`. */
   labels?: Readonly<Record<string, string>>;
   /**
+   * What a chat message does while an interrupt is open. `'dismiss'` (default): the open cards
+   * turn read-only "Dismissed", the agent gets `cancelled` for them with that message, and the
+   * message gets its reply. `'block'`: the first open card asks to be answered first.
+   */
+  onChatWhileOpen?: 'dismiss' | 'block';
+  /**
    * Where answered interrupts are kept for the transcript echo. Give one created with
    * `createInterruptHistory({ persistence: 'localStorage' })` to keep echoes across reloads;
    * by default each hook keeps its own in memory.

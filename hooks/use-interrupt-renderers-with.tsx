@@ -1,17 +1,43 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, type ComponentType, type ReactElement } from 'react';
 import { useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2';
-import { createInterruptHistory } from '../src/history';
+import { createInterruptHistory, type InterruptHistory } from '../src/history';
 import { unwrapInterrupts } from '../src/unwrap';
 import { BuiltinFallbackCard } from './builtin-fallback-card';
 import { controllerRegistry } from './controller-registry';
 import { createInterruptEcho } from './interrupt-echo';
-import { InterruptController, type ControlledAgent, type ControlledCopilotKit } from './interrupt-controller';
+import { InterruptController, type ControlledAgent, type ControlledCopilotKit, type ControllerSettings } from './interrupt-controller';
+import type { CardView } from './card-view';
 import { InterruptSlot } from './interrupt-slot';
 import { createRendererPicker } from './pick-renderer';
 import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from './types';
 import { useEchoRegistration, type CustomMessageRendererHost } from './use-echo-registration';
 
 const DEFAULT_AGENT_ID = 'default';
+
+interface Host {
+  controller: InterruptController;
+  Echo: ComponentType<any>;
+  /** The custom message renderer the echo displaced (CopilotKit draws only the first match). */
+  displaced: { current: ComponentType<any> | null };
+}
+
+const hosts = new WeakMap<object, Host>();
+
+function createHost(history: InterruptHistory, settings: ControllerSettings, view: CardView): Host {
+  const controller = new InterruptController(history, settings, view);
+  const displaced: Host['displaced'] = { current: null };
+  return { controller, Echo: createInterruptEcho(controller, () => displaced.current), displaced };
+}
+
+/** The host kept for `agent`, unless the app now gives another history. */
+function hostFor(agent: object | undefined, history: InterruptHistory | undefined, own: { current?: Host }, create: () => Host): Host {
+  const existing = agent ? hosts.get(agent) : own.current;
+  if (existing && (!history || existing.controller.history === history)) return existing;
+  const created = create();
+  if (agent) hosts.set(agent, created);
+  else own.current = created;
+  return created;
+}
 
 /**
  * The implementation behind `useInterruptRenderers`, with the default cards passed in (the
@@ -30,13 +56,12 @@ export function useInterruptRenderersWith(
   const agentId = config.agentId ?? agent?.agentId ?? DEFAULT_AGENT_ID;
   const renderInChat = config.renderInChat !== false;
 
-  const [ownHistory] = useState(createInterruptHistory);
-  const history = config.history ?? ownHistory;
   const settings = {
     agentId,
     resolveDelayMs: config.resolveDelayMs ?? DEFAULT_RESOLVE_DELAY_MS,
     onInterruptResume: config.onInterruptResume,
     allowAlways: config.allowAlways,
+    onChatWhileOpen: config.onChatWhileOpen,
   };
 
   const fallback = config.fallback ?? defaults.fallback ?? BuiltinFallbackCard;
@@ -50,13 +75,14 @@ export function useInterruptRenderersWith(
     [defaults.renderers, config.renderers, fallback, config.locale, config.labels],
   );
 
-  // One controller per history; the echo component is bound to it, so both change together.
-  const displaced = useRef<ComponentType<any> | null>(null);
-  const { controller, Echo } = useMemo(() => {
-    const created = new InterruptController(history, settings, view);
-    return { controller: created, Echo: createInterruptEcho(created, () => displaced.current) };
+  // One controller per agent (and history): it outlives an unmount of the hook, so an answer not
+  // yet sent goes out once the hook mounts again. The echo is bound to it; both change together.
+  const own = useRef<Host | undefined>(undefined);
+  const { controller, Echo, displaced } = useMemo(
+    () => hostFor(agent ?? undefined, config.history, own, () => createHost(config.history ?? createInterruptHistory(), settings, view)),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- settings and view are pushed below, not rebuilt.
-  }, [history]);
+    [agent, config.history],
+  );
   // Read at send time only; no card shows them, so assigning during render is safe.
   controller.settings = settings;
   // Assigned during render so cards drawn in this pass see it; the layout effect then wakes the
@@ -67,10 +93,7 @@ export function useInterruptRenderersWith(
   useEffect(() => {
     if (!agent) return;
     const detach = controller.attach(agent as unknown as ControlledAgent, copilotkit as unknown as ControlledCopilotKit);
-    return () => {
-      detach();
-      controller.dispose();
-    };
+    return detach;
   }, [controller, agent, copilotkit]);
 
   useEchoRegistration(copilotkit as unknown as CustomMessageRendererHost, agentId, Echo, renderInChat, displaced);
@@ -82,9 +105,7 @@ export function useInterruptRenderersWith(
     renderInChat,
     render: (props) => {
       const kind = props.interrupts?.length ? 'standard' : 'legacy';
-      const unwrapped = unwrapInterrupts(props);
-      const interrupts = kind === 'legacy' ? controller.identifyLegacy(unwrapped) : unwrapped;
-      controller.setOpen(kind, interrupts, { resolve: props.resolve, cancel: props.cancel });
+      const interrupts = controller.setOpen(kind, unwrapInterrupts(props), { resolve: props.resolve, cancel: props.cancel });
       return <InterruptSlot controller={controller} interrupts={interrupts} />;
     },
   } as Parameters<typeof useInterrupt>[0]);

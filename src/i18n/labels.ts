@@ -18,6 +18,8 @@ export interface InterruptLabels {
   cancelledBadge: string;
   /** Shown on an open card when the user sent a chat message the agent refused while it waits for the card. */
   answerFirst: string;
+  /** Shown on a card closed because the user sent a chat message instead (the agent got `cancelled`). */
+  dismissed: string;
   // TimePickerCard
   timePickerEyebrow: string;
   timePickerWith: string;
@@ -104,6 +106,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   retry: 'Retry',
   cancelledBadge: 'Cancelled',
   answerFirst: 'Answer or dismiss this card before sending a new message.',
+  dismissed: 'Dismissed',
   timePickerEyebrow: 'Book a call',
   timePickerWith: 'With {attendee}',
   timePickerDefaultTopic: 'a call',

@@ -16,6 +16,7 @@ export const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   retry: '重试',
   cancelledBadge: '已取消',
   answerFirst: '请先回答或忽略此卡片，再发送新消息。',
+  dismissed: '已忽略',
   timePickerEyebrow: '预约通话',
   timePickerWith: '参与人：{attendee}',
   timePickerDefaultTopic: '通话',

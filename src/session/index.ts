@@ -1,6 +1,7 @@
 export {
   InterruptSession,
   isPastExpiry,
+  NOT_HANDED_OVER,
   keyOf,
   sameKey,
   type InterruptAnswer,

@@ -9,7 +9,7 @@ afterEach(() => vi.restoreAllMocks());
 
 const NOTICE = 'Answer or dismiss this card before sending a new message.';
 
-describe('a chat message while an interrupt is open', () => {
+describe("a chat message while an interrupt is open, with onChatWhileOpen: 'block'", () => {
   it('tells the user on the open card to answer it first, and the answer then goes through', async () => {
     // AG-UI refuses a run that leaves an open interrupt unanswered; CopilotKit only logs it.
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -18,7 +18,7 @@ describe('a chat message while an interrupt is open', () => {
         ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
         : [runStarted(input), ...textMessage(`reply-${n}`, 'Approved, carrying on.'), runFinished(input)],
     );
-    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    renderChat({ agent, config: { onChatWhileOpen: 'block', resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
     await sendMessage('Review it');
     const card = await screen.findByTestId('approval');
     expect(screen.queryByText(NOTICE)).not.toBeInTheDocument();
@@ -41,10 +41,48 @@ describe('a chat message while an interrupt is open', () => {
   it('says it in the configured locale', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input) => [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]);
-    renderChat({ agent, config: { ...zhCN, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    renderChat({ agent, config: { ...zhCN, onChatWhileOpen: 'block', renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
     await sendMessage('审批一下');
     await screen.findByTestId('approval');
     await sendMessage('在吗？');
     expect(await screen.findByRole('alert')).toHaveTextContent('请先回答或忽略此卡片，再发送新消息。');
+  });
+});
+
+describe('a chat message while an interrupt is open (steer away, the default)', () => {
+  it('dismisses the open card, answers it cancelled with the message, and the message gets its reply', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
+        : [runStarted(input), ...textMessage(`reply-${n}`, 'Sure, let us talk about that instead.'), runFinished(input)],
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('Review it');
+    await screen.findByTestId('approval');
+
+    await sendMessage('Actually, something else');
+    expect(await screen.findByText('Sure, let us talk about that instead.')).toBeInTheDocument();
+    // One run answers the interrupt `cancelled` and carries the user's message.
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'cancelled' }]);
+    expect(agent.runs[1].messages.some((m) => m.role === 'user' && m.content === 'Actually, something else')).toBe(true);
+    const card = await screen.findByTestId('approval-readonly');
+    await waitFor(() => expect(card).toHaveAttribute('data-status', 'cancelled'));
+    expect(card.closest('.cki-interrupt')).toHaveTextContent('Dismissed');
+    expect(screen.queryByText(NOTICE)).not.toBeInTheDocument();
+  });
+
+  it('says Dismissed in the configured locale', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))] : [runStarted(input), ...textMessage(`r${n}`, '好的'), runFinished(input)],
+    );
+    renderChat({ agent, config: { ...zhCN, resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('审批一下');
+    await screen.findByTestId('approval');
+    await sendMessage('换个话题');
+    expect(await screen.findByText('好的')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('approval-readonly').closest('.cki-interrupt')).toHaveTextContent(zhCN.labels.dismissed));
   });
 });

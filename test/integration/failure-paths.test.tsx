@@ -155,7 +155,7 @@ describe('failure paths', () => {
     streaming.open();
   });
 
-  it('shows an expired interrupt read-only as Expired, sends nothing, and lets the user keep chatting', async () => {
+  it('shows an expired interrupt read-only as Expired and answers it cancelled with the next message the user sends', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const warn = vi.spyOn(console, 'warn');
     const expired = { ...approvalInterrupt, id: 'int-expired', expiresAt: new Date(Date.now() - 60_000).toISOString() };
@@ -172,11 +172,12 @@ describe('failure paths', () => {
     await sendMessage('Never mind, something else');
     expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
     expect(agent.runs).toHaveLength(2);
-    expect(agent.runs[1].resume).toBeUndefined();
+    // AG-UI 1.0: an expired interrupt is answered `cancelled`, so the agent is never left suspended.
+    expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-expired', status: 'cancelled' }]);
     expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired');
   });
 
-  it('says why nothing was sent when one of two open interrupts expired, and lets the user keep chatting', async () => {
+  it('sends the answer of the open interrupt with cancelled for its expired sibling', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const expired = { ...approvalInterrupt, id: 'int-expired', expiresAt: new Date(Date.now() - 60_000).toISOString() };
@@ -191,24 +192,25 @@ describe('failure paths', () => {
     await sendMessage('Two things');
     await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired'));
     fireEvent.click(screen.getByRole('button', { name: 'Answer confirm' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Not sent: interrupt "int-expired" expired');
-    expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error');
-    // Nothing could be resent, so there is no Retry that would do nothing.
-    expect(screen.queryByRole('button', { name: 'Retry confirm' })).not.toBeInTheDocument();
-    expect(agent.runs).toHaveLength(1);
-
-    await sendMessage('Something else then');
     expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
-    expect(agent.runs[1].resume).toBeUndefined();
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1].resume).toEqual([
+      { interruptId: 'int-expired', status: 'cancelled' },
+      { interruptId: 'int-open', status: 'resolved', payload: { ok: true } },
+    ]);
+    await waitFor(() => expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'resolved'));
+    expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired');
   });
 
-  it('shows the package cards in error without a Retry button when a sibling expired', async () => {
+  it('sends the package cards\' answers with cancelled for an expired sibling', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const expired = { ...approvalInterrupt, id: 'int-expired', expiresAt: new Date(Date.now() - 60_000).toISOString() };
     const form = { id: 'int-form', reason: 'acme:form', message: 'Fill this in?' };
     const plain = { id: 'int-plain', reason: 'acme:plain', message: 'Go ahead?' };
-    const agent = new ScriptedAgent((input) => [runStarted(input), runFinished(input, interruptOutcome(expired, form, plain))]);
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(expired, form, plain))] : reply(input, n, 'Carrying on.'),
+    );
     renderChat({
       agent,
       config: {
@@ -221,16 +223,15 @@ describe('failure paths', () => {
     fireEvent.click(within(screen.getByTestId('fallback-interrupt-card')).getByRole('button', { name: 'Continue' }));
     fireEvent.click(within(screen.getByTestId('interrupt-builtin-fallback')).getByRole('button', { name: 'Continue' }));
 
-    // FallbackInterruptCard (SubmitState): the error and why, no Retry.
-    const notice = await screen.findByTestId('interrupt-error');
-    expect(notice).toHaveTextContent('Your answer could not be sent. Not sent: interrupt "int-expired" expired');
-    expect(screen.queryByTestId('interrupt-retry')).not.toBeInTheDocument();
-    // BuiltinFallbackCard: the same.
-    const builtin = screen.getByTestId('interrupt-builtin-fallback');
-    await waitFor(() => expect(builtin).toHaveAttribute('data-status', 'error'));
-    expect(within(builtin).getByRole('status')).toHaveTextContent('Not sent: interrupt "int-expired" expired');
+    expect(await screen.findByText('Carrying on.')).toBeInTheDocument();
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1].resume?.map((e) => [e.interruptId, e.status])).toEqual([
+      ['int-expired', 'cancelled'],
+      ['int-form', 'resolved'],
+      ['int-plain', 'resolved'],
+    ]);
+    await waitFor(() => expect(screen.getByTestId('interrupt-builtin-fallback')).toHaveAttribute('data-status', 'resolved'));
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
-    expect(agent.runs).toHaveLength(1);
   });
 
   it('offers no Retry when the answered interrupt was replaced before its answer went out', async () => {
@@ -292,7 +293,7 @@ describe('failure paths', () => {
     await waitFor(() => expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'resolved'));
   });
 
-  it('says the answer was not sent when the interrupt expired while it waited to go out, and lets the user keep chatting', async () => {
+  it('says the answer was not sent when the interrupt expired while it waited to go out, and answers it cancelled', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.useFakeTimers({ toFake: ['Date'] }); // only the clock: timers, frames and CopilotKit run for real
     const soon = { ...approvalInterrupt, id: 'int-soon', expiresAt: new Date(Date.now() + 60_000).toISOString() };
@@ -302,18 +303,16 @@ describe('failure paths', () => {
     renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
     await sendMessage('Review it');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
-    // Answered in time, but the send waits for the paint; by then the interrupt has expired and
-    // CopilotKit's resolve refuses to resume it.
+    // Answered in time, but the send waits for the paint; by then the interrupt has expired, and
+    // AG-UI allows only `cancelled` for it.
     vi.setSystemTime(Date.now() + 120_000);
 
     await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'error'));
     expect(screen.getByRole('alert')).toHaveTextContent('Not sent: interrupt "int-soon" expired before the answer went out.');
     expect(screen.queryByRole('button', { name: 'Retry approval' })).not.toBeInTheDocument();
-    expect(agent.runs).toHaveLength(1);
-
-    await sendMessage('Something else then');
     expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
-    expect(agent.runs[1].resume).toBeUndefined();
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-soon', status: 'cancelled' }]);
     expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'error');
   });
 });
