@@ -1,0 +1,77 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { approvalInterrupt } from '../fixtures/interrupts';
+import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
+import { makeTestCard, renderChat, sendMessage, transcript } from './harness';
+
+// Issue 13: every answer has one owner, the session, and reaches the agent exactly once.
+afterEach(() => vi.restoreAllMocks());
+
+const renderers = { 'aidev:tool_approval': makeTestCard('approval'), 'acme:confirm': makeTestCard('confirm') };
+
+describe('who an answer belongs to', () => {
+  it('given two open interrupts that share an id, shows one card and sends one resume entry for it', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const twin = { id: 'int-twin', reason: 'acme:confirm', message: 'Go ahead?' };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(twin, { ...twin }))] : [runStarted(input), ...textMessage('r1', 'Going.'), runFinished(input)],
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers } });
+    await sendMessage('Do it');
+    await screen.findByTestId('confirm');
+    expect(screen.getAllByTestId('confirm')).toHaveLength(1);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Answer confirm' }));
+    expect(await screen.findByText('Going.')).toBeInTheDocument();
+    expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-twin', status: 'resolved', payload: { ok: true } }]);
+  });
+
+  it('given an id a later stop reuses (the seed\'s fixed approval id), the new interrupt gets a fresh card that can be answered', async () => {
+    const agent = new ScriptedAgent((input, n) =>
+      n < 2
+        ? [runStarted(input), ...textMessage(`r${n}`, `Step ${n}.`), runFinished(input, interruptOutcome(approvalInterrupt))]
+        : [runStarted(input), ...textMessage('r2', 'All approved.'), runFinished(input)],
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers } });
+    await sendMessage('Review both tickets');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
+    expect(await screen.findByText('Step 1.')).toBeInTheDocument();
+
+    // The resume run stops again with the same id: an answerable card, not the first one's echo.
+    const fresh = await screen.findByTestId('approval');
+    fireEvent.click(within(fresh).getByRole('button', { name: 'Answer approval' }));
+    expect(await screen.findByText('All approved.')).toBeInTheDocument();
+    expect(agent.runs).toHaveLength(3);
+    expect(agent.runs[2].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'resolved', payload: { ok: true } }]);
+    await waitFor(() => expect(within(transcript()).getAllByTestId('approval-readonly')).toHaveLength(2));
+    for (const card of screen.getAllByTestId('approval-readonly')) expect(card).toHaveAttribute('data-status', 'resolved');
+  });
+
+  it('given an answer not yet sent when the whole provider unmounts, sends it once the chat mounts again', async () => {
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
+        : [runStarted(input), ...textMessage(`r${n}`, n === 1 ? 'Approved, carrying on.' : 'Anything else?'), runFinished(input)],
+    );
+    const config = { resolveDelayMs: 300, renderers };
+    const first = renderChat({ agent, threadId: 'thread-remount', config });
+    await sendMessage('Review it');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
+    expect(await screen.findByTestId('approval-readonly')).toHaveAttribute('data-status', 'submitting');
+    first.unmount(); // before the deferred send
+    expect(agent.runs).toHaveLength(1);
+
+    renderChat({ agent, threadId: 'thread-remount', config });
+    expect(await screen.findByText('Approved, carrying on.', undefined, { timeout: 3000 })).toBeInTheDocument();
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'resolved', payload: { ok: true } }]);
+    // Nothing shows "Sending…" forever. (The remounted chat's reconnect is refused while the agent
+    // still holds the interrupt, so CopilotKit cannot restore the first turn the card was anchored to.)
+    expect(screen.queryByText('status: submitting')).not.toBeInTheDocument();
+
+    // The agent no longer holds the interrupt: the next message gets its reply.
+    await sendMessage('Thanks');
+    expect(await screen.findByText('Anything else?')).toBeInTheDocument();
+    expect(agent.runs[2].resume).toBeUndefined();
+  });
+});
