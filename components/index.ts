@@ -23,12 +23,11 @@ export { useCountdown, formatRemaining, type Clock, type Countdown } from '../ho
 export { useLocalInterruptState, type LocalInterruptState, type LocalInterruptStateOptions } from '../hooks/use-local-interrupt-state';
 export { useInterruptRenderers, InterruptRenderers } from './interrupt-renderers';
 export {
-  BuiltinFallbackCard,
   DEFAULT_RESOLVE_DELAY_MS,
   type InterruptRenderer,
   type InterruptRendererProps,
   type InterruptRenderersConfig,
   type InterruptResumeHandler,
   type InterruptStatus,
-  withInterruptEcho,
 } from '../hooks';
+export { BuiltinFallbackCard, withInterruptEcho } from './host';

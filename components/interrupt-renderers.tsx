@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
-import { useInterruptRenderersWith, type InterruptRenderersConfig } from '../hooks';
+import type { InterruptRenderersConfig } from '../hooks';
+import { useInterruptRenderersWith } from './host';
 import { defaultFallback, defaultRenderers } from './default-renderers';
 
 const DEFAULTS = { renderers: defaultRenderers, fallback: defaultFallback };

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
-import { BuiltinFallbackCard } from '../../hooks/builtin-fallback-card';
+import { BuiltinFallbackCard } from '../../components/host';
 import { FallbackInterruptCard } from '../../components/fallback-interrupt-card';
 import { approvalInterrupt, slots } from '../fixtures/interrupts';
 import {

@@ -38,6 +38,14 @@ describe('layering', () => {
     expect(offenders('src', /^react(-dom)?($|\/)|^@copilotkit\/react|(^|\/)(hooks|components|demo|stories)\//)).toEqual([]);
   });
 
+  it('keeps src/session/ free of React and CopilotKit: the lifecycle is plain TypeScript', () => {
+    expect(offenders('src/session', /^react(-dom)?($|\/)|^@copilotkit\/|^@ag-ui\//)).toEqual([]);
+  });
+
+  it('keeps hooks/ to hooks and their plain helpers: no components (.tsx) live there', () => {
+    expect(sourceFiles('hooks').filter((file) => file.endsWith('.tsx'))).toEqual([]);
+  });
+
   it('keeps hooks/ from importing components, demo or stories', () => {
     expect(offenders('hooks', /(^|\/)(components|demo|stories)\//)).toEqual([]);
   });

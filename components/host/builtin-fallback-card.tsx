@@ -1,5 +1,5 @@
-import { resolveLabels } from '../src/i18n/labels';
-import type { InterruptRendererProps } from './renderer-props';
+import { resolveLabels } from '../../src/i18n/labels';
+import type { InterruptRendererProps } from '../../hooks/renderer-props';
 
 /**
  * The last-resort card: shown until the cards ship a fallback, and when every other renderer for

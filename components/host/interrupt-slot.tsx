@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import type { UnwrappedInterrupt } from '../src/unwrap';
+import type { UnwrappedInterrupt } from '../../src/unwrap';
 import { InterruptCard } from './interrupt-card';
-import type { InterruptController } from './interrupt-controller';
-import { useThreadRecords } from './use-thread-records';
+import type { InterruptController } from '../../hooks/interrupt-controller';
+import { useThreadRecords } from '../../hooks/use-thread-records';
 
 /**
  * What the hook hands to CopilotKit's single interrupt slot: every open interrupt as its card.

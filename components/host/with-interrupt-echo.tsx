@@ -1,7 +1,7 @@
 import { useSyncExternalStore, type ComponentType } from 'react';
 import { useCopilotKit } from '@copilotkit/react-core/v2';
 import { AnchoredEchoes } from './anchored-echoes';
-import { controllerRegistry } from './controller-registry';
+import { controllerRegistry } from '../../hooks/controller-registry';
 
 /** The one prop the wrapper reads from what the v1 chat passes to its message components. */
 export interface V1RenderMessageProps {

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { LOG } from '../src/log';
+import { LOG } from '../../src/log';
 
 interface Props {
   /** Names the renderer in the console message. */

@@ -1,16 +1,16 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, type ComponentType, type ReactElement } from 'react';
 import { useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2';
-import { createInterruptHistory, type InterruptHistory } from '../src/history';
-import { unwrapInterrupts } from '../src/unwrap';
+import { createInterruptHistory, type InterruptHistory } from '../../src/history';
+import { unwrapInterrupts } from '../../src/unwrap';
 import { BuiltinFallbackCard } from './builtin-fallback-card';
-import { controllerRegistry } from './controller-registry';
+import { controllerRegistry } from '../../hooks/controller-registry';
 import { createInterruptEcho } from './interrupt-echo';
-import { InterruptController, type ControlledAgent, type ControlledCopilotKit, type ControllerSettings } from './interrupt-controller';
-import type { CardView } from './card-view';
+import { InterruptController, type ControlledAgent, type ControlledCopilotKit, type ControllerSettings } from '../../hooks/interrupt-controller';
+import type { CardView } from '../../hooks/card-view';
 import { InterruptSlot } from './interrupt-slot';
-import { createRendererPicker } from './pick-renderer';
-import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from './types';
-import { useEchoRegistration, type CustomMessageRendererHost } from './use-echo-registration';
+import { createRendererPicker } from '../../hooks/pick-renderer';
+import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from '../../hooks/types';
+import { useEchoRegistration, type CustomMessageRendererHost } from '../../hooks/use-echo-registration';
 
 const DEFAULT_AGENT_ID = 'default';
 

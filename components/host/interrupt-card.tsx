@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import type { InterruptHistoryRecord } from '../src/history';
-import { resolveLanguage } from '../src/i18n/labels';
-import type { UnwrappedInterrupt } from '../src/unwrap';
+import type { InterruptHistoryRecord } from '../../src/history';
+import { resolveLanguage } from '../../src/i18n/labels';
+import type { UnwrappedInterrupt } from '../../src/unwrap';
 import { BuiltinFallbackCard } from './builtin-fallback-card';
-import type { InterruptController } from './interrupt-controller';
+import type { InterruptController } from '../../hooks/interrupt-controller';
 import { RendererBoundary } from './renderer-boundary';
-import type { InterruptRendererProps } from './renderer-props';
-import { useToolGrants } from './use-tool-grants';
+import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { useToolGrants } from '../../hooks/use-tool-grants';
 
 export interface InterruptCardProps {
   controller: InterruptController;

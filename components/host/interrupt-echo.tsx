@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react';
 import { useCopilotChatConfiguration } from '@copilotkit/react-core/v2';
-import type { InterruptHistoryRecord } from '../src/history';
+import type { InterruptHistoryRecord } from '../../src/history';
 import { AnchoredEchoes } from './anchored-echoes';
-import type { InterruptController } from './interrupt-controller';
+import type { InterruptController } from '../../hooks/interrupt-controller';
 
 /** The props CopilotKit's chat gives a custom message renderer. */
 export interface CustomMessageRendererProps {

@@ -1,8 +1,8 @@
 import { memo, useLayoutEffect } from 'react';
-import type { InterruptHistoryRecord } from '../src/history';
+import type { InterruptHistoryRecord } from '../../src/history';
 import { InterruptCard } from './interrupt-card';
-import type { InterruptController } from './interrupt-controller';
-import { useThreadRecords } from './use-thread-records';
+import type { InterruptController } from '../../hooks/interrupt-controller';
+import { useThreadRecords } from '../../hooks/use-thread-records';
 
 export interface AnchoredEchoesProps {
   controller: InterruptController;
