@@ -27,7 +27,7 @@ export interface CopilotKitInterruptActions {
 export interface ControlledAgent {
   agentId?: string;
   threadId: string;
-  messages: ReadonlyArray<{ id: string }>;
+  messages: ReadonlyArray<{ id: string; role?: string }>;
   pendingInterrupts: Array<{ id: string }>;
   subscribe(subscriber: Record<string, (params: any) => unknown>): { unsubscribe(): void };
 }
@@ -472,6 +472,19 @@ export class InterruptController {
     this.#apply(failure ? this.session.notDelivered(batch.batchId, failure) : this.session.delivered(batch.batchId));
     batch.keys.forEach((k) => this.#sync(k));
     this.#emit();
+    if (!failure && batch.withChat) this.#replyToChat();
+  }
+
+  /**
+   * Steer-away: the run that answered the open cards `cancelled` also carried the user's message,
+   * but some agents only wind the suspended tool down on `cancelled` (Mastra ends the run there).
+   * When the message is still the last one, ask the agent once more, so it gets its reply.
+   */
+  #replyToChat() {
+    const agent = this.#agent;
+    const last = agent?.messages[agent.messages.length - 1];
+    if (!agent || !this.#copilotkit || last?.role !== 'user') return;
+    this.#copilotkit.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
   }
 
   /** Writes the history record of `key` from its session phase (the one place records change). */

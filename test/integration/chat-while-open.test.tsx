@@ -73,6 +73,23 @@ describe('a chat message while an interrupt is open (steer away, the default)', 
     expect(screen.queryByText(NOTICE)).not.toBeInTheDocument();
   });
 
+  it('asks the agent once more when the cancelled run ends without a reply (as Mastra does)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const agent = new ScriptedAgent((input, n) => {
+      if (n === 0) return [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))];
+      if (input.resume) return [runStarted(input), runFinished(input)]; // winds the tool down, says nothing
+      return [runStarted(input), ...textMessage(`reply-${n}`, 'Hello! What else can I do?'), runFinished(input)];
+    });
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    await sendMessage('Review it');
+    await screen.findByTestId('approval');
+    await sendMessage('Hello');
+    expect(await screen.findByText('Hello! What else can I do?')).toBeInTheDocument();
+    expect(agent.runs).toHaveLength(3);
+    expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'cancelled' }]);
+    expect(agent.runs[2].resume).toBeUndefined();
+  });
+
   it('says Dismissed in the configured locale', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input, n) =>
