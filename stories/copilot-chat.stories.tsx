@@ -14,22 +14,33 @@ import { SLOTS, timePickerInterrupt } from './support/fixtures';
 function createSchedulingAgent() {
   return new ScriptedAgent((input, run) => {
     if (run === 0) return [runStarted(input), runFinished(input, interruptOutcome(timePickerInterrupt))];
-    const payload = (input.resume?.[0]?.payload ?? {}) as { chosen_label?: string; cancelled?: boolean };
-    const reply = payload.cancelled ? 'No meeting was scheduled.' : `Scheduled "Intro call with sales" for ${payload.chosen_label}.`;
+    const entry = input.resume?.[0];
+    const payload = (entry?.payload ?? {}) as { chosen_label?: string; cancelled?: boolean };
+    const reply =
+      entry?.status === 'cancelled'
+        ? 'Sure, no meeting. What else can I do?'
+        : payload.cancelled
+          ? 'No meeting was scheduled.'
+          : `Scheduled "Intro call with sales" for ${payload.chosen_label}.`;
     return [runStarted(input), ...textMessage(`reply-${run}`, reply), runFinished(input)];
   });
 }
 
-function Interrupts() {
-  return useInterruptRenderers();
+interface ChatProps {
+  /** The hook's option: what a chat message does while the picker is open. */
+  onChatWhileOpen?: 'dismiss' | 'block';
+}
+
+function Interrupts({ onChatWhileOpen }: ChatProps) {
+  return useInterruptRenderers({ onChatWhileOpen });
 }
 
 /** The public hook inside the real v2 chat, the way an app wires it. */
-function ChatWithInterrupts() {
+function ChatWithInterrupts({ onChatWhileOpen }: ChatProps) {
   const [agent] = useState(createSchedulingAgent);
   return (
     <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      <Interrupts />
+      <Interrupts onChatWhileOpen={onChatWhileOpen} />
       <div style={{ height: 560, maxWidth: 720 }}>
         <CopilotChat />
       </div>
@@ -70,8 +81,9 @@ export const BookACall: Story = {
   },
 };
 
-/** The user chats on while the picker waits: the agent refuses the message, and the card says why. */
+/** `onChatWhileOpen: 'block'`: the user chats on while the picker waits; the agent refuses the message, and the card says why. */
 export const ChatWhileTheCardIsOpen: Story = {
+  args: { onChatWhileOpen: 'block' },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const send = async (text: string) => {
@@ -88,5 +100,23 @@ export const ChatWhileTheCardIsOpen: Story = {
     await userEvent.click(within(card).getByRole('button', { name: SLOTS[0].label }));
     await expect(await canvas.findByText(`Scheduled "Intro call with sales" for ${SLOTS[0].label}.`, {}, { timeout: 5000 })).toBeInTheDocument();
     await expect(canvas.queryByRole('alert')).toBeNull();
+  },
+};
+
+/** Steer away (the default): the user chats on while the picker waits; it turns "Dismissed" and the message gets its reply. */
+export const SteerAwayFromTheCard: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const send = async (text: string) => {
+      await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), text);
+      await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
+      await userEvent.click(canvas.getByTestId('copilot-send-button'));
+    };
+    await send('Book a call with sales');
+    await canvas.findByTestId('time-picker-card', {}, { timeout: 5000 });
+    await send('Hello?');
+    await expect(await canvas.findByText('Sure, no meeting. What else can I do?', {}, { timeout: 5000 })).toBeInTheDocument();
+    await expect(await canvas.findByText('Dismissed')).toBeInTheDocument();
+    await expect(canvas.queryByTestId('time-picker-slot')).toBeNull();
   },
 };
