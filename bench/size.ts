@@ -58,7 +58,8 @@ export const SIZE_TARGETS: Readonly<Record<string, number>> = {
  */
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   ...SIZE_TARGETS,
-  '.': 21.25 * 1024,
+  // Issue 13's interrupt session (src/session) and the steer-away/expiry rules: +1,903 B (23,210 B measured).
+  '.': 22.75 * 1024,
   // The table with issue 16's approval labels (1,688 B); still the table alone.
   './locales/zh-CN': 1.75 * 1024,
 };
