@@ -9,11 +9,15 @@ import { createScriptedModel } from './scripted-model';
 
 export const DEMO_AGENT_ID = 'assistant';
 
+/** How long the quick poll ("Run a quick poll") accepts an answer. */
+export const QUICK_POLL_MS = 4_000;
+
 export const DEMO_INSTRUCTIONS = `You are a helpful assistant in a demo of in-chat human-in-the-loop cards.
 - Whenever the user asks to book or schedule a meeting or a call, call schedule_meeting with a short topic and, when known, the attendee. The picker decides; do not ask for confirmation yourself.
 - Whenever the user asks for an approval (a deployment, a payment, access), call request_approval with the action.
 - Whenever the user tells you to deploy, call deploy with the action and args {version, environment, replicas}; the user approves or edits the call.
 - Whenever the user asks you to ask them questions, call ask_user_questions with two or three questions.
+- Whenever the user asks for a quick poll, call quick_poll with one question.
 - After a tool returns, confirm in one short sentence that quotes its result (the time that was scheduled, or that nothing was scheduled).
 - Otherwise answer briefly in plain text.`;
 
@@ -73,6 +77,8 @@ export function createDemoMastra({
         getTicket: (sn) => approvals.get(sn),
       }),
       ask_user_questions: createUserQuestionTool(),
+      // A question that must be answered within seconds: shows "Expired", and the agent gets `cancelled`.
+      quick_poll: createUserQuestionTool({ id: 'quick_poll', description: 'Ask one quick question that must be answered within seconds.', expiresInMs: QUICK_POLL_MS }),
       deploy: createApprovalTool({
         id: 'deploy',
         description: 'Deploy a version of the app to an environment, once the user approves (they may edit the arguments).',

@@ -43,6 +43,10 @@ const DEPLOY = /^\s*deploy\b/i;
 const BOOKING = /\b(book|schedule|reschedule)\b|\bmeeting\b|\b1:1\b/i;
 const APPROVAL = /\bapprov|\bsign[- ]?off\b|\bpermission\b/i;
 const QUESTIONS = /\bquestions?\b|\bask me\b|\bsurvey\b|\bquestionnaire\b/i;
+const QUICK_POLL = /\bquick poll\b/i;
+
+/** The one question of the quick poll, which expires after `QUICK_POLL_MS`. */
+export const QUICK_POLL_QUESTION = { header: 'Poll', question: 'Coffee or tea?', options: [{ label: 'Coffee' }, { label: 'Tea' }] };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -124,6 +128,9 @@ export function decide(prompt: CallOptions['prompt']): ScriptedTurn {
   if (results.length > 0) return { kind: 'text', text: results.join(' ') };
 
   const said = lastUser >= 0 ? textOf(messages[lastUser].content) : '';
+  if (QUICK_POLL.test(said)) {
+    return { kind: 'tool', toolName: 'quick_poll', input: { message: 'Quick, answer within a few seconds.', questions: [QUICK_POLL_QUESTION] } };
+  }
   if (QUESTIONS.test(said)) {
     return { kind: 'tool', toolName: 'ask_user_questions', input: { message: 'A few questions about your project.', questions: DEMO_QUESTIONS } };
   }

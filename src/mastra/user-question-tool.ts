@@ -24,6 +24,8 @@ export interface UserQuestionToolOptions {
   questions?: UserQuestionItem[] | ((input: UserQuestionToolInput) => UserQuestionItem[] | Promise<UserQuestionItem[]>);
   /** The text the agent gets on resume. Default: see {@link userQuestionResultText}. */
   resultText?: (input: UserQuestionToolInput, resume: UserQuestionResumeData) => string;
+  /** Answers are accepted for this long (the card counts down, then shows "Expired"). Default: no limit. */
+  expiresInMs?: number;
 }
 
 export const DEFAULT_USER_QUESTION_DESCRIPTION =
@@ -77,6 +79,7 @@ export function createUserQuestionTool(options: UserQuestionToolOptions = {}) {
       if (!questions || questions.length === 0) throw new Error(`${id} needs at least one question.`);
       const payload: UserQuestionSuspend = { reason: InterruptReason.UserQuestion, metadata: { questions } };
       if (input.message) payload.message = input.message;
+      if (options.expiresInMs !== undefined) payload.expiresAt = new Date(Date.now() + options.expiresInMs).toISOString();
       return suspend(payload) as unknown as string;
     },
   });

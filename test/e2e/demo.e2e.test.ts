@@ -286,6 +286,27 @@ describe('direct approval with edits', () => {
   });
 });
 
+describe('expiry', () => {
+  it('shows an unanswered quick poll as Expired, and the agent gets cancelled with the next message, which gets its reply', async () => {
+    const demoTab = await openDemo();
+    await demoTab.send('Run a quick poll');
+    const card = demoTab.transcript.getByTestId('user-question-card');
+    await card.waitFor();
+    // The poll accepts answers for QUICK_POLL_MS (4 s); then the card turns read-only "Expired".
+    await demoTab.transcript.getByText('Expired', { exact: true }).first().waitFor({ timeout: 15_000 });
+    await demoTab.screenshot('08-quick-poll-expired');
+    expect(demoTab.resumeRuns).toHaveLength(0);
+
+    await demoTab.send('Hello?');
+    await demoTab.waitForAnswer(/demo agent/);
+    expect(demoTab.resumeRuns).toHaveLength(1);
+    expect(demoTab.resumeRuns[0].resume).toEqual([{ interruptId: expect.any(String), status: 'cancelled' }]);
+    // CopilotKit logs the refused chat run itself before the hook answers the poll; nothing else.
+    const refused = demoTab.errors.filter((error) => error.includes('pending interrupt(s) not addressed by resume'));
+    for (const error of refused) demoTab.errors.splice(demoTab.errors.indexOf(error), 1);
+  });
+});
+
 describe('questions', () => {
   it('answers the questions, one through Others, and keeps the answers visible; a reload keeps the echoes', async () => {
     const demoTab = await openDemo();
