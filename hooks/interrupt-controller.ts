@@ -552,17 +552,6 @@ export class InterruptController {
     return this.#claims.has(id);
   }
 
-  /** Stop timers (unmount). Unsent answers stay in the session and go out on the next attach. */
-  dispose(): void {
-    for (const cancel of this.#scheduled.values()) cancel();
-    this.#scheduled.clear();
-  }
-}
-
-export function isExpired(interrupt: Pick<UnwrappedInterrupt, 'expiresAt'>, now = Date.now()): boolean {
-  if (!interrupt.expiresAt) return false;
-  const at = Date.parse(interrupt.expiresAt);
-  return Number.isFinite(at) && at <= now;
 }
 
 /** The legacy event's `value`, as CopilotKit forwards it in `command.interruptEvent`. */

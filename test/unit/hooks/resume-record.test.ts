@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { toResumeEntry } from '../../../hooks/resume-batch';
 import { toResumeRecord } from '../../../hooks/resume-record';
 
 describe('resume shapes', () => {
@@ -19,10 +18,5 @@ describe('resume shapes', () => {
     });
     // A non-object answer still yields an object payload, as BaseResume requires.
     expect(toResumeRecord({ id: 'i3', reason: 'x:y', status: 'resolved', result: 'yes' }).payload).toEqual({ value: 'yes' });
-  });
-
-  it('builds AG-UI resume entries: cancelled carries no payload', () => {
-    expect(toResumeEntry({ id: 'a', status: 'submitting', result: { ok: 1 } })).toEqual({ interruptId: 'a', status: 'resolved', payload: { ok: 1 } });
-    expect(toResumeEntry({ id: 'b', status: 'cancelled' })).toEqual({ interruptId: 'b', status: 'cancelled' });
   });
 });
