@@ -170,8 +170,31 @@ export class InterruptController {
 
   // ---- wiring ----
 
-  /** Follow an agent's runs. Returns the detach function. */
+  /**
+   * Follow an agent's runs. Returns the detach function. The controller is kept per agent, so two
+   * mounted hooks for one agent share it: the second attach only counts, or every run event
+   * would reach the session twice.
+   */
   attach(agent: ControlledAgent, copilotkit: ControlledCopilotKit): () => void {
+    if (this.#attachments > 0 && this.#agent === agent) {
+      this.#attachments++;
+      return this.#release;
+    }
+    this.#detach?.();
+    this.#attachments = 1;
+    this.#detach = this.#follow(agent, copilotkit);
+    return this.#release;
+  }
+
+  #attachments = 0;
+  #detach?: () => void;
+  #release = () => {
+    if (--this.#attachments > 0) return;
+    this.#detach?.();
+    this.#detach = undefined;
+  };
+
+  #follow(agent: ControlledAgent, copilotkit: ControlledCopilotKit): () => void {
     this.#agent = agent;
     this.#copilotkit = copilotkit;
     this.session.policy = this.settings.onChatWhileOpen ?? 'dismiss';
