@@ -38,7 +38,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     let stored: InterruptHistoryRecord[] = [];
     if (persistence) {
       try {
-        stored = parseRecords(persistence.get(storageKey(threadId)), threadId);
+        stored = parseRecords(persistence.get(storageKey(threadId)), threadId, maxPerThread);
       } catch (error) {
         warn('read', threadId, error);
       }
@@ -48,19 +48,26 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     return records;
   };
 
+  /** What is in storage now (another tab may have written since this one loaded); empty when it cannot be read. */
+  const stored = (threadId: string): InterruptHistoryRecord[] => {
+    try {
+      return parseRecords(persistence?.get(storageKey(threadId)), threadId, maxPerThread);
+    } catch (error) {
+      // Reading failed, but writing may still work: the answer is saved all the same.
+      warn('read', threadId, error);
+      return [];
+    }
+  };
+
   const save = (threadId: string, records: readonly InterruptHistoryRecord[], replace: boolean) => {
     if (!persistence) return;
-    const key = storageKey(threadId);
-    // In-flight records would come back as a card stuck in "sending" after a reload. The raw
-    // input is dropped: a stored card never resends, and storage is small.
-    const terminal = records
-      .filter((r) => TERMINAL_RECORD_STATUSES.includes(r.status))
-      .map((r) => ({ ...r, interrupt: { ...r.interrupt, raw: undefined } }));
+    const merged = mergeRecords(replace ? [] : stored(threadId), records).map((r) => ({
+      // The raw input is dropped: a stored card never resends, and storage is small.
+      ...r,
+      interrupt: { ...r.interrupt, raw: undefined },
+    }));
     try {
-      // Another tab on the same thread may have stored answers since this one loaded: keep them.
-      const mine = new Set(records.map((r) => r.id));
-      const theirs = replace ? [] : parseRecords(persistence.get(key), threadId).filter((r) => !mine.has(r.id));
-      persistence.set(key, JSON.stringify([...theirs, ...terminal].slice(-maxPerThread)));
+      persistence.set(storageKey(threadId), JSON.stringify(merged.slice(-maxPerThread)));
     } catch (error) {
       warn('store', threadId, error);
     }
@@ -107,4 +114,27 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     },
     ...grants,
   };
+}
+
+const isTerminal = (record: InterruptHistoryRecord) => TERMINAL_RECORD_STATUSES.includes(record.status);
+
+/**
+ * What to store when another tab on the same thread may have stored records since this one
+ * loaded: per id, the newest state wins. A terminal record (the run is over) beats an in-flight
+ * one, so a tab still sending an interrupt that another tab resolved keeps that tab's answer; of
+ * two terminal records the later one wins (this tab's on a tie). In-flight records are never
+ * stored: they would come back as a card stuck in "sending" after a reload. Ordered by time.
+ */
+export function mergeRecords(
+  theirs: readonly InterruptHistoryRecord[],
+  mine: readonly InterruptHistoryRecord[],
+): InterruptHistoryRecord[] {
+  const byId = new Map<string, InterruptHistoryRecord>();
+  for (const record of theirs) byId.set(record.id, record);
+  for (const record of mine) {
+    if (!isTerminal(record)) continue;
+    const other = byId.get(record.id);
+    if (!other || record.time >= other.time) byId.set(record.id, record);
+  }
+  return [...byId.values()].sort((a, b) => a.time - b.time);
 }

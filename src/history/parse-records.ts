@@ -1,35 +1,101 @@
 import { isRecord } from '../unwrap/guards';
-import { TERMINAL_RECORD_STATUSES, type InterruptHistoryRecord } from './types';
+import { sanitize } from '../unwrap/sanitize';
+import type { InterruptSource, UnwrappedInterrupt } from '../unwrap/types';
+import { TERMINAL_RECORD_STATUSES, type InterruptHistoryRecord, type InterruptRecordStatus } from './types';
 import { LOG } from '../log';
 
-function isHistoryRecord(value: unknown, threadId: string): value is InterruptHistoryRecord {
-  if (!isRecord(value)) return false;
-  const { interrupt } = value;
-  return (
-    value.threadId === threadId &&
-    typeof value.id === 'string' &&
-    typeof value.reason === 'string' &&
-    typeof value.time === 'number' &&
-    (value.anchor === null || typeof value.anchor === 'string') &&
-    TERMINAL_RECORD_STATUSES.includes(value.status as never) &&
-    isRecord(interrupt) &&
-    typeof interrupt.id === 'string' &&
-    typeof interrupt.reason === 'string' &&
-    isRecord(interrupt.metadata)
-  );
+type Json = Record<string, unknown>;
+
+const SOURCES: readonly InterruptSource[] = ['standard', 'mastra', 'legacy', 'raw'];
+/** The optional text fields of an interrupt that the cards print. */
+const INTERRUPT_TEXTS = ['originalReason', 'toolName', 'toolCallId', 'message', 'expiresAt', 'problem'] as const;
+/** How many dropped records one warning names. */
+const NAMED_IN_WARNING = 10;
+
+/** A record checked field by field against what the cards read, or the sentence saying why not. */
+type Checked = { ok: true; record: InterruptHistoryRecord } | { ok: false; why: string };
+
+const isOptionalText = (value: unknown) => value === undefined || typeof value === 'string';
+
+function checkInterrupt(value: unknown): { ok: true; interrupt: UnwrappedInterrupt } | { ok: false; why: string } {
+  if (!isRecord(value)) return { ok: false, why: 'its interrupt is not an object' };
+  if (typeof value.id !== 'string' || value.id === '') return { ok: false, why: "its interrupt's id is not text" };
+  if (typeof value.reason !== 'string') return { ok: false, why: "its interrupt's reason is not text" };
+  if (!isRecord(value.metadata)) return { ok: false, why: "its interrupt's metadata is not an object" };
+  if (value.source !== undefined && !SOURCES.includes(value.source as InterruptSource)) {
+    return { ok: false, why: "its interrupt's source is unknown" };
+  }
+  for (const field of INTERRUPT_TEXTS) {
+    if (!isOptionalText(value[field])) return { ok: false, why: `its interrupt's ${field} is not text` };
+  }
+  // Only the fields the cards read are kept, so nothing else stored can reach them.
+  const interrupt: UnwrappedInterrupt = {
+    id: value.id,
+    reason: value.reason,
+    metadata: value.metadata,
+    payload: value.payload,
+    source: (value.source as InterruptSource | undefined) ?? 'raw',
+    raw: undefined,
+  };
+  if (value.responseSchema !== undefined) interrupt.responseSchema = value.responseSchema;
+  for (const field of INTERRUPT_TEXTS) {
+    if (typeof value[field] === 'string') interrupt[field] = value[field];
+  }
+  return { ok: true, interrupt };
+}
+
+function checkRecord(value: unknown, threadId: string): Checked {
+  if (!isRecord(value)) return { ok: false, why: 'it is not an object' };
+  if (value.threadId !== threadId) return { ok: false, why: 'it belongs to another thread' };
+  if (typeof value.id !== 'string' || value.id === '') return { ok: false, why: 'its id is not text' };
+  if (typeof value.reason !== 'string') return { ok: false, why: 'its reason is not text' };
+  if (typeof value.time !== 'number' || !Number.isFinite(value.time)) return { ok: false, why: 'its time is not a number' };
+  if (value.anchor !== null && typeof value.anchor !== 'string') return { ok: false, why: 'its anchor is not text or null' };
+  if (!TERMINAL_RECORD_STATUSES.includes(value.status as InterruptRecordStatus)) {
+    return { ok: false, why: 'its status is not resolved, cancelled or expired' };
+  }
+  if (!isOptionalText(value.error)) return { ok: false, why: 'its error is not text' };
+  if (!isOptionalText(value.agentId)) return { ok: false, why: 'its agent id is not text' };
+  const checked = checkInterrupt(value.interrupt);
+  if (!checked.ok) return checked;
+  const record: InterruptHistoryRecord = {
+    threadId,
+    id: value.id,
+    reason: value.reason,
+    interrupt: checked.interrupt,
+    status: value.status as InterruptRecordStatus,
+    time: value.time,
+    anchor: value.anchor,
+  };
+  if (value.result !== undefined) record.result = value.result;
+  if (typeof value.error === 'string') record.error = value.error;
+  if (typeof value.agentId === 'string') record.agentId = value.agentId;
+  return { ok: true, record };
+}
+
+/** A name for a dropped record in a warning: its id when it has a readable one, else its position. */
+function nameOf(value: unknown, index: number): string {
+  const id = isRecord(value) ? value.id : undefined;
+  return typeof id === 'string' ? `#${index} (id ${JSON.stringify(id.slice(0, 60))})` : `#${index}`;
 }
 
 /**
  * Records from a stored string. Storage is outside our control (other versions, other tabs,
- * hand edits), so anything that is not a well-formed record of this thread is dropped with a
- * console warning rather than trusted.
+ * hand edits), so every record is checked field by field against what the cards read, and copied
+ * through the unwrap sanitiser (unsafe keys, depth, size). A record that fails is dropped, and one
+ * console warning names the dropped records and why. At most `max` records (the newest) are read.
  */
-export function parseRecords(text: string | null | undefined, threadId: string): InterruptHistoryRecord[] {
+export function parseRecords(
+  text: string | null | undefined,
+  threadId: string,
+  max = Number.POSITIVE_INFINITY,
+): InterruptHistoryRecord[] {
   if (text == null || text === '') return [];
   const ignore = (why: string) => {
     console.warn(`${LOG} Ignoring stored interrupt history for thread "${threadId}": ${why}.`);
     return [];
   };
+  if (typeof text !== 'string') return ignore('it is not text');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -37,10 +103,21 @@ export function parseRecords(text: string | null | undefined, threadId: string):
     return ignore('it is not valid JSON');
   }
   if (!Array.isArray(parsed)) return ignore('expected an array');
-  const records = parsed.filter((item) => isHistoryRecord(item, threadId));
-  if (records.length < parsed.length) {
+  // The limit applies before any checking, so a huge stored list costs no more than a full one.
+  const start = Math.max(0, parsed.length - max);
+  const records: InterruptHistoryRecord[] = [];
+  const dropped: string[] = [];
+  for (let i = start; i < parsed.length; i++) {
+    const { value, problems } = sanitize(parsed[i]);
+    const checked = problems.length > 0 ? ({ ok: false, why: problems.join(' ') } as const) : checkRecord(value, threadId);
+    if (checked.ok) records.push(checked.record);
+    else dropped.push(`${nameOf(parsed[i], i)}: ${checked.why}`);
+  }
+  if (dropped.length > 0) {
+    const named = dropped.slice(0, NAMED_IN_WARNING).join('; ');
+    const more = dropped.length > NAMED_IN_WARNING ? `; and ${dropped.length - NAMED_IN_WARNING} more` : '';
     console.warn(
-      `${LOG} Dropped ${parsed.length - records.length} malformed stored interrupt record(s) for thread "${threadId}".`,
+      `${LOG} Dropped ${dropped.length} malformed stored interrupt record(s) for thread "${threadId}": ${named}${more}.`,
     );
   }
   return records;

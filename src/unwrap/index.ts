@@ -10,4 +10,5 @@ export {
   type TimeSlot,
 } from './guards';
 export { UNWRAP_LIMITS } from './sanitize';
+export { decodeUntrusted } from './json';
 export { toProtocolInterrupt } from './to-protocol-interrupt';

@@ -1,14 +1,36 @@
 /** Limits that keep unwrapping cheap and safe on hostile input. */
 export const UNWRAP_LIMITS = Object.freeze({
-  /** Longest JSON string that is parsed. */
+  /** Longest JSON string that is parsed (and hashed, to name an interrupt). */
   maxJsonLength: 1_000_000,
   /** Deepest nesting kept; deeper values are dropped. */
   maxDepth: 64,
-  /** Most objects, arrays and values copied. */
+  /** Most objects, arrays and values copied for one interrupt. */
   maxNodes: 50_000,
+  /**
+   * Most values copied, and JSON characters parsed, for a whole interrupt set: a thousand
+   * interrupts sharing one large object must not multiply the per-interrupt limits.
+   */
+  maxTotalNodes: 200_000,
+  maxTotalJsonLength: 4_000_000,
+  /** Most interrupts read from one set; the rest are named by one fallback card. */
+  maxInterrupts: 1_000,
 });
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * What is left to spend on one interrupt set. One budget is shared by every interrupt of a set
+ * (and by every decode and copy of one interrupt), so the work for any input stays bounded.
+ */
+export interface UnwrapBudget {
+  nodes: number;
+  jsonChars: number;
+}
+
+export const createUnwrapBudget = (): UnwrapBudget => ({
+  nodes: UNWRAP_LIMITS.maxTotalNodes,
+  jsonChars: UNWRAP_LIMITS.maxTotalJsonLength,
+});
 
 export interface Sanitized {
   value: unknown;
@@ -16,20 +38,35 @@ export interface Sanitized {
   problems: string[];
 }
 
+/** Boxed primitives (`new String('x')`) stand for their primitive; reading them as objects walks every character. */
+function unbox(input: object): { ok: true; value: unknown } | undefined {
+  if (input instanceof String) return { ok: true, value: String.prototype.valueOf.call(input) };
+  if (input instanceof Number) return { ok: true, value: Number.prototype.valueOf.call(input) };
+  if (input instanceof Boolean) return { ok: true, value: Boolean.prototype.valueOf.call(input) };
+  return undefined;
+}
+
 /**
  * Copies a value into plain JSON-like data: drops prototype-polluting keys, functions, cycles,
- * and anything past the depth or size limits, and survives throwing getters.
+ * binary data (typed arrays, buffers), and anything past the depth or size limits, and survives
+ * throwing getters. The copy is a tree of at most `maxNodes` values (a shared reference is copied
+ * each time it is met, and each copy counts), so hashing or printing it is cheap too.
+ *
+ * Every reader of untrusted data (unwrap, the stored history, the server middleware's legacy
+ * decoding) should copy through here.
  */
-export function sanitize(value: unknown): Sanitized {
+export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudget()): Sanitized {
   let nodes = 0;
+  const limit = Math.min(UNWRAP_LIMITS.maxNodes, Math.max(0, budget.nodes));
   const seen = new WeakSet<object>();
   const unsafeKeys = new Set<string>();
   let tooDeep = false;
   let tooMany = false;
+  let binary = false;
   let unreadable = false;
 
   const copy = (input: unknown, depth: number): unknown => {
-    if (++nodes > UNWRAP_LIMITS.maxNodes) {
+    if (++nodes > limit) {
       tooMany = true;
       return undefined;
     }
@@ -43,9 +80,20 @@ export function sanitize(value: unknown): Sanitized {
     if (seen.has(input)) return undefined;
     seen.add(input);
     try {
+      const boxed = unbox(input);
+      if (boxed) return copy(boxed.value, depth);
+      if (ArrayBuffer.isView(input) || input instanceof ArrayBuffer) {
+        binary = true;
+        return undefined;
+      }
       if (Array.isArray(input)) {
+        // Index by index up to the limit: a sparse `length: 1e9` costs no more than its budget.
         const out: unknown[] = [];
-        for (let i = 0; i < input.length && !tooMany; i++) out.push(copy(input[i], depth + 1));
+        const length = input.length;
+        for (let i = 0; i < length && !tooMany; i++) {
+          const item = copy(input[i], depth + 1);
+          out.push(item === undefined ? null : item);
+        }
         return out;
       }
       const out: Record<string, unknown> = {};
@@ -68,10 +116,18 @@ export function sanitize(value: unknown): Sanitized {
   };
 
   const copied = copy(value, 0);
+  budget.nodes -= Math.min(nodes, limit);
   const problems: string[] = [];
   if (unsafeKeys.size > 0) problems.push(`Ignored unsafe keys: ${[...unsafeKeys].join(', ')}.`);
   if (tooDeep) problems.push(`Values nested deeper than ${UNWRAP_LIMITS.maxDepth} levels were dropped.`);
-  if (tooMany) problems.push(`The interrupt has more than ${UNWRAP_LIMITS.maxNodes} values; the rest were dropped.`);
+  if (tooMany) {
+    problems.push(
+      limit < UNWRAP_LIMITS.maxNodes
+        ? `The interrupts together have more than ${UNWRAP_LIMITS.maxTotalNodes} values; the rest were dropped.`
+        : `The interrupt has more than ${UNWRAP_LIMITS.maxNodes} values; the rest were dropped.`,
+    );
+  }
+  if (binary) problems.push('Binary data (typed arrays, buffers) was dropped.');
   if (unreadable) problems.push('Some values could not be read.');
   return { value: copied, problems };
 }

@@ -1,6 +1,6 @@
 import { isRecord } from './guards';
-import { decodeJson, preview, stableHash } from './json';
-import { sanitize } from './sanitize';
+import { decodeUntrusted, preview, stableHash } from './json';
+import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
 import { errorMessage } from '../error-message';
 
@@ -10,6 +10,15 @@ export const UNKNOWN_REASON = 'unknown';
 export const MASTRA_SUSPEND_REASON = 'mastra:tool_suspend';
 
 type Json = Record<string, unknown>;
+
+/** One unwrap in progress: the input as received, what went wrong so far, and what is left to spend. */
+interface Context {
+  raw: unknown;
+  problems: string[];
+  budget: UnwrapBudget;
+  /** The JSON text the value was decoded from, if any: it names a value whose copy had to be cut. */
+  text?: string;
+}
 
 const recordOrEmpty = (value: unknown): Json => (isRecord(value) ? value : {});
 const optionalString = (value: unknown): string | undefined =>
@@ -27,69 +36,81 @@ const optionalString = (value: unknown): string | undefined =>
  * if (card.problem) console.warn(card.problem);
  * card.reason; // 'aidev:user_question', even when a Mastra tool suspended with it
  */
-export function unwrapInterrupt(input: unknown): UnwrappedInterrupt {
+export function unwrapInterrupt(input: unknown, budget: UnwrapBudget = createUnwrapBudget()): UnwrappedInterrupt {
   try {
-    return unwrapChecked(input);
+    return unwrapChecked(input, budget);
   } catch (error) {
-    // Last line of defence: hostile input must never crash a chat.
-    return invalid(input, `The interrupt could not be read (${errorMessage(error)}).`);
+    // Last line of defence: hostile input must never crash a chat. The raw input is not walked
+    // again to name it.
+    const name = typeof input === 'string' ? input : `unreadable ${typeof input}`;
+    return invalid(stableHash(name), input, `The interrupt could not be read (${errorMessage(error)}).`);
   }
 }
 
-function unwrapChecked(input: unknown): UnwrappedInterrupt {
-  let value: unknown = input;
-  if (typeof value === 'string') {
-    const decoded = decodeJson(value);
-    if (!decoded.ok) return invalid(input, decoded.problem);
-    value = decoded.value;
-  }
-  const { value: clean, problems } = sanitize(value);
+function unwrapChecked(input: unknown, budget: UnwrapBudget): UnwrappedInterrupt {
+  const decoded = decodeUntrusted(input, budget);
+  if (!decoded.ok) return invalid(stableHash(input as string), input, decoded.problem);
+  const context: Context = { raw: input, problems: decoded.problems, budget };
+  if (typeof input === 'string') context.text = input;
 
-  const result = classify(clean, input, problems);
-  if (problems.length > 0) result.problem = problems.join(' ');
+  const result = classify(decoded.value, context);
+  const { problems } = context;
+  if (problems.length > 0) result.problem = [result.problem, ...problems].filter(Boolean).join(' ');
   return result;
 }
 
-function classify(value: unknown, raw: unknown, problems: string[]): UnwrappedInterrupt {
+/**
+ * A name for a value that carries no id, from the sanitised copy (bounded, never the raw input).
+ * When the copy had to be cut and the value came as text, the text names it: payloads that differ
+ * only past the caps still get different ids.
+ */
+const nameOf = (value: unknown, context: Context) =>
+  stableHash(context.text !== undefined && context.problems.length > 0 ? context.text : safeStringify(value));
+
+function classify(value: unknown, context: Context): UnwrappedInterrupt {
   if (!isRecord(value)) {
-    return invalid(raw, mismatch('The interrupt', 'an object', value));
+    return invalid(nameOf(value, context), context.raw, mismatch('The interrupt', 'an object', value));
   }
-  if (value.type === 'mastra_suspend') return fromMastraWrapper(value, raw, problems);
-  if (typeof value.name === 'string' && 'value' in value) return fromEvent(value, raw, problems);
-  if (isStandardShape(value)) return fromStandard(value, raw, problems);
+  if (value.type === 'mastra_suspend') return fromMastraWrapper(value, context);
+  if (typeof value.name === 'string' && 'value' in value) return fromEvent(value, context);
+  if (isStandardShape(value)) return fromStandard(value, context);
   for (const field of ['id', 'reason'] as const) {
     if (field in value && optionalString(value[field]) === undefined) {
-      problems.push(mismatch(`The interrupt's ${field}`, 'non-empty text', value[field]));
+      context.problems.push(mismatch(`The interrupt's ${field}`, 'non-empty text', value[field]));
     }
   }
-  return fromBarePayload(value, raw, 'raw');
+  return fromBarePayload(value, context, 'raw');
 }
 
 const isStandardShape = (value: Json) =>
   optionalString(value.id) !== undefined && optionalString(value.reason) !== undefined;
 
 /** A CUSTOM `on_interrupt` event `{name, value}`. */
-function fromEvent(event: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
+function fromEvent(event: Json, context: Context): UnwrappedInterrupt {
   let value = event.value;
   if (typeof value === 'string') {
-    const decoded = decodeJson(value);
-    if (!decoded.ok) return invalid(raw, decoded.problem, 'legacy');
+    // A JSON-string value is untrusted input of its own: the same decoding, sanitiser and caps.
+    const decoded = decodeUntrusted(value, context.budget);
+    if (!decoded.ok) return invalid(stableHash(value), context.raw, decoded.problem, 'legacy');
     value = decoded.value;
+    context.problems.push(...decoded.problems);
+    context.text = event.value as string;
   }
   if (!isRecord(value)) {
-    return invalid(raw, mismatch(`The ${preview(event.name as string)} event's value`, 'an object', value), 'legacy');
+    const problem = mismatch(`The ${preview(event.name as string)} event's value`, 'an object', value);
+    return invalid(nameOf(value, context), context.raw, problem, 'legacy');
   }
-  if (value.type === 'mastra_suspend') return fromMastraWrapper(value, raw, problems);
+  if (value.type === 'mastra_suspend') return fromMastraWrapper(value, context);
   if (isStandardShape(value)) {
     // CopilotKit hands standard interrupts to render as `{name: 'on_interrupt', value: interrupt}`.
-    const unwrapped = fromStandard(value, raw, problems);
+    const unwrapped = fromStandard(value, context);
     return typeof event.value === 'string' ? { ...unwrapped, source: 'legacy' } : unwrapped;
   }
-  return fromBarePayload(value, raw, 'legacy');
+  return fromBarePayload(value, context, 'legacy');
 }
 
 /** A standard AG-UI interrupt, or the Mastra form of one (`metadata.mastra`). */
-function fromStandard(interrupt: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
+function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInterrupt {
   const metadata = recordOrEmpty(interrupt.metadata);
   if (interrupt.metadata !== undefined && !isRecord(interrupt.metadata)) {
     problems.push(mismatch("The interrupt's metadata", 'an object', interrupt.metadata));
@@ -116,12 +137,13 @@ function fromStandard(interrupt: Json, raw: unknown, problems: string[]): Unwrap
 }
 
 /** The legacy `{type: 'mastra_suspend', toolCallId, toolName, suspendPayload, ...}` wrapper. */
-function fromMastraWrapper(wrapper: Json, raw: unknown, problems: string[]): UnwrappedInterrupt {
+function fromMastraWrapper(wrapper: Json, context: Context): UnwrappedInterrupt {
+  const { raw, problems } = context;
   const toolCallId = optionalString(wrapper.toolCallId);
   const runId = optionalString(wrapper.runId);
   return liftReason({
     // The bridge names the standard interrupt `<runId>::<toolCallId>`; use the same id.
-    id: runId && toolCallId ? `${runId}::${toolCallId}` : (toolCallId ?? `legacy-${stableHash(safeStringify(wrapper))}`),
+    id: runId && toolCallId ? `${runId}::${toolCallId}` : (toolCallId ?? `legacy-${nameOf(wrapper, context)}`),
     reason: MASTRA_SUSPEND_REASON,
     toolName: optionalString(wrapper.toolName),
     toolCallId,
@@ -141,9 +163,10 @@ function suspendPayload(holder: Json, holderName: string, problems: string[]): J
 }
 
 /** A bare business payload: `{topic, slots}` or `{reason, metadata, message}`. */
-function fromBarePayload(value: Json, raw: unknown, source: InterruptSource): UnwrappedInterrupt {
+function fromBarePayload(value: Json, context: Context, source: InterruptSource): UnwrappedInterrupt {
+  const { raw } = context;
   return stripUndefined({
-    id: optionalString(value.id) ?? `${source}-${stableHash(safeStringify(value))}`,
+    id: optionalString(value.id) ?? `${source}-${nameOf(value, context)}`,
     reason: optionalString(value.reason) ?? UNKNOWN_REASON,
     toolName: optionalString(value.toolName),
     ...optionalTexts(value),
@@ -180,9 +203,10 @@ function liftReason(unwrapped: UnwrappedInterrupt): UnwrappedInterrupt {
   });
 }
 
-function invalid(raw: unknown, problem: string, source: InterruptSource = 'raw'): UnwrappedInterrupt {
+/** An interrupt that could not be read; `name` is a hash of a bounded copy of it. */
+function invalid(name: string, raw: unknown, problem: string, source: InterruptSource = 'raw'): UnwrappedInterrupt {
   return {
-    id: `invalid-${stableHash(typeof raw === 'string' ? raw : safeStringify(raw))}`,
+    id: `invalid-${name}`,
     reason: UNKNOWN_REASON,
     metadata: {},
     payload: undefined,
