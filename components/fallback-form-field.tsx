@@ -1,6 +1,6 @@
 import { useId, type ChangeEvent } from 'react';
 import type { InterruptLabels } from '../src/i18n/labels';
-import type { FlatField } from './flat-schema';
+import { ownValue, type FlatField } from './flat-schema';
 
 export interface FallbackFormFieldProps {
   field: FlatField;
@@ -72,6 +72,6 @@ export interface FlatSchemaFieldsProps {
 /** A control for each field of a flat schema (the fallback card's form, the approval card's Edit form). */
 export function FlatSchemaFields({ fields, values, labels, onChange }: FlatSchemaFieldsProps) {
   return fields.map((field) => (
-    <FallbackFormField key={field.name} field={field} value={values[field.name]} labels={labels} onChange={(value) => onChange(field.name, value)} />
+    <FallbackFormField key={field.name} field={field} value={ownValue(values, field.name)} labels={labels} onChange={(value) => onChange(field.name, value)} />
   ));
 }

@@ -16,6 +16,26 @@ export interface FallbackInterruptCardProps extends InterruptRendererProps<unkno
 }
 
 const hasKeys = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.keys(v).length > 0;
+const textOrUndefined = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/**
+ * The interrupt with every field this card prints as text made text (or left out). The fallback
+ * card is where malformed input ends up, from the wire or from storage, so a field of the wrong
+ * type (an object where a message belongs) must show as nothing rather than throw.
+ */
+export function readableInterrupt(interrupt: unknown): FallbackInterruptCardProps['interrupt'] {
+  const given = (typeof interrupt === 'object' && interrupt !== null ? interrupt : {}) as Record<string, unknown>;
+  const reason = given.reason;
+  return {
+    ...(given as unknown as FallbackInterruptCardProps['interrupt']),
+    id: typeof given.id === 'string' ? given.id : '',
+    reason: typeof reason === 'string' ? reason : reason === undefined ? '' : String(typeof reason),
+    message: textOrUndefined(given.message),
+    problem: textOrUndefined(given.problem),
+    expiresAt: textOrUndefined(given.expiresAt),
+    metadata: typeof given.metadata === 'object' && given.metadata !== null ? (given.metadata as Record<string, unknown>) : {},
+  };
+}
 
 /**
  * The card for interrupts no renderer claims (AG-UI: render unknown reasons from `message`,
@@ -28,7 +48,8 @@ const hasKeys = (v: unknown): v is Record<string, unknown> => typeof v === 'obje
  * @example
  * <FallbackInterruptCard {...rendererProps} />
  */
-export const FallbackInterruptCard = memo(function FallbackInterruptCard(props: FallbackInterruptCardProps) {
+export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: FallbackInterruptCardProps) {
+  const props = { ...given, interrupt: readableInterrupt(given.interrupt), error: textOrUndefined(given.error) };
   const { interrupt, status, error, retry, now } = props;
   const { announce, locale, labels, countdown, phase, submitting, submit, dismiss } = useCardBasics(props, now);
   const titleId = useId();

@@ -36,15 +36,27 @@ export function flatSchemaFields(schema: unknown): FlatField[] | undefined {
   return fields.length > 0 ? fields : undefined;
 }
 
+/**
+ * The value the user gave a field, read as data: only an own property counts, so a field named
+ * `toString` or `__proto__` is not "filled" by what every object inherits.
+ */
+export function ownValue(values: Readonly<Record<string, string | boolean>>, name: string): string | boolean | undefined {
+  return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : undefined;
+}
+
+/** Sets an own property without running a setter (assigning `__proto__` would change the prototype). */
+const define = (target: Record<string, unknown>, name: string, value: unknown) =>
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+
 /** Form values (strings from inputs, booleans from checkboxes) as the schema's types; empty optional fields are left out. */
 export function coerceValues(fields: readonly FlatField[], values: Readonly<Record<string, string | boolean>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = values[field.name];
-    if (field.type === 'boolean') out[field.name] = value === true;
+    const value = ownValue(values, field.name);
+    if (field.type === 'boolean') define(out, field.name, value === true);
     else if (typeof value === 'string' && value.trim() !== '') {
-      if (field.type === 'string') out[field.name] = value;
-      else if (Number.isFinite(Number(value))) out[field.name] = Number(value);
+      if (field.type === 'string') define(out, field.name, value);
+      else if (Number.isFinite(Number(value))) define(out, field.name, Number(value));
     }
   }
   return out;
@@ -53,5 +65,5 @@ export function coerceValues(fields: readonly FlatField[], values: Readonly<Reco
 /** True when every required field has a usable value. */
 export function isFormComplete(fields: readonly FlatField[], values: Readonly<Record<string, string | boolean>>): boolean {
   const coerced = coerceValues(fields, values);
-  return fields.every((f) => !f.required || f.type === 'boolean' || f.name in coerced);
+  return fields.every((f) => !f.required || f.type === 'boolean' || Object.prototype.hasOwnProperty.call(coerced, f.name));
 }

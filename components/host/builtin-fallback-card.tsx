@@ -1,23 +1,43 @@
-import { resolveLabels } from '../../src/i18n/labels';
+import { resolveLabels, type InterruptLabels } from '../../src/i18n/labels';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
+
+/** Text, or nothing: this card renders whatever reached it, so a field of the wrong type must not throw. */
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const call = (fn: unknown, ...args: unknown[]) => {
+  if (typeof fn === 'function') fn(...args);
+};
+
+function safeLabels(locale: unknown, overrides: unknown): InterruptLabels {
+  try {
+    const valid = typeof overrides === 'object' && overrides !== null ? (overrides as Record<string, unknown>) : undefined;
+    return resolveLabels(text(locale), valid);
+  } catch {
+    return resolveLabels(undefined);
+  }
+}
 
 /**
  * The last-resort card: shown until the cards ship a fallback, and when every other renderer for
  * an interrupt has thrown. Deliberately plain: it must never fail and never leave a blank spot.
  * Its texts are the cards' fallback labels, so one `labels` object serves both.
  */
-export function BuiltinFallbackCard({ interrupt, status, error, resolve, cancel, retry, readOnly, locale, labels: overrides }: InterruptRendererProps) {
-  const labels = resolveLabels(locale, overrides);
-  const statusText = {
+export function BuiltinFallbackCard(props: InterruptRendererProps) {
+  const { status, resolve, cancel, retry, readOnly } = props;
+  const labels = safeLabels(props.locale, props.labels);
+  const given = (typeof props.interrupt === 'object' && props.interrupt !== null ? props.interrupt : {}) as Record<string, unknown>;
+  const interrupt = { message: text(given.message), reason: text(given.reason) ?? '', problem: text(given.problem) };
+  const error = text(props.error);
+  const statusTexts: Record<string, string> = {
     pending: '',
     submitting: labels.sending,
     resolved: labels.fallbackSent,
     cancelled: labels.fallbackDismissed,
     expired: labels.expired,
     error: labels.errorTitle,
-  }[status];
+  };
+  const statusText = Object.prototype.hasOwnProperty.call(statusTexts, status) ? text(statusTexts[status]) : undefined;
   return (
-    <section className="cki-card cki-builtin-fallback" data-testid="interrupt-builtin-fallback" data-status={status} aria-label={labels.fallbackEyebrow}>
+    <section className="cki-card cki-builtin-fallback" data-testid="interrupt-builtin-fallback" data-status={text(status)} aria-label={labels.fallbackEyebrow}>
       <p className="cki-eyebrow">{labels.fallbackEyebrow}</p>
       {interrupt.message ? <p className="cki-message">{interrupt.message}</p> : null}
       <p className="cki-meta">
@@ -33,17 +53,17 @@ export function BuiltinFallbackCard({ interrupt, status, error, resolve, cancel,
         {statusText}
         {status === 'error' && error ? ` ${error}` : null}
       </p>
-      {status === 'error' && retry ? (
-        <button type="button" className="cki-button" onClick={retry}>
+      {status === 'error' && typeof retry === 'function' ? (
+        <button type="button" className="cki-button" onClick={() => call(retry)}>
           {labels.retry}
         </button>
       ) : null}
       {!readOnly ? (
         <div className="cki-actions">
-          <button type="button" className="cki-button" onClick={() => resolve({})}>
+          <button type="button" className="cki-button" onClick={() => call(resolve, {})}>
             {labels.fallbackContinue}
           </button>
-          <button type="button" className="cki-button cki-button--ghost" onClick={cancel}>
+          <button type="button" className="cki-button cki-button--ghost" onClick={() => call(cancel)}>
             {labels.fallbackDismiss}
           </button>
         </div>

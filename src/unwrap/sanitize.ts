@@ -16,6 +16,8 @@ export const UNWRAP_LIMITS = Object.freeze({
   maxInterrupts: 1_000,
 });
 
+const MIN_NODES_EACH = 100;
+
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
@@ -57,7 +59,9 @@ function unbox(input: object): { ok: true; value: unknown } | undefined {
  */
 export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudget()): Sanitized {
   let nodes = 0;
-  const limit = Math.min(UNWRAP_LIMITS.maxNodes, Math.max(0, budget.nodes));
+  // Each interrupt may always read a few values (its id and reason come first), so one huge
+  // interrupt cannot leave the others nameless; that floor is bounded by `maxInterrupts`.
+  const limit = Math.min(UNWRAP_LIMITS.maxNodes, Math.max(MIN_NODES_EACH, budget.nodes));
   const seen = new WeakSet<object>();
   const unsafeKeys = new Set<string>();
   let tooDeep = false;
@@ -116,7 +120,7 @@ export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudg
   };
 
   const copied = copy(value, 0);
-  budget.nodes -= Math.min(nodes, limit);
+  budget.nodes = Math.max(0, budget.nodes - Math.min(nodes, limit));
   const problems: string[] = [];
   if (unsafeKeys.size > 0) problems.push(`Ignored unsafe keys: ${[...unsafeKeys].join(', ')}.`);
   if (tooDeep) problems.push(`Values nested deeper than ${UNWRAP_LIMITS.maxDepth} levels were dropped.`);

@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createInterruptHistory, type InterruptHistoryPersistence } from '../../../src/history';
+import { unwrapInterrupt } from '../../../src/unwrap';
+import { approvalInterrupt } from '../../fixtures/interrupts';
+
+const approval = unwrapInterrupt(approvalInterrupt);
+const KEY = 'h';
+
+function memoryStorage(): InterruptHistoryPersistence & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return { data, get: (key) => data.get(key) ?? null, set: (key, value) => void data.set(key, value) };
+}
+
+const stored = (id: string, time: number, extra: Record<string, unknown> = {}) => ({
+  threadId: 't',
+  id,
+  reason: approval.reason,
+  interrupt: { ...approval, id, raw: undefined },
+  status: 'resolved',
+  result: { approved: true },
+  time,
+  anchor: null,
+  ...extra,
+});
+
+describe('history on broken storage', () => {
+  it('given a stored record whose message is an object, should drop it with one warning naming it and keep the rest', () => {
+    const storage = memoryStorage();
+    storage.set(`${KEY}:t`, JSON.stringify([stored('good', 1), stored('bad', 2, { interrupt: { ...approval, id: 'bad', raw: undefined, message: { text: 'x' } } })]));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const records = createInterruptHistory({ persistence: storage, storageKey: KEY }).getSnapshot('t');
+    expect(records.map((r) => r.id)).toEqual(['good']);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toMatch(/"bad".*message is not text/);
+    warn.mockRestore();
+  });
+
+  it('given storage whose get throws, should still save the answer', () => {
+    const storage = memoryStorage();
+    const broken: InterruptHistoryPersistence = { get: () => { throw new Error('read denied'); }, set: storage.set };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const history = createInterruptHistory({ persistence: broken, storageKey: KEY });
+    history.record({ threadId: 't', id: approval.id, reason: approval.reason, interrupt: approval, status: 'resolved', result: { approved: true }, anchor: null });
+    warn.mockRestore();
+    expect(JSON.parse(storage.data.get(`${KEY}:t`) ?? '[]')).toMatchObject([{ id: approval.id, status: 'resolved', result: { approved: true } }]);
+  });
+
+  it('given 10,000 stored records and maxPerThread 10, should load only the newest 10', () => {
+    const storage = memoryStorage();
+    storage.set(`${KEY}:t`, JSON.stringify(Array.from({ length: 10_000 }, (_, i) => stored(`r${i}`, i))));
+    const records = createInterruptHistory({ persistence: storage, storageKey: KEY, maxPerThread: 10 }).getSnapshot('t');
+    expect(records.map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, i) => `r${9_990 + i}`));
+  });
+
+  it('given a tab still sending an interrupt another tab resolved, should keep the stored answer', () => {
+    const storage = memoryStorage();
+    const slow = createInterruptHistory({ persistence: storage, storageKey: KEY, now: () => 1 });
+    const fast = createInterruptHistory({ persistence: storage, storageKey: KEY, now: () => 2 });
+    const base = { threadId: 't', id: approval.id, reason: approval.reason, interrupt: approval, anchor: null };
+    slow.getSnapshot('t');
+    fast.record({ ...base, status: 'resolved', result: { approved: true } });
+    slow.record({ ...base, status: 'submitting', result: { approved: false } });
+    const again = createInterruptHistory({ persistence: storage, storageKey: KEY }).getSnapshot('t');
+    expect(again).toMatchObject([{ id: approval.id, status: 'resolved', result: { approved: true } }]);
+  });
+});
