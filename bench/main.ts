@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every figure next to its baseline, in one run on one machine.
- * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,interrupt,transcript`.
+ * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,hostile,interrupt,transcript`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -15,6 +15,7 @@ const quartiles = (values: number[]): [number, number, number] => [
   round(percentile(values, 75)),
 ];
 import { measureUnwrapThroughput } from './unwrap-throughput';
+import { measureHostileCorpus } from './hostile-corpus';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -86,6 +87,27 @@ function unwrapRow(): BenchRow {
     target: `<= ${UNWRAP_MAX_RATIO}x JSON.parse`,
     pass: ratio !== null && ratio <= UNWRAP_MAX_RATIO,
     samples: `median of ${result.rounds} rounds x ${result.callsPerRound} calls`,
+  };
+}
+
+/** Figure 6 target: the slowest input of the hostile corpus unwraps within this many milliseconds. */
+export const HOSTILE_MAX_MS = 50;
+
+function hostileRow(): BenchRow {
+  const result = measureHostileCorpus();
+  const others = Object.entries(result.perInput)
+    .map(([name, ms]) => `${name} ${round(ms)} ms`)
+    .join('; ');
+  return {
+    figure: 'hostile corpus: slowest input (unwrapInterrupts)',
+    ours: result.slowestMs,
+    baseline: null,
+    unit: 'ms',
+    ratio: null,
+    target: `<= ${HOSTILE_MAX_MS} ms`,
+    pass: result.slowestMs <= HOSTILE_MAX_MS,
+    samples: `median of ${result.rounds} per input`,
+    note: `slowest: ${result.slowest}. All inputs: ${others}.`,
   };
 }
 
@@ -225,6 +247,10 @@ async function main(): Promise<void> {
   if (wants('unwrap')) {
     log('unwrap: timing unwrapInterrupt vs JSON.parse...');
     rows.push(unwrapRow());
+  }
+  if (wants('hostile')) {
+    log('hostile: unwrapping the hostile corpus...');
+    rows.push(hostileRow());
   }
   if (wants('interrupt') || wants('transcript')) {
     const results = await measureBrowser(DEFAULT_BROWSER_SETTINGS, log, {

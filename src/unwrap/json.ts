@@ -63,17 +63,71 @@ export function preview(text: string, length = 60): string {
   return JSON.stringify(text.length > length ? `${text.slice(0, length)}…` : text);
 }
 
-/**
- * A short stable hash (FNV-1a, 32 bit) to name interrupts that carry no id. Past the parse limit
- * only the length counts, so hashing any text is bounded.
- */
-export function stableHash(text: string): string {
-  let hash = 0x811c9dc5;
-  const end = Math.min(text.length, UNWRAP_LIMITS.maxJsonLength);
-  for (let i = 0; i < end; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
+/** FNV-1a (32 bit), fed piece by piece. */
+class Fnv {
+  private hash = 0x811c9dc5;
+  add(text: string, from = 0, to = text.length): this {
+    for (let i = from; i < to; i++) {
+      this.hash ^= text.charCodeAt(i);
+      this.hash = Math.imul(this.hash, 0x01000193);
+    }
+    return this;
   }
-  if (end < text.length) hash = Math.imul(hash ^ text.length, 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  toString(): string {
+    return (this.hash >>> 0).toString(16).padStart(8, '0');
+  }
+}
+
+/** Characters of a text hashed in full once a budget has run out: its head and tail, and its length. */
+const SAMPLE = 2048;
+
+/** Adds a text to the hash: in full while `budget` lasts (and spends it), else a bounded sample. */
+function addText(fnv: Fnv, text: string, budget: UnwrapBudget): void {
+  if (text.length <= budget.jsonChars) {
+    budget.jsonChars -= text.length;
+    fnv.add(text);
+    return;
+  }
+  fnv.add(String(text.length)).add(text, 0, Math.min(SAMPLE, text.length)).add(text, Math.max(0, text.length - SAMPLE));
+}
+
+/**
+ * A short stable hash (FNV-1a, 32 bit) of a text, to name interrupts that carry no id. Hashing
+ * spends the set's JSON budget; past it, only a bounded sample of the text counts.
+ */
+export function stableHash(text: string, budget: UnwrapBudget = createUnwrapBudget()): string {
+  const fnv = new Fnv();
+  addText(fnv, text, budget);
+  return fnv.toString();
+}
+
+/**
+ * A stable hash of a sanitised value (a tree of at most `maxNodes` JSON values), walked directly
+ * rather than printed first: the same value gets the same hash, and its long texts cost no more
+ * than the budget allows.
+ */
+export function hashValue(value: unknown, budget: UnwrapBudget = createUnwrapBudget()): string {
+  const fnv = new Fnv();
+  const walk = (node: unknown): void => {
+    if (typeof node === 'string') {
+      fnv.add('"');
+      addText(fnv, node, budget);
+    } else if (Array.isArray(node)) {
+      fnv.add('[');
+      for (const item of node) walk(item);
+      fnv.add(']');
+    } else if (typeof node === 'object' && node !== null) {
+      fnv.add('{');
+      for (const [key, item] of Object.entries(node)) {
+        fnv.add(':');
+        addText(fnv, key, budget);
+        walk(item);
+      }
+      fnv.add('}');
+    } else {
+      fnv.add(String(node));
+    }
+  };
+  walk(value);
+  return fnv.toString();
 }

@@ -1,17 +1,17 @@
 /** Limits that keep unwrapping cheap and safe on hostile input. */
 export const UNWRAP_LIMITS = Object.freeze({
   /** Longest JSON string that is parsed (and hashed, to name an interrupt). */
-  maxJsonLength: 1_000_000,
+  maxJsonLength: 500_000,
   /** Deepest nesting kept; deeper values are dropped. */
   maxDepth: 64,
   /** Most objects, arrays and values copied for one interrupt. */
-  maxNodes: 50_000,
+  maxNodes: 20_000,
   /**
    * Most values copied, and JSON characters parsed, for a whole interrupt set: a thousand
    * interrupts sharing one large object must not multiply the per-interrupt limits.
    */
-  maxTotalNodes: 200_000,
-  maxTotalJsonLength: 4_000_000,
+  maxTotalNodes: 40_000,
+  maxTotalJsonLength: 2_000_000,
   /** Most interrupts read from one set; the rest are named by one fallback card. */
   maxInterrupts: 1_000,
 });

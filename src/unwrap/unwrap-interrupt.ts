@@ -1,5 +1,5 @@
 import { isRecord } from './guards';
-import { decodeUntrusted, preview, stableHash } from './json';
+import { decodeUntrusted, hashValue, preview, stableHash } from './json';
 import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
 import { errorMessage } from '../error-message';
@@ -43,13 +43,13 @@ export function unwrapInterrupt(input: unknown, budget: UnwrapBudget = createUnw
     // Last line of defence: hostile input must never crash a chat. The raw input is not walked
     // again to name it.
     const name = typeof input === 'string' ? input : `unreadable ${typeof input}`;
-    return invalid(stableHash(name), input, `The interrupt could not be read (${errorMessage(error)}).`);
+    return invalid(stableHash(name, budget), input, `The interrupt could not be read (${errorMessage(error)}).`);
   }
 }
 
 function unwrapChecked(input: unknown, budget: UnwrapBudget): UnwrappedInterrupt {
   const decoded = decodeUntrusted(input, budget);
-  if (!decoded.ok) return invalid(stableHash(input as string), input, decoded.problem);
+  if (!decoded.ok) return invalid(stableHash(input as string, budget), input, decoded.problem);
   const context: Context = { raw: input, problems: decoded.problems, budget };
   if (typeof input === 'string') context.text = input;
 
@@ -65,7 +65,9 @@ function unwrapChecked(input: unknown, budget: UnwrapBudget): UnwrappedInterrupt
  * only past the caps still get different ids.
  */
 const nameOf = (value: unknown, context: Context) =>
-  stableHash(context.text !== undefined && context.problems.length > 0 ? context.text : safeStringify(value));
+  context.text !== undefined && context.problems.length > 0
+    ? stableHash(context.text, context.budget)
+    : hashValue(value, context.budget);
 
 function classify(value: unknown, context: Context): UnwrappedInterrupt {
   if (!isRecord(value)) {
@@ -91,7 +93,7 @@ function fromEvent(event: Json, context: Context): UnwrappedInterrupt {
   if (typeof value === 'string') {
     // A JSON-string value is untrusted input of its own: the same decoding, sanitiser and caps.
     const decoded = decodeUntrusted(value, context.budget);
-    if (!decoded.ok) return invalid(stableHash(value), context.raw, decoded.problem, 'legacy');
+    if (!decoded.ok) return invalid(stableHash(value, context.budget), context.raw, decoded.problem, 'legacy');
     value = decoded.value;
     context.problems.push(...decoded.problems);
     context.text = event.value as string;
@@ -227,14 +229,6 @@ function describeType(value: unknown): string {
   if (typeof value === 'string') return `the text ${preview(value)}`;
   if (typeof value === 'undefined') return 'missing';
   return `a ${typeof value}`;
-}
-
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(typeof value);
-  }
 }
 
 function stripUndefined<T extends object>(value: T): T {
