@@ -16,16 +16,12 @@ export function decodeJson(text: string, budget: UnwrapBudget = createUnwrapBudg
     const trimmed = current.trim();
     // After the first round, only a string that looks like JSON is decoded again.
     if (round > 0 && !/^[[{"]/.test(trimmed)) break;
-    if (current.length > UNWRAP_LIMITS.maxJsonLength) {
+    // The limit named is the one that applied: this string's, or what the set had left.
+    const limit = Math.min(UNWRAP_LIMITS.maxJsonLength, budget.jsonChars);
+    if (current.length > limit) {
       return {
         ok: false,
-        problem: `The interrupt is too large to read (${current.length} characters; the limit is ${UNWRAP_LIMITS.maxJsonLength}).`,
-      };
-    }
-    if (current.length > budget.jsonChars) {
-      return {
-        ok: false,
-        problem: `The interrupts are too large to read together (the limit is ${UNWRAP_LIMITS.maxTotalJsonLength} characters).`,
+        problem: `The interrupt is too large to read (${current.length} characters; the limit is ${limit}).`,
       };
     }
     budget.jsonChars -= current.length;
@@ -63,43 +59,34 @@ export function preview(text: string, length = 60): string {
   return JSON.stringify(text.length > length ? `${text.slice(0, length)}…` : text);
 }
 
-/** FNV-1a (32 bit), fed piece by piece. */
-class Fnv {
-  private hash = 0x811c9dc5;
-  add(text: string, from = 0, to = text.length): this {
-    for (let i = from; i < to; i++) {
-      this.hash ^= text.charCodeAt(i);
-      this.hash = Math.imul(this.hash, 0x01000193);
-    }
-    return this;
-  }
-  toString(): string {
-    return (this.hash >>> 0).toString(16).padStart(8, '0');
-  }
+/** FNV-1a (32 bit) of `text[from, to)`, continuing from `hash`. */
+function fnv(hash: number, text: string, from = 0, to = text.length): number {
+  for (let i = from; i < to; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash;
 }
 
-/** Characters of a text hashed in full once a budget has run out: its head and tail, and its length. */
+/** Characters of a text hashed once a budget has run out: its head and tail, and its length. */
 const SAMPLE = 2048;
 
-/** Adds a text to the hash: in full while `budget` lasts (and spends it), else a bounded sample. */
-function addText(fnv: Fnv, text: string, budget: UnwrapBudget): void {
-  if (text.length <= budget.jsonChars) {
-    budget.jsonChars -= text.length;
-    fnv.add(text);
-    return;
+/** Hashes a text in full while `budget` lasts (and spends it), else a bounded sample of it. */
+function addText(hash: number, text: string, budget: UnwrapBudget): number {
+  const n = text.length;
+  if (n <= budget.jsonChars) {
+    budget.jsonChars -= n;
+    return fnv(hash, text);
   }
-  fnv.add(String(text.length)).add(text, 0, Math.min(SAMPLE, text.length)).add(text, Math.max(0, text.length - SAMPLE));
+  return fnv(fnv(fnv(hash, `${n}`), text, 0, Math.min(SAMPLE, n)), text, Math.max(0, n - SAMPLE));
 }
+
+const hex = (hash: number) => (hash >>> 0).toString(16).padStart(8, '0');
+const SEED = 0x811c9dc5;
 
 /**
  * A short stable hash (FNV-1a, 32 bit) of a text, to name interrupts that carry no id. Hashing
  * spends the set's JSON budget; past it, only a bounded sample of the text counts.
  */
-export function stableHash(text: string, budget: UnwrapBudget = createUnwrapBudget()): string {
-  const fnv = new Fnv();
-  addText(fnv, text, budget);
-  return fnv.toString();
-}
+export const stableHash = (text: string, budget: UnwrapBudget = createUnwrapBudget()): string =>
+  hex(addText(SEED, text, budget));
 
 /**
  * A stable hash of a sanitised value (a tree of at most `maxNodes` JSON values), walked directly
@@ -107,27 +94,12 @@ export function stableHash(text: string, budget: UnwrapBudget = createUnwrapBudg
  * than the budget allows.
  */
 export function hashValue(value: unknown, budget: UnwrapBudget = createUnwrapBudget()): string {
-  const fnv = new Fnv();
-  const walk = (node: unknown): void => {
-    if (typeof node === 'string') {
-      fnv.add('"');
-      addText(fnv, node, budget);
-    } else if (Array.isArray(node)) {
-      fnv.add('[');
-      for (const item of node) walk(item);
-      fnv.add(']');
-    } else if (typeof node === 'object' && node !== null) {
-      fnv.add('{');
-      for (const [key, item] of Object.entries(node)) {
-        fnv.add(':');
-        addText(fnv, key, budget);
-        walk(item);
-      }
-      fnv.add('}');
-    } else {
-      fnv.add(String(node));
-    }
+  const walk = (hash: number, node: unknown): number => {
+    if (typeof node === 'string') return addText(fnv(hash, '"'), node, budget);
+    if (typeof node !== 'object' || node === null) return fnv(hash, `${node}`);
+    hash = fnv(hash, Array.isArray(node) ? '[' : '{');
+    for (const [key, item] of Object.entries(node)) hash = walk(addText(fnv(hash, ':'), key, budget), item);
+    return fnv(hash, '}');
   };
-  walk(value);
-  return fnv.toString();
+  return hex(walk(SEED, value));
 }

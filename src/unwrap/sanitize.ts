@@ -40,13 +40,11 @@ export interface Sanitized {
   problems: string[];
 }
 
-/** Boxed primitives (`new String('x')`) stand for their primitive; reading them as objects walks every character. */
-function unbox(input: object): { ok: true; value: unknown } | undefined {
-  if (input instanceof String) return { ok: true, value: String.prototype.valueOf.call(input) };
-  if (input instanceof Number) return { ok: true, value: Number.prototype.valueOf.call(input) };
-  if (input instanceof Boolean) return { ok: true, value: Boolean.prototype.valueOf.call(input) };
-  return undefined;
-}
+/**
+ * Boxed primitives (`new String('x')`) stand for their primitive: read as objects they would be
+ * walked character by character. Their own `valueOf` is not trusted; the prototype's is called.
+ */
+const BOXES = [String, Number, Boolean];
 
 /**
  * Copies a value into plain JSON-like data: drops prototype-polluting keys, functions, cycles,
@@ -84,8 +82,8 @@ export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudg
     if (seen.has(input)) return undefined;
     seen.add(input);
     try {
-      const boxed = unbox(input);
-      if (boxed) return copy(boxed.value, depth);
+      const box = BOXES.find((type) => input instanceof type);
+      if (box) return copy((box.prototype.valueOf as (this: object) => unknown).call(input), depth);
       if (ArrayBuffer.isView(input) || input instanceof ArrayBuffer) {
         binary = true;
         return undefined;
@@ -124,13 +122,8 @@ export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudg
   const problems: string[] = [];
   if (unsafeKeys.size > 0) problems.push(`Ignored unsafe keys: ${[...unsafeKeys].join(', ')}.`);
   if (tooDeep) problems.push(`Values nested deeper than ${UNWRAP_LIMITS.maxDepth} levels were dropped.`);
-  if (tooMany) {
-    problems.push(
-      limit < UNWRAP_LIMITS.maxNodes
-        ? `The interrupts together have more than ${UNWRAP_LIMITS.maxTotalNodes} values; the rest were dropped.`
-        : `The interrupt has more than ${UNWRAP_LIMITS.maxNodes} values; the rest were dropped.`,
-    );
-  }
+  // The limit named is the one that applied: this interrupt's, or what the set had left.
+  if (tooMany) problems.push(`The interrupt has more than ${limit} values; the rest were dropped.`);
   if (binary) problems.push('Binary data (typed arrays, buffers) was dropped.');
   if (unreadable) problems.push('Some values could not be read.');
   return { value: copied, problems };

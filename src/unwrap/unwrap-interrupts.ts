@@ -41,5 +41,5 @@ const tooManyInterrupts = (count: number): UnwrappedInterrupt => ({
   payload: undefined,
   source: 'raw',
   raw: undefined,
-  problem: `There are ${count} open interrupts; only the first ${UNWRAP_LIMITS.maxInterrupts} are shown.`,
+  problem: `Only ${UNWRAP_LIMITS.maxInterrupts} of ${count} interrupts are shown.`,
 });

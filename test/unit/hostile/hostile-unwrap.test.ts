@@ -65,7 +65,7 @@ describe('unwrap on hostile input', () => {
     const unwrapped = unwrapInterrupts({ interrupts });
     expect(unwrapped).toHaveLength(100);
     expect(unwrapped.map((u) => u.id)).toEqual(interrupts.map((_, i) => `i${i}`));
-    expect(unwrapped.at(-1)?.problem).toMatch(/together have more than/);
+    expect(unwrapped.at(-1)?.problem).toMatch(/more than \d+ values/);
     expect(counter.reads).toBeLessThan(UNWRAP_LIMITS.maxTotalNodes * 3);
   });
 
