@@ -59,7 +59,14 @@ export const SIZE_TARGETS: Readonly<Record<string, number>> = {
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   ...SIZE_TARGETS,
   // Issue 13's interrupt session (src/session) and the steer-away/expiry rules: +1,903 B (23,210 B measured).
-  '.': 22.75 * 1024,
+  // Issue 15's hostile-input hardening (one sanitiser and budget for every path, bounded hashing,
+  // stored records checked field by field, the tab merge, cards that survive wrong types):
+  // +1,777 B (24,987 B measured).
+  '.': 24.5 * 1024,
+  // Issue 15's sanitiser and set-wide budget (decodeUntrusted, hashValue, boxed and binary data,
+  // maxInterrupts): +711 B over main (4,204 B measured); the 3.75 kB target stays and the bench
+  // table reports the miss.
+  './core': 4.125 * 1024,
   // The table with issue 16's approval labels (1,688 B); still the table alone.
   './locales/zh-CN': 1.75 * 1024,
 };
