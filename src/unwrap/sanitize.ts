@@ -16,7 +16,7 @@ export const UNWRAP_LIMITS = Object.freeze({
   maxInterrupts: 1_000,
 });
 
-const MIN_NODES_EACH = 100;
+const MIN_NODES_EACH = 32;
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -82,12 +82,6 @@ export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudg
     if (seen.has(input)) return undefined;
     seen.add(input);
     try {
-      const box = BOXES.find((type) => input instanceof type);
-      if (box) return copy((box.prototype.valueOf as (this: object) => unknown).call(input), depth);
-      if (ArrayBuffer.isView(input) || input instanceof ArrayBuffer) {
-        binary = true;
-        return undefined;
-      }
       if (Array.isArray(input)) {
         // Index by index up to the limit: a sparse `length: 1e9` costs no more than its budget.
         const out: unknown[] = [];
@@ -97,6 +91,17 @@ export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudg
           out.push(item === undefined ? null : item);
         }
         return out;
+      }
+      // A typed array lists every index as a key, whatever its prototype: never walk one.
+      if (ArrayBuffer.isView(input)) {
+        binary = true;
+        return undefined;
+      }
+      // Plain objects (what JSON.parse makes) skip the check for boxes.
+      const proto: unknown = Object.getPrototypeOf(input);
+      if (proto !== Object.prototype && proto !== null) {
+        const box = BOXES.find((type) => input instanceof type);
+        if (box) return copy((box.prototype.valueOf as (this: object) => unknown).call(input), depth);
       }
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(input)) {
