@@ -1,5 +1,6 @@
 import { createUnwrapBudget, UNWRAP_LIMITS } from './sanitize';
 import type { UnwrappedInterrupt } from './types';
+import { errorMessage } from '../error-message';
 import { UNKNOWN_REASON, unwrapInterrupt } from './unwrap-interrupt';
 
 /** The part of CopilotKit's `useInterrupt` render props that carries interrupts. */
@@ -17,29 +18,34 @@ export interface InterruptRenderInput {
  * useInterrupt({ render: (props) => unwrapInterrupts(props).map((i) => <Card key={i.id} interrupt={i} />) });
  */
 export function unwrapInterrupts(input: InterruptRenderInput | null | undefined): UnwrappedInterrupt[] {
-  if (!input || typeof input !== 'object') return [];
-  // One budget for the whole set: the caps hold for all interrupts together, not each.
-  const budget = createUnwrapBudget();
-  const { interrupts } = input;
-  if (Array.isArray(interrupts) && interrupts.length > 0) {
-    const count = Math.min(interrupts.length, UNWRAP_LIMITS.maxInterrupts);
-    const out: UnwrappedInterrupt[] = [];
-    for (let i = 0; i < count; i++) out.push(unwrapInterrupt(interrupts[i], budget));
-    if (interrupts.length > count) out.push(tooManyInterrupts(interrupts.length));
+  const out: UnwrappedInterrupt[] = [];
+  try {
+    if (!input || typeof input !== 'object') return out;
+    // One budget for the whole set: the caps hold for all interrupts together, not each.
+    const budget = createUnwrapBudget();
+    const { interrupts } = input;
+    if (Array.isArray(interrupts) && interrupts.length > 0) {
+      const count = Math.min(interrupts.length, UNWRAP_LIMITS.maxInterrupts);
+      for (let i = 0; i < count; i++) out.push(unwrapInterrupt(interrupts[i], budget));
+      if (interrupts.length > count) out.push(unreadable(`Only ${UNWRAP_LIMITS.maxInterrupts} of ${interrupts.length} interrupts are shown.`, `too-many-interrupts-${interrupts.length}`));
+    } else if (input.interrupt != null) out.push(unwrapInterrupt(input.interrupt, budget));
+    else if (input.event != null) out.push(unwrapInterrupt(input.event, budget));
+    return out;
+  } catch (error) {
+    // Like unwrapInterrupt, never throw: props whose reading throws (a hostile getter or proxy)
+    // keep what was read and get one card that says what went wrong.
+    out.push(unreadable(`The interrupts could not be read (${errorMessage(error)}).`, `unreadable-interrupts-${out.length}`));
     return out;
   }
-  if (input.interrupt != null) return [unwrapInterrupt(input.interrupt, budget)];
-  if (input.event != null) return [unwrapInterrupt(input.event, budget)];
-  return [];
 }
 
-/** Stands for the interrupts past the limit, so they are not dropped without a word. */
-const tooManyInterrupts = (count: number): UnwrappedInterrupt => ({
-  id: `invalid-too-many-interrupts-${count}`,
+/** Stands for interrupts that could not all be shown, so none is dropped without a word. */
+const unreadable = (problem: string, id: string): UnwrappedInterrupt => ({
+  id: `invalid-${id}`,
   reason: UNKNOWN_REASON,
   metadata: {},
   payload: undefined,
   source: 'raw',
   raw: undefined,
-  problem: `Only ${UNWRAP_LIMITS.maxInterrupts} of ${count} interrupts are shown.`,
+  problem,
 });
