@@ -64,9 +64,9 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   // +1,777 B (24,987 B measured).
   '.': 24.5 * 1024,
   // Issue 15's sanitiser and set-wide budget (decodeUntrusted, hashValue, boxed and binary data,
-  // maxInterrupts): +711 B over main (4,204 B measured); the 3.75 kB target stays and the bench
-  // table reports the miss.
-  './core': 4.125 * 1024,
+  // maxInterrupts): +711 B over main (4,204 B measured); unwrapInterrupts that never throws
+  // (issue 13): 4,249 B. The 3.75 kB target stays and the bench table reports the miss.
+  './core': 4.25 * 1024,
   // The table with issue 16's approval labels (1,688 B); still the table alone.
   './locales/zh-CN': 1.75 * 1024,
 };
