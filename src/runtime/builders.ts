@@ -1,4 +1,5 @@
 import { InterruptReason } from '../protocol/constants';
+import { builtInterruptId } from '../unwrap/shapes';
 import type {
   AIDevToolApprovalInterrupt,
   AIDevToolApprovalInterruptPayloadMetaData,
@@ -42,7 +43,7 @@ function base<R extends InterruptReason>(reason: R, input: CommonInterruptInput)
     throw new TypeError(`A ${reason} interrupt needs a toolCallId (a non-empty string).`);
   }
   const out: Record<string, unknown> = {
-    id: input.id ?? `${reason}::${input.toolCallId}`,
+    id: input.id ?? builtInterruptId(reason, input.toolCallId),
     reason,
     toolCallId: input.toolCallId,
   };

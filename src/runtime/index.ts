@@ -3,10 +3,11 @@
  * the `normalizeInterrupts()` middleware and builders of standard interrupts. Imports no React.
  */
 export {
+  LANGGRAPH_CANCELLED_KEY,
+  LANGGRAPH_INTERRUPT_ID_PREFIX,
   LEGACY_INTERRUPT_EVENT,
   LEGACY_INTERRUPT_ID_PREFIX,
   LEGACY_INTERRUPT_REASON,
-  fromLegacyValue,
   liftInterrupt,
   normalizeInterrupts,
   withNormalizedInterrupts,
@@ -23,4 +24,4 @@ export {
   type UserQuestionInput,
 } from './builders';
 export { InterruptReason, APPROVAL_STATUS } from '../protocol/constants';
-export { MASTRA_SUSPEND_REASON } from '../unwrap/unwrap-interrupt';
+export { LANGGRAPH_INTERRUPT_REASON, MASTRA_SUSPEND_REASON } from '../unwrap/shapes';

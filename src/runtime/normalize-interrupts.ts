@@ -1,15 +1,29 @@
-import type { AbstractAgent, BaseEvent, CustomEvent, Interrupt, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
+import type { AbstractAgent, BaseEvent, CustomEvent, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
 import { Observable } from 'rxjs';
-import { MASTRA_SUSPEND_REASON } from '../unwrap/unwrap-interrupt';
+import { isRecord } from '../unwrap/guards';
+import {
+  LANGGRAPH_INTERRUPT_ID_PREFIX,
+  LEGACY_INTERRUPT_ID_PREFIX,
+  LEGACY_INTERRUPT_REASON,
+  decodeValue,
+  fromLangGraphValue,
+  fromLegacyData,
+  fromMastraWrapper,
+  langGraphInterruptId,
+  legacyInterruptId,
+  liftInterrupt,
+  nonEmptyText,
+  parseInterruptId,
+} from '../unwrap/shapes';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
 
+export { LANGGRAPH_INTERRUPT_ID_PREFIX, LEGACY_INTERRUPT_ID_PREFIX, LEGACY_INTERRUPT_REASON, liftInterrupt };
+
 /** The CUSTOM event name of the legacy interrupt channel. */
 export const LEGACY_INTERRUPT_EVENT = 'on_interrupt';
-/** The reason given to a legacy interrupt whose value names none. */
-export const LEGACY_INTERRUPT_REASON = 'legacy:on_interrupt';
-/** Prefix of the ids this middleware gives legacy interrupts that carry none. */
-export const LEGACY_INTERRUPT_ID_PREFIX = 'legacy::';
+/** What @ag-ui/langgraph makes of a cancelled resume entry; the graph receives it from `interrupt()`. */
+export const LANGGRAPH_CANCELLED_KEY = '__agui_cancelled__';
 
 export interface NormalizeInterruptsOptions {
   /**
@@ -23,34 +37,43 @@ export interface NormalizeInterruptsOptions {
 export type NormalizeInterruptsMiddleware = MiddlewareFunction;
 
 type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
 
-/** How many legacy interrupt events one middleware remembers for the resume that answers them. */
-const LEGACY_MEMORY = 200;
+/** One legacy `on_interrupt` event of a run: its value, and the bridge's raw event (LangGraph's `{id, value}`). */
+interface LegacyEvent {
+  value: unknown;
+  rawEvent: unknown;
+}
 
 /**
  * An AG-UI middleware that hands CopilotKit interrupts in one shape: standard `RUN_FINISHED`
- * interrupt outcomes whose `reason` is what the card should render.
+ * interrupt outcomes whose `reason` is what the card should render, and resumes each backend
+ * understands.
  *
- * - A Mastra tool that suspends with `{reason: 'aidev:user_question', metadata: {questions}}` arrives
- *   from @ag-ui/mastra as `reason: 'mastra:tool_suspend'`; the interrupt gets the payload's reason,
- *   `message` and `expiresAt`, and `metadata` becomes the payload's metadata plus the untouched
- *   `metadata.mastra` the bridge needs. `id` and `toolCallId` never change.
- * - A run that emitted only a legacy `on_interrupt` CUSTOM event finishes with a standard interrupt
- *   outcome built from it (a Mastra `mastra_suspend` wrapper gets the bridge's own
- *   `<runId>::<toolCallId>` id). A later `resume` that answers a non-Mastra legacy interrupt is sent
- *   to the agent the legacy way, as `forwardedProps.command = {resume, interruptEvent}`.
+ * - Mastra (@ag-ui/mastra): a tool that suspends with `{reason: 'aidev:user_question', metadata:
+ *   {questions}}` arrives as `reason: 'mastra:tool_suspend'`; the interrupt gets the payload's
+ *   reason, `message` and `expiresAt`, and `metadata` becomes the payload's metadata plus the
+ *   untouched `metadata.mastra` the bridge needs. `id` (`<runId>::<toolCallId>`) and `toolCallId`
+ *   never change.
+ * - LangGraph (@ag-ui/langgraph, either agent setting): every interrupt gets the id
+ *   `langgraph::<LangGraph's interrupt id>`, and a value `{reason, metadata, message?}` is lifted
+ *   the same way (a plain-string value becomes the `message`). A resume of one such interrupt
+ *   reaches the graph through the bridge's standard resume; a resume of several becomes LangGraph's
+ *   own resume map `Command({resume: {[interruptId]: value}})`, so every node gets its own answer.
+ *   A cancel reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
+ * - Any other backend that sends only legacy `on_interrupt` events: the run finishes with a
+ *   standard interrupt outcome built from them; their resume is sent the legacy way,
+ *   `forwardedProps.command = {resume, interruptEvent}` (several answers: `resume` maps each
+ *   interrupt's own id, or ours, to its answer; a cancel is `false`, as @ag-ui/mastra reads it).
  * - Everything else passes through unchanged. It never throws: an event it cannot read is passed on.
  *
- * The middleware keeps no per-run state between requests, so it is safe to share between the
- * per-request clones CopilotRuntime makes. Agents whose `clone()` drops middlewares (MastraAgent
- * does) need {@link withNormalizedInterrupts}.
+ * It keeps no state between requests: whatever a resume needs travels inside the interrupt id
+ * (a legacy id carries the event value), so it works across server restarts, several server
+ * processes, threads and users, and it is safe to share between the per-request clones
+ * CopilotRuntime makes. Agents whose `clone()` drops middlewares (MastraAgent does) need
+ * {@link withNormalizedInterrupts}.
  *
  * @example
- * const agent = new HttpAgent({ url }).use(normalizeInterrupts());
+ * const agent = new LangGraphAgent({ deploymentUrl, graphId }).use(normalizeInterrupts());
  */
 export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): NormalizeInterruptsMiddleware {
   const report = (problem: string, event: unknown) => {
@@ -61,27 +84,22 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       // A reporting callback must not break the run either.
     }
   };
-  // Legacy event values by the interrupt id they were given, for the resume that answers them.
-  const legacyEvents = new Map<string, unknown>();
-  const remember = (id: string, value: unknown) => {
-    legacyEvents.set(id, value);
-    while (legacyEvents.size > LEGACY_MEMORY) legacyEvents.delete(legacyEvents.keys().next().value as string);
-  };
 
   const middleware: MiddlewareFunction = (input: RunAgentInput, next: AbstractAgent) => {
     return new Observable<BaseEvent>((subscriber) => {
-      const nextInput = safely(() => translateLegacyResume(input, legacyEvents), input, report, 'resume');
-      let legacy: unknown[] = [];
+      const nextInput = safely(() => translateResume(input, report), input, report, 'resume');
+      // Per run of this one request: the legacy events seen since RUN_STARTED.
+      let legacy: LegacyEvent[] = [];
       const subscription = next.run(nextInput).subscribe({
         next(event) {
           const out = safely(
             () => {
               if (event.type === 'RUN_STARTED' || event.type === 'RUN_ERROR') legacy = [];
               if (event.type === 'CUSTOM' && (event as CustomEvent).name === LEGACY_INTERRUPT_EVENT) {
-                legacy.push((event as CustomEvent).value);
+                legacy.push({ value: (event as CustomEvent).value, rawEvent: (event as CustomEvent).rawEvent });
               }
               if (event.type !== 'RUN_FINISHED') return event;
-              const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input.runId, remember);
+              const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input.runId, report);
               legacy = [];
               return finished;
             },
@@ -100,7 +118,9 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
   return middleware;
 }
 
-function safely<T>(work: () => T, fallback: T, report: (problem: string, event: unknown) => void, what: string): T {
+type Report = (problem: string, event: unknown) => void;
+
+function safely<T>(work: () => T, fallback: T, report: Report, what: string): T {
   try {
     return work();
   } catch (error) {
@@ -110,155 +130,122 @@ function safely<T>(work: () => T, fallback: T, report: (problem: string, event: 
 }
 
 /**
- * The RUN_FINISHED event with every interrupt's reason lifted; when the run emitted only legacy
- * `on_interrupt` events, with a standard interrupt outcome built from them.
+ * The RUN_FINISHED event with every interrupt's reason lifted and LangGraph's ids marked; when the
+ * run emitted only legacy `on_interrupt` events, with a standard interrupt outcome built from them.
  */
-function normalizeRunFinished(
-  event: RunFinishedEvent,
-  legacy: unknown[],
-  runId: string,
-  remember: (id: string, value: unknown) => void,
-): RunFinishedEvent {
+function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], runId: string, report: Report): RunFinishedEvent {
   const outcome = (event as { outcome?: unknown }).outcome;
   if (isRecord(outcome) && outcome.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
-    const interrupts = outcome.interrupts.map((interrupt) => (isRecord(interrupt) ? liftInterrupt(interrupt) : interrupt));
+    const interrupts = outcome.interrupts.map((interrupt) => (isRecord(interrupt) ? normalizeStandard(interrupt) : interrupt));
     const changed = interrupts.some((interrupt, i) => interrupt !== (outcome.interrupts as unknown[])[i]);
     return changed ? ({ ...event, outcome: { ...outcome, interrupts } } as RunFinishedEvent) : event;
   }
   if (legacy.length === 0) return event;
-  const interrupts: Interrupt[] = [];
+  const interrupts: Json[] = [];
   const ids = new Set<string>();
-  legacy.forEach((value, index) => {
-    const interrupt = fromLegacyValue(value, runId, index);
-    if (!interrupt || ids.has(interrupt.id)) return;
-    ids.add(interrupt.id);
-    if (!isMastraInterrupt(interrupt)) remember(interrupt.id, value);
+  legacy.forEach((item, index) => {
+    const interrupt = fromLegacyEvent(item, runId, index, report);
+    if (!interrupt || ids.has(interrupt.id as string)) return;
+    ids.add(interrupt.id as string);
     interrupts.push(interrupt);
   });
   if (interrupts.length === 0) return event;
   return { ...event, outcome: { type: 'interrupt', interrupts } } as RunFinishedEvent;
 }
 
-const isMastraInterrupt = (interrupt: Interrupt) => isRecord(interrupt.metadata) && isRecord(interrupt.metadata.mastra);
-
-/**
- * A Mastra interrupt whose suspend payload carries its own `reason`, rewritten to that reason.
- * Any other interrupt is returned as is (the same object).
- */
-export function liftInterrupt<T extends Json>(interrupt: T): T {
+/** A standard interrupt: LangGraph's get our id; any payload that names its reason is lifted. */
+function normalizeStandard(interrupt: Json): Json {
   const metadata = interrupt.metadata;
-  if (!isRecord(metadata) || !isRecord(metadata.mastra)) return interrupt;
-  const payload = metadata.mastra.suspendPayload;
-  if (!isRecord(payload)) return interrupt;
-  const reason = text(payload.reason);
-  if (!reason || reason === interrupt.reason) return interrupt;
-  const lifted: Json = {
-    ...interrupt,
-    reason,
-    metadata: { ...(isRecord(payload.metadata) ? payload.metadata : {}), mastra: metadata.mastra },
-  };
-  const message = text(payload.message);
-  if (message) lifted.message = message;
-  const expiresAt = text(payload.expiresAt);
-  if (expiresAt) lifted.expiresAt = expiresAt;
-  return lifted as T;
-}
-
-function decode(value: unknown): { ok: true; value: unknown } | { ok: false } {
-  let current = value;
-  for (let round = 0; round < 3 && typeof current === 'string'; round++) {
-    const trimmed = current.trim();
-    if (!/^[[{"]/.test(trimmed)) return round === 0 ? { ok: false } : { ok: true, value: current };
-    try {
-      current = JSON.parse(trimmed);
-    } catch {
-      return round === 0 ? { ok: false } : { ok: true, value: current };
-    }
+  const id = nonEmptyText(interrupt.id);
+  if (id && isRecord(metadata) && isRecord(metadata.langgraph) && !id.startsWith(LANGGRAPH_INTERRUPT_ID_PREFIX)) {
+    return liftInterrupt({ ...interrupt, id: langGraphInterruptId(id) });
   }
-  return { ok: true, value: current };
+  return liftInterrupt(interrupt);
 }
 
-function schemaObject(value: unknown): Json | undefined {
-  if (isRecord(value)) return value;
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const decoded = decode(value);
-  return decoded.ok && isRecord(decoded.value) ? decoded.value : undefined;
-}
-
-/** A standard interrupt for the value of a legacy `on_interrupt` event, or `undefined` for none. */
-export function fromLegacyValue(value: unknown, runId: string, index = 0): Interrupt | undefined {
+/** The standard interrupt for one legacy `on_interrupt` event, or `undefined` for none. */
+function fromLegacyEvent({ value, rawEvent }: LegacyEvent, runId: string, index: number, report: Report): Json | undefined {
   if (value === undefined || value === null) return undefined;
-  const fallbackId = `${LEGACY_INTERRUPT_ID_PREFIX}${runId}::${index}`;
-  const decoded = decode(value);
-  if (!decoded.ok) {
-    // A plain sentence (e.g. LangGraph's `interrupt("Approve?")`): a question with that message.
-    return { id: fallbackId, reason: LEGACY_INTERRUPT_REASON, message: String(value), metadata: { value } };
+  // @ag-ui/langgraph sends the interrupt itself as `rawEvent`: `{id, value, ns?, resumable?, when?}`.
+  if (isRecord(rawEvent) && nonEmptyText(rawEvent.id) && 'value' in rawEvent) {
+    const { ns, resumable, when } = rawEvent;
+    return liftInterrupt(fromLangGraphValue(rawEvent.id as string, rawEvent.value, { ns, resumable, when }));
   }
-  const data = decoded.value;
-  if (!isRecord(data)) {
-    return { id: fallbackId, reason: LEGACY_INTERRUPT_REASON, metadata: { value: data } };
+  const decoded = decodeValue(value);
+  if (decoded.ok && isRecord(decoded.value) && decoded.value.type === 'mastra_suspend') {
+    const interrupt = fromMastraWrapper(decoded.value, runId);
+    if (interrupt) return liftInterrupt(interrupt);
   }
-  if (data.type === 'mastra_suspend' && text(data.toolCallId)) {
-    const toolCallId = data.toolCallId as string;
-    const suspendRunId = text(data.runId) ?? runId;
-    const responseSchema = schemaObject(data.resumeSchema);
-    const interrupt: Json = {
-      id: `${suspendRunId}::${toolCallId}`,
-      reason: MASTRA_SUSPEND_REASON,
-      toolCallId,
-      ...(responseSchema ? { responseSchema } : {}),
-      metadata: {
-        mastra: {
-          type: 'mastra_suspend',
-          toolName: data.toolName,
-          suspendPayload: data.suspendPayload,
-          args: data.args,
-          resumeSchema: data.resumeSchema,
-          runId: suspendRunId,
-        },
-      },
-    };
-    return liftInterrupt(interrupt) as Interrupt;
-  }
-  const reason = text(data.reason);
-  const out: Json = {
-    id: text(data.id) ?? fallbackId,
-    reason: reason ?? LEGACY_INTERRUPT_REASON,
-    metadata: reason ? (isRecord(data.metadata) ? data.metadata : {}) : data,
-  };
-  for (const key of ['message', 'toolCallId', 'expiresAt'] as const) {
-    const field = text(data[key]);
-    if (field) out[key] = field;
-  }
-  const responseSchema = schemaObject(data.responseSchema);
-  if (responseSchema) out.responseSchema = responseSchema;
-  return out as Interrupt;
+  const agentId = decoded.ok && isRecord(decoded.value) ? nonEmptyText(decoded.value.id) : undefined;
+  const { id, problem } = legacyInterruptId(runId, index, { ...(agentId ? { agentId } : {}), event: value });
+  if (problem) report(problem, value);
+  return fromLegacyData(id, value);
+}
+
+interface ResumeEntry {
+  interruptId: string;
+  status: string;
+  payload?: unknown;
 }
 
 /**
- * A resume that answers a legacy interrupt this middleware turned into a standard one goes to the
- * agent the legacy way: `forwardedProps.command = {resume, interruptEvent}` (a cancel sends
- * `resume: false`, as @ag-ui/mastra does). Mastra interrupts need nothing: the bridge reads `resume`.
+ * The run input with the resume of LangGraph and legacy interrupts in the form their backend
+ * reads (see {@link normalizeInterrupts}). Reads nothing but the input: ids carry the rest.
  */
-function translateLegacyResume(input: RunAgentInput, legacyEvents: Map<string, unknown>): RunAgentInput {
+function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
   const resume = (input as { resume?: unknown }).resume;
   if (!Array.isArray(resume) || resume.length === 0) return input;
   const forwarded = isRecord(input.forwardedProps) ? input.forwardedProps : {};
+  // The client already speaks the legacy way: leave it alone.
   if (isRecord(forwarded.command)) return input;
-  const entry = resume.find(
-    (item) =>
-      isRecord(item) &&
-      typeof item.interruptId === 'string' &&
-      (legacyEvents.has(item.interruptId) || item.interruptId.startsWith(LEGACY_INTERRUPT_ID_PREFIX)),
-  ) as { interruptId: string; status: string; payload?: unknown } | undefined;
-  if (!entry) return input;
-  const command: Json = { resume: entry.status === 'cancelled' ? false : (entry.payload ?? null) };
-  if (legacyEvents.has(entry.interruptId)) command.interruptEvent = legacyEvents.get(entry.interruptId);
-  const rest = resume.filter((item) => item !== entry);
-  const translated: Json = { ...input, forwardedProps: { ...forwarded, command } };
+
+  const langGraph: { entry: ResumeEntry; langGraphId: string }[] = [];
+  const legacy: { entry: ResumeEntry; key: string; event?: { value: unknown } }[] = [];
+  const rest: unknown[] = [];
+  for (const item of resume) {
+    const entry = isRecord(item) && typeof item.interruptId === 'string' ? (item as unknown as ResumeEntry) : undefined;
+    const parsed = parseInterruptId(entry?.interruptId);
+    if (entry && parsed.kind === 'langgraph') langGraph.push({ entry, langGraphId: parsed.langGraphId });
+    else if (entry && parsed.kind === 'legacy') {
+      if (parsed.problem) report(parsed.problem, entry.interruptId);
+      legacy.push({
+        entry,
+        key: parsed.carried?.agentId ?? entry.interruptId,
+        ...(parsed.carried ? { event: { value: parsed.carried.event } } : {}),
+      });
+    } else rest.push(item);
+  }
+  if (langGraph.length === 0 && legacy.length === 0) return input;
+
+  const translated: Json = { ...input };
+  if (legacy.length === 0 && langGraph.length === 1) {
+    // One LangGraph answer: the bridge's standard resume does it (a cancel becomes its marker).
+    const [{ entry, langGraphId }] = langGraph;
+    translated.resume = [...rest, { ...entry, interruptId: langGraphId }];
+    return translated as unknown as RunAgentInput;
+  }
+
+  const command: Json = {};
+  if (legacy.length === 1 && langGraph.length === 0) {
+    const [{ entry, event }] = legacy;
+    command.resume = entry.status === 'cancelled' ? false : (entry.payload ?? null);
+    if (event) command.interruptEvent = event.value;
+  } else {
+    // Several answers: one map, keyed by each interrupt's own id, the form LangGraph JS resumes.
+    const answers: Json = {};
+    for (const { entry, langGraphId } of langGraph) {
+      answers[langGraphId] =
+        entry.status === 'cancelled' ? { [LANGGRAPH_CANCELLED_KEY]: true, interrupt_id: langGraphId } : (entry.payload ?? null);
+    }
+    for (const { entry, key } of legacy) answers[key] = entry.status === 'cancelled' ? false : (entry.payload ?? null);
+    command.resume = answers;
+    const first = legacy.find((item) => item.event);
+    if (first?.event) command.interruptEvent = first.event.value;
+  }
+  translated.forwardedProps = { ...forwarded, command };
   if (rest.length > 0) translated.resume = rest;
   else delete translated.resume;
-  return translated as RunAgentInput;
+  return translated as unknown as RunAgentInput;
 }
 
 type Cloneable = { clone(): unknown; use(...middlewares: MiddlewareFunction[]): unknown };

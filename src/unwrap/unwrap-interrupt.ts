@@ -1,13 +1,13 @@
 import { isRecord } from './guards';
 import { decodeUntrusted, hashValue, preview, stableHash } from './json';
 import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
+import { MASTRA_SUSPEND_REASON, liftedFields, mastraInterruptId, transportPayload } from './shapes';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
 import { errorMessage } from '../error-message';
 
 /** The reason given to input that names none. */
 export const UNKNOWN_REASON = 'unknown';
-/** The reason @ag-ui/mastra gives every tool suspend. */
-export const MASTRA_SUSPEND_REASON = 'mastra:tool_suspend';
+export { MASTRA_SUSPEND_REASON };
 
 type Json = Record<string, unknown>;
 
@@ -127,6 +127,9 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
     source: 'standard',
     raw,
   };
+  const transport = transportPayload(metadata);
+  // LangGraph (@ag-ui/langgraph with emitInterruptOutcome): the graph's value under metadata.langgraph.raw.
+  if (transport?.transport === 'langgraph') return liftReason({ ...base, payload: transport.payload });
   if (!isRecord(metadata.mastra)) return stripUndefined(base);
 
   const mastra = metadata.mastra;
@@ -145,7 +148,7 @@ function fromMastraWrapper(wrapper: Json, context: Context): UnwrappedInterrupt 
   const runId = optionalString(wrapper.runId);
   return liftReason({
     // The bridge names the standard interrupt `<runId>::<toolCallId>`; use the same id.
-    id: runId && toolCallId ? `${runId}::${toolCallId}` : (toolCallId ?? `legacy-${nameOf(wrapper, context)}`),
+    id: runId && toolCallId ? mastraInterruptId(runId, toolCallId) : (toolCallId ?? `legacy-${nameOf(wrapper, context)}`),
     reason: MASTRA_SUSPEND_REASON,
     toolName: optionalString(wrapper.toolName),
     toolCallId,
@@ -188,20 +191,20 @@ const optionalTexts = (value: Json) => ({
 });
 
 /**
- * A Mastra tool that suspends with `{reason, metadata, message?}` means that reason: render it
- * as such, and keep the transport's reason in `originalReason`. Returns it without undefined fields.
+ * A Mastra tool that suspends (or a LangGraph node that interrupts) with `{reason, metadata,
+ * message?}` means that reason: render it as such, and keep the transport's reason in
+ * `originalReason`. Returns it without undefined fields.
  */
 function liftReason(unwrapped: UnwrappedInterrupt): UnwrappedInterrupt {
-  const payload = unwrapped.payload as Json;
-  const lifted = optionalString(payload.reason);
+  const lifted = liftedFields(unwrapped.payload);
   if (!lifted) return stripUndefined(unwrapped);
   return stripUndefined({
     ...unwrapped,
-    reason: lifted,
-    originalReason: unwrapped.reason === lifted ? unwrapped.originalReason : unwrapped.reason,
-    metadata: recordOrEmpty(payload.metadata),
-    message: optionalString(payload.message) ?? unwrapped.message,
-    expiresAt: optionalString(payload.expiresAt) ?? unwrapped.expiresAt,
+    reason: lifted.reason,
+    originalReason: unwrapped.reason === lifted.reason ? unwrapped.originalReason : unwrapped.reason,
+    metadata: lifted.metadata,
+    message: lifted.message ?? unwrapped.message,
+    expiresAt: lifted.expiresAt ?? unwrapped.expiresAt,
   });
 }
 

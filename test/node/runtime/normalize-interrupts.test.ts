@@ -152,7 +152,7 @@ describe('normalizeInterrupts: a legacy-only run', () => {
       { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent,
     ];
     const [interrupt] = finished(await through(events)).outcome.interrupts;
-    expect(interrupt).toEqual({ id: `legacy::${RUN_ID}::0`, reason: 'aidev:user_question', metadata: { questions } });
+    expect(interrupt).toEqual({ id: expect.stringMatching(`^legacy::${RUN_ID}::0::`), reason: 'aidev:user_question', metadata: { questions } });
   });
 
   it('turns a plain-sentence legacy value into an interrupt with that message', async () => {
@@ -203,6 +203,114 @@ describe('normalizeInterrupts: a legacy-only run', () => {
     const out = await through(events);
     expect(out).toEqual(events);
     expect(out[2]).toBe(events[2]);
+  });
+});
+
+describe('normalizeInterrupts keeps no state between requests', () => {
+  // A legacy-only agent: the first run raises the given on_interrupt values; a run that carries a
+  // command records it and finishes.
+  const legacyAgent = (values: unknown[], runId = RUN_ID) =>
+    new ScriptedAgent((i) =>
+      i.forwardedProps?.command || (i as { resume?: unknown }).resume
+        ? [{ type: 'RUN_STARTED', threadId: i.threadId, runId: i.runId } as BaseEvent, { type: 'RUN_FINISHED', threadId: i.threadId, runId: i.runId } as BaseEvent]
+        : [
+            { type: 'RUN_STARTED', threadId: i.threadId, runId } as BaseEvent,
+            ...values.map((value) => ({ type: 'CUSTOM', name: 'on_interrupt', value }) as BaseEvent),
+            { type: 'RUN_FINISHED', threadId: i.threadId, runId } as BaseEvent,
+          ],
+    );
+  const raise = async (agent: ScriptedAgent, runInput: RunAgentInput) => {
+    const events = await firstValueFrom(normalizeInterrupts({ onProblem: () => {} })(runInput, agent).pipe(toArray()));
+    return finished(events).outcome.interrupts as { id: string; reason: string; metadata: any }[];
+  };
+  // Every request gets a new middleware: as after a server restart, or on another server process.
+  const answer = async (agent: ScriptedAgent, runInput: RunAgentInput) => {
+    await firstValueFrom(normalizeInterrupts({ onProblem: () => {} })(runInput, agent).pipe(toArray()));
+    return agent.inputs[agent.inputs.length - 1] as RunAgentInput & { resume?: unknown };
+  };
+
+  it('given a run with two legacy on_interrupt events, when both are answered, the agent gets both answers', async () => {
+    const first = { id: 'ask_db', reason: 'aidev:user_question', metadata: { questions: [questions[0]] } };
+    const second = { id: 'ask_region', reason: 'aidev:user_question', metadata: { questions: [questions[1]] } };
+    const agent = legacyAgent([JSON.stringify(first), second]);
+    const interrupts = await raise(agent, input());
+    expect(interrupts.map((i) => i.metadata.questions[0].question)).toEqual(['Which database?', 'Which regions?']);
+    expect(new Set(interrupts.map((i) => i.id)).size).toBe(2);
+
+    const sent = await answer(
+      agent,
+      input({
+        runId: 'run-2',
+        resume: [
+          { interruptId: interrupts[0].id, status: 'resolved', payload: { answers: ['Postgres'] } },
+          { interruptId: interrupts[1].id, status: 'resolved', payload: { answers: ['EU'] } },
+        ],
+      } as any),
+    );
+    // One command, each answer under the interrupt's own id.
+    expect(sent.forwardedProps.command).toEqual({
+      resume: { ask_db: { answers: ['Postgres'] }, ask_region: { answers: ['EU'] } },
+      interruptEvent: JSON.stringify(first),
+    });
+    expect(sent.resume).toBeUndefined();
+  });
+
+  it('given more than 200 legacy interrupts raised on the server, when the first is answered, it is still translated with its event', async () => {
+    const agents = Array.from({ length: 250 }, (_, n) => legacyAgent([{ reason: 'aidev:user_question', metadata: { questions }, message: `Question ${n}` }], `run-${n}`));
+    const raised = [];
+    for (const [n, agent] of agents.entries()) raised.push((await raise(agent, input({ runId: `run-${n}` })))[0]);
+    const sent = await answer(agents[0], input({ runId: 'answer', resume: [{ interruptId: raised[0].id, status: 'resolved', payload: 'yes' }] } as any));
+    expect(sent.forwardedProps.command).toEqual({
+      resume: 'yes',
+      interruptEvent: { reason: 'aidev:user_question', metadata: { questions }, message: 'Question 0' },
+    });
+  });
+
+  it("given two threads whose legacy interrupts share an id, when each user answers, each resume carries its own thread's event", async () => {
+    // The seeds' fixed id, reused by every approval.
+    const valueA = { id: 'interrupt_ai_dev_tool_approval', reason: 'aidev:tool_approval', message: 'Deploy A?', metadata: {} };
+    const valueB = { id: 'interrupt_ai_dev_tool_approval', reason: 'aidev:tool_approval', message: 'Delete B?', metadata: {} };
+    const agentA = legacyAgent([valueA], 'run-a');
+    const agentB = legacyAgent([valueB], 'run-b');
+    const [interruptA] = await raise(agentA, input({ threadId: 'thread-a', runId: 'run-a' }));
+    const [interruptB] = await raise(agentB, input({ threadId: 'thread-b', runId: 'run-b' }));
+    expect(interruptA.id).not.toBe(interruptB.id);
+
+    // B answers first, then A: the order the server sees them must not matter.
+    const sentB = await answer(agentB, input({ threadId: 'thread-b', runId: 'b2', resume: [{ interruptId: interruptB.id, status: 'resolved', payload: { approved: false } }] } as any));
+    const sentA = await answer(agentA, input({ threadId: 'thread-a', runId: 'a2', resume: [{ interruptId: interruptA.id, status: 'resolved', payload: { approved: true } }] } as any));
+    expect(sentA.forwardedProps.command).toEqual({ resume: { approved: true }, interruptEvent: valueA });
+    expect(sentB.forwardedProps.command).toEqual({ resume: { approved: false }, interruptEvent: valueB });
+  });
+
+  it('given a cancelled legacy interrupt, the agent gets resume false with the event', async () => {
+    const agent = legacyAgent(['Approve the deploy?']);
+    const [interrupt] = await raise(agent, input());
+    const sent = await answer(agent, input({ runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'cancelled' }] } as any));
+    expect(sent.forwardedProps.command).toEqual({ resume: false, interruptEvent: 'Approve the deploy?' });
+  });
+
+  it('given a forged or truncated legacy id, the answer still reaches the agent and the problem is reported', async () => {
+    const onProblem = vi.fn();
+    const agent = legacyAgent([]);
+    const forged = `legacy::${RUN_ID}::0::not*base64`;
+    await firstValueFrom(
+      normalizeInterrupts({ onProblem })(input({ resume: [{ interruptId: forged, status: 'resolved', payload: 'ok' }] } as any), agent).pipe(toArray()),
+    );
+    expect(agent.inputs[0].forwardedProps.command).toEqual({ resume: 'ok' });
+    expect(onProblem.mock.calls[0][0]).toMatch(/unreadable event/);
+  });
+
+  it('given a legacy value too large to carry, the interrupt still appears and its answer reaches the agent', async () => {
+    const onProblem = vi.fn();
+    const huge = { reason: 'aidev:user_question', metadata: { questions }, blob: 'x'.repeat(20_000) };
+    const agent = legacyAgent([huge]);
+    const out = await firstValueFrom(normalizeInterrupts({ onProblem })(input(), agent).pipe(toArray()));
+    const [interrupt] = finished(out).outcome.interrupts;
+    expect(interrupt.reason).toBe('aidev:user_question');
+    expect(onProblem.mock.calls[0][0]).toMatch(/too large to carry/);
+    const sent = await answer(agent, input({ runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'resolved', payload: 'ok' }] } as any));
+    expect(sent.forwardedProps.command).toEqual({ resume: 'ok' });
   });
 });
 

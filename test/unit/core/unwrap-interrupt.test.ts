@@ -55,6 +55,16 @@ describe('unwrapInterrupt', () => {
     });
   });
 
+  it('reads a LangGraph interrupt whose value sits under metadata.langgraph.raw (emitInterruptOutcome), lifting its reason', () => {
+    const raw = { reason: 'aidev:user_question', message: 'A few questions', metadata: { questions } };
+    const u = unwrapInterrupt({ id: 'lg-1', reason: 'aidev:user_question', message: 'A few questions', metadata: { langgraph: { raw } } });
+    expect(u).toMatchObject({ id: 'lg-1', reason: 'aidev:user_question', metadata: { questions }, payload: raw, message: 'A few questions' });
+    expect(u.problem).toBeUndefined();
+    // A plain-string LangGraph interrupt keeps its message and the bridge's reason.
+    const plain = unwrapInterrupt({ id: 'lg-2', reason: 'langgraph:interrupt', message: 'Approve?', metadata: { langgraph: { raw: 'Approve?' } } });
+    expect(plain).toMatchObject({ id: 'lg-2', reason: 'langgraph:interrupt', message: 'Approve?', payload: 'Approve?' });
+  });
+
   it('reads the legacy on_interrupt event whose value is a JSON-string mastra_suspend wrapper', () => {
     const u = unwrapInterrupt(legacyScheduleEvent);
     expect(u).toMatchObject({

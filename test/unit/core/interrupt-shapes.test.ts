@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fromLangGraphValue, legacyInterruptId, liftInterrupt, parseInterruptId } from '../../../src/unwrap/shapes';
+
+describe('interrupt ids carry what a resume needs', () => {
+  it('given any JSON event value and agent id, a legacy id parses back to exactly them', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.option(fc.string({ minLength: 1 }), { nil: undefined }), fc.string(), fc.nat(), (event, agentId, runId, index) => {
+        // Prototype keys are dropped on the way back (the id comes from a browser); see the hostile test below.
+        fc.pre(!/"(__proto__|constructor|prototype)":/.test(JSON.stringify(event)));
+        const { id, problem } = legacyInterruptId(runId, index, { ...(agentId ? { agentId } : {}), event });
+        expect(problem).toBeUndefined();
+        const parsed = parseInterruptId(id);
+        expect(parsed.kind).toBe('legacy');
+        // JSON round trip: -0 becomes 0, like any JSON transport.
+        expect(parsed).toEqual({ kind: 'legacy', carried: { ...(agentId ? { agentId } : {}), event: JSON.parse(JSON.stringify(event)) } });
+      }),
+    );
+  });
+
+  it('given a LangGraph interrupt id, the resume knows LangGraph’s own id', () => {
+    const { id } = fromLangGraphValue('9f1c2e', 'Approve?');
+    expect(id).toBe('langgraph::9f1c2e');
+    expect(parseInterruptId(id)).toEqual({ kind: 'langgraph', langGraphId: '9f1c2e' });
+  });
+
+  it('given ids that are not ours (Mastra, standard, hostile), nothing is read from them', () => {
+    for (const id of ['run-1::call_1', 'interrupt_ai_dev_tool_approval', 'langgraph::', 42, null]) {
+      expect(parseInterruptId(id)).toEqual({ kind: 'other' });
+    }
+    expect(parseInterruptId('legacy::r::0::')).toEqual({ kind: 'legacy' });
+    expect(parseInterruptId('legacy::r::0::e30')).toMatchObject({ kind: 'legacy', carried: { event: undefined } });
+    // A browser-made id with a prototype key: the key is dropped, nothing is polluted.
+    const hostile = legacyInterruptId('r', 0, { event: JSON.parse('{"__proto__":{"polluted":true},"ok":1}') }).id;
+    expect(parseInterruptId(hostile)).toEqual({ kind: 'legacy', carried: { event: { ok: 1 } } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('liftInterrupt', () => {
+  it('given a LangGraph value with its own reason, the card gets that reason and metadata; the transport key stays', () => {
+    const raw = { reason: 'aidev:user_question', message: 'Q', metadata: { questions: [{ question: 'Which?' }] } };
+    const lifted = liftInterrupt(fromLangGraphValue('abc', raw));
+    expect(lifted).toEqual({
+      id: 'langgraph::abc',
+      reason: 'aidev:user_question',
+      message: 'Q',
+      metadata: { questions: [{ question: 'Which?' }], langgraph: { raw } },
+    });
+    // Lifting twice changes nothing.
+    expect(liftInterrupt(lifted)).toBe(lifted);
+  });
+});
