@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import type { AbstractAgent, BaseEvent } from '@ag-ui/client';
+import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveGraphs, type ServedGraphs } from '../../../demo/server/langgraph-server';
+import { normalizeInterrupts } from '../../../src/runtime';
+import { unwrapInterrupt } from '../../../src/unwrap';
+import { QUESTIONS, createInterruptGraph, type Received } from './interrupt-graph';
+
+// A real LangGraph JS graph, served in-process by @langchain/langgraph-api, bridged by
+// CopilotKit's LangGraphAgent with `.use(normalizeInterrupts())` — all an app writes.
+const received: Received = [];
+let served: ServedGraphs;
+beforeAll(async () => {
+  served = await serveGraphs({ interrupts: createInterruptGraph(received) });
+}, 60_000);
+afterAll(async () => {
+  await served?.close();
+});
+
+type Interrupt = { id: string; reason: string; message?: string; toolCallId?: string; metadata: Record<string, any> };
+
+/** One conversation: each turn is a fresh clone of the registered agent, as CopilotRuntime makes per request. */
+function conversation(emitInterruptOutcome: boolean) {
+  const registered = new LangGraphAgent({ deploymentUrl: served.url, graphId: 'interrupts', emitInterruptOutcome } as never).use(
+    normalizeInterrupts(),
+  ) as AbstractAgent;
+  const threadId = randomUUID();
+  let messages: AbstractAgent['messages'] = [];
+  const run = async (params: Record<string, unknown>, userText?: string) => {
+    const agent = registered.clone() as AbstractAgent;
+    agent.threadId = threadId;
+    agent.setMessages(messages);
+    if (userText) agent.addMessage({ id: randomUUID(), role: 'user', content: userText });
+    const events: BaseEvent[] = [];
+    await agent.runAgent(params as never, { onEvent: ({ event }) => void events.push(event) });
+    messages = agent.messages;
+    const finished = events.find((e) => e.type === 'RUN_FINISHED') as { outcome?: { interrupts: Interrupt[] } } | undefined;
+    return { events, interrupts: finished?.outcome?.interrupts ?? [], text: lastAssistantText(agent) };
+  };
+  return {
+    say: (text: string) => run({}, text),
+    resume: (entries: { interruptId: string; status: 'resolved' | 'cancelled'; payload?: unknown }[]) => run({ resume: entries }),
+  };
+}
+const lastAssistantText = (agent: AbstractAgent) => {
+  const last = [...agent.messages].reverse().find((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content !== '');
+  return (last?.content as string | undefined) ?? '';
+};
+const receivedSince = (start: number) => received.slice(start);
+
+describe.each([
+  ['default agent settings (legacy on_interrupt only)', false],
+  ['emitInterruptOutcome: true', true],
+])('LangGraph interrupts through LangGraphAgent + normalizeInterrupts(), %s', (_name, emitInterruptOutcome) => {
+  it('given a node-level interrupt with a reason payload, the card gets that reason and questions, and the node gets the answer', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const { interrupts } = await chat.say('Ask me a question');
+    expect(interrupts).toHaveLength(1);
+    const [interrupt] = interrupts;
+    expect(interrupt.id).toMatch(/^langgraph::[0-9a-f]{32}$/);
+    expect(interrupt).toMatchObject({ reason: 'aidev:user_question', message: 'One question first', metadata: { questions: QUESTIONS } });
+    expect(unwrapInterrupt(interrupt)).toMatchObject({ reason: 'aidev:user_question', metadata: { questions: QUESTIONS } });
+
+    const start = received.length;
+    const answer = { answers: [{ question: 'Which database?', answer: [{ label: 'Postgres', description: 'Relational' }] }] };
+    const { text } = await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: answer }]);
+    expect(receivedSince(start)).toEqual([{ node: 'question', value: answer }]);
+    expect(text).toBe(`You answered ${JSON.stringify(answer)}`);
+  });
+
+  it('given a plain-string interrupt, the card shows the sentence and the node gets the answer', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const [interrupt] = (await chat.say('A plain interrupt please')).interrupts;
+    expect(interrupt).toMatchObject({ id: expect.stringMatching(/^langgraph::/), reason: 'langgraph:interrupt', message: 'Approve the deploy?' });
+    expect(unwrapInterrupt(interrupt)).toMatchObject({ message: 'Approve the deploy?' });
+    const start = received.length;
+    const { text } = await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: 'yes' }]);
+    expect(receivedSince(start)).toEqual([{ node: 'plain', value: 'yes' }]);
+    expect(text).toBe('Plain answer: "yes"');
+  });
+
+  it('given an interrupt inside a tool, Approve runs it and Reject with a reason does not', async () => {
+    const approve = conversation(emitInterruptOutcome);
+    const [interrupt] = (await approve.say('Use the tool')).interrupts;
+    expect(interrupt).toMatchObject({
+      reason: 'aidev:tool_approval',
+      toolCallId: 'call_delete_1',
+      metadata: { toolName: 'delete_branch', args: { name: 'old-feature' } },
+    });
+    let start = received.length;
+    expect((await approve.resume([{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }])).text).toBe(
+      'Tool said: Deleted old-feature.',
+    );
+    expect(receivedSince(start)).toEqual([{ node: 'delete_branch', value: { approved: true } }]);
+
+    const reject = conversation(emitInterruptOutcome);
+    const [again] = (await reject.say('Use the tool')).interrupts;
+    start = received.length;
+    const rejected = await reject.resume([{ interruptId: again.id, status: 'resolved', payload: { approved: false, reason: 'keep it' } }]);
+    expect(rejected.text).toBe('Tool said: Not deleted: keep it.');
+    expect(receivedSince(start)).toEqual([{ node: 'delete_branch', value: { approved: false, reason: 'keep it' } }]);
+  });
+
+  it('given two interrupts in sequence, each has its own stable id and each node gets its own answer', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const [first] = (await chat.say('A sequence please')).interrupts;
+    expect(first.message).toBe('First question');
+    // A chat message while it is open: the bridge shows the same interrupt again, with the same id.
+    const [shownAgain] = (await chat.say('What was the question?')).interrupts;
+    expect(shownAgain.id).toBe(first.id);
+
+    const start = received.length;
+    const { interrupts: afterFirst } = await chat.resume([{ interruptId: first.id, status: 'resolved', payload: 'one' }]);
+    expect(afterFirst).toHaveLength(1);
+    const [second] = afterFirst;
+    expect(second.message).toBe('Second question');
+    expect(second.id).toMatch(/^langgraph::[0-9a-f]{32}$/);
+    expect(second.id).not.toBe(first.id);
+    const { text } = await chat.resume([{ interruptId: second.id, status: 'resolved', payload: 'two' }]);
+    expect(receivedSince(start)).toEqual([
+      { node: 'first', value: 'one' },
+      { node: 'second', value: 'two' },
+    ]);
+    expect(text).toBe('Second: "two"');
+  });
+
+  it('given two interrupts in parallel branches, one resume gives each branch its own answer', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const { interrupts } = await chat.say('Parallel questions please');
+    expect(interrupts.map((i) => i.message).sort()).toEqual(['Left question', 'Right question']);
+    expect(new Set(interrupts.map((i) => i.id)).size).toBe(2);
+    const left = interrupts.find((i) => i.message === 'Left question')!;
+    const right = interrupts.find((i) => i.message === 'Right question')!;
+
+    const start = received.length;
+    await chat.resume([
+      { interruptId: left.id, status: 'resolved', payload: 'for the left' },
+      { interruptId: right.id, status: 'resolved', payload: 'for the right' },
+    ]);
+    expect(receivedSince(start).sort((a, b) => a.node.localeCompare(b.node))).toEqual([
+      { node: 'left', value: 'for the left' },
+      { node: 'right', value: 'for the right' },
+    ]);
+  });
+
+  it('given a cancel, the node gets the bridge\'s cancel marker, not an answer', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const [interrupt] = (await chat.say('Ask me a question')).interrupts;
+    const start = received.length;
+    await chat.resume([{ interruptId: interrupt.id, status: 'cancelled' }]);
+    const langGraphId = interrupt.id.slice('langgraph::'.length);
+    expect(receivedSince(start)).toEqual([{ node: 'question', value: { __agui_cancelled__: true, interrupt_id: langGraphId } }]);
+  });
+
+  it('given parallel interrupts, one answered and one cancelled, each branch gets its own', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const { interrupts } = await chat.say('Parallel questions please');
+    const left = interrupts.find((i) => i.message === 'Left question')!;
+    const right = interrupts.find((i) => i.message === 'Right question')!;
+    const start = received.length;
+    await chat.resume([
+      { interruptId: left.id, status: 'resolved', payload: 'left only' },
+      { interruptId: right.id, status: 'cancelled' },
+    ]);
+    expect(receivedSince(start).sort((a, b) => a.node.localeCompare(b.node))).toEqual([
+      { node: 'left', value: 'left only' },
+      { node: 'right', value: { __agui_cancelled__: true, interrupt_id: right.id.slice('langgraph::'.length) } },
+    ]);
+  });
+});
