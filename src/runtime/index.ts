@@ -14,6 +14,7 @@ export {
   type NormalizeInterruptsMiddleware,
   type NormalizeInterruptsOptions,
 } from './normalize-interrupts';
+export { MISSING_BRIDGE_INTERNALS, approvalChunkAsSuspend, enableMastraToolApprovals } from './mastra-approvals';
 export {
   toolApprovalInterrupt,
   userQuestionInterrupt,

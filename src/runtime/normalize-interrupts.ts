@@ -2,7 +2,10 @@ import type { AbstractAgent, BaseEvent, CustomEvent, MiddlewareFunction, RunAgen
 import { Observable } from 'rxjs';
 import { isRecord } from '../unwrap/guards';
 import {
+  DISMISSED_APPROVAL_REASON,
   LANGGRAPH_INTERRUPT_ID_PREFIX,
+  MASTRA_APPROVAL_ID_PREFIX,
+  MASTRA_APPROVAL_MARK,
   LEGACY_INTERRUPT_ID_PREFIX,
   LEGACY_INTERRUPT_REASON,
   decodeValue,
@@ -15,6 +18,7 @@ import {
   nonEmptyText,
   parseInterruptId,
 } from '../unwrap/shapes';
+import { enableMastraToolApprovals } from './mastra-approvals';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
 
@@ -160,6 +164,17 @@ function normalizeStandard(interrupt: Json): Json {
   if (id && isRecord(metadata) && isRecord(metadata.langgraph) && !id.startsWith(LANGGRAPH_INTERRUPT_ID_PREFIX)) {
     return liftInterrupt({ ...interrupt, id: langGraphInterruptId(id) });
   }
+  // A Mastra native tool approval (see enableMastraToolApprovals): its id says so, for the resume.
+  if (
+    id &&
+    !id.startsWith(MASTRA_APPROVAL_ID_PREFIX) &&
+    isRecord(metadata) &&
+    isRecord(metadata.mastra) &&
+    isRecord(metadata.mastra.suspendPayload) &&
+    metadata.mastra.suspendPayload[MASTRA_APPROVAL_MARK] === true
+  ) {
+    return liftInterrupt({ ...interrupt, id: `${MASTRA_APPROVAL_ID_PREFIX}${id}` });
+  }
   return liftInterrupt(interrupt);
 }
 
@@ -202,10 +217,20 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
   const langGraph: { entry: ResumeEntry; langGraphId: string }[] = [];
   const legacy: { entry: ResumeEntry; key: string; event?: { value: unknown } }[] = [];
   const rest: unknown[] = [];
+  let approvals = false;
   for (const item of resume) {
     const entry = isRecord(item) && typeof item.interruptId === 'string' ? (item as unknown as ResumeEntry) : undefined;
     const parsed = parseInterruptId(entry?.interruptId);
-    if (entry && parsed.kind === 'langgraph') langGraph.push({ entry, langGraphId: parsed.langGraphId });
+    if (entry && parsed.kind === 'mastra-approval') {
+      // Mastra's approve / decline is a resume with {approved, reason?}; a dismissal declines, so
+      // the Mastra run never stays suspended.
+      approvals = true;
+      rest.push(
+        entry.status === 'cancelled'
+          ? { interruptId: parsed.mastraId, status: 'resolved', payload: { approved: false, reason: DISMISSED_APPROVAL_REASON } }
+          : { ...entry, interruptId: parsed.mastraId },
+      );
+    } else if (entry && parsed.kind === 'langgraph') langGraph.push({ entry, langGraphId: parsed.langGraphId });
     else if (entry && parsed.kind === 'legacy') {
       if (parsed.problem) report(parsed.problem, entry.interruptId);
       legacy.push({
@@ -215,7 +240,7 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
       });
     } else rest.push(item);
   }
-  if (langGraph.length === 0 && legacy.length === 0) return input;
+  if (langGraph.length === 0 && legacy.length === 0) return approvals ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input;
 
   const translated: Json = { ...input };
   if (legacy.length === 0 && langGraph.length === 1) {
@@ -253,7 +278,9 @@ type Cloneable = { clone(): unknown; use(...middlewares: MiddlewareFunction[]): 
 /**
  * Installs {@link normalizeInterrupts} on an agent so that it survives `clone()`: CopilotRuntime
  * clones the registered agent for every request, and some agents (MastraAgent) build their clone
- * from their config and drop the middlewares. Returns the same agent.
+ * from their config and drop the middlewares. On a MastraAgent it also enables Mastra's native
+ * tool approvals ({@link enableMastraToolApprovals}) on the agent and every clone. Returns the
+ * same agent.
  *
  * @example
  * const agents = MastraAgent.getLocalAgents({ mastra, resourceId: 'demo' });
@@ -264,6 +291,7 @@ export function withNormalizedInterrupts<A extends Cloneable>(
   middleware: NormalizeInterruptsMiddleware = normalizeInterrupts(),
 ): A {
   agent.use(middleware);
+  enableMastraToolApprovals(agent);
   const originalClone = agent.clone;
   const patchedClone = function clone(this: A): unknown {
     const copy = originalClone.call(this) as A;
@@ -273,6 +301,7 @@ export function withNormalizedInterrupts<A extends Cloneable>(
       Array.isArray(copied) &&
       copied.some((m) => m === middleware || (isRecord(m) && (m as { fn?: unknown }).fn === middleware));
     if (!kept && typeof copy.use === 'function') copy.use(middleware);
+    enableMastraToolApprovals(copy);
     // Clones of clones keep it too.
     Object.defineProperty(copy, 'clone', { value: patchedClone, configurable: true, writable: true });
     return copy;

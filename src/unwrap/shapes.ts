@@ -35,6 +35,23 @@ export const nonEmptyText = (value: unknown): string | undefined =>
 /** The id @ag-ui/mastra gives a suspend: `<suspending runId>::<toolCallId>`. */
 export const mastraInterruptId = (runId: string, toolCallId: string) => `${runId}::${toolCallId}`;
 
+/**
+ * Prefix of a Mastra native tool approval's id (`requireApproval`): `mastra-approval::<runId>::<toolCallId>`.
+ * It tells the resume that a dismissal must decline the tool call (a plain cancel would leave
+ * the Mastra run suspended); the bridge gets the id without it.
+ */
+export const MASTRA_APPROVAL_ID_PREFIX = 'mastra-approval::';
+/** The key that marks a suspend payload made from Mastra's `tool-call-approval` chunk. */
+export const MASTRA_APPROVAL_MARK = 'mastraToolApproval';
+/** What a dismissed native approval tells the model. */
+export const DISMISSED_APPROVAL_REASON = 'The user dismissed the approval request.';
+
+/** The id of a Mastra interrupt: the bridge's, marked when the suspend is a native tool approval. */
+export function mastraInterruptIdFor(runId: string, toolCallId: string, suspendPayload: unknown): string {
+  const id = mastraInterruptId(runId, toolCallId);
+  return isRecord(suspendPayload) && suspendPayload[MASTRA_APPROVAL_MARK] === true ? `${MASTRA_APPROVAL_ID_PREFIX}${id}` : id;
+}
+
 /** The id the interrupt builders give when none is passed: `<reason>::<toolCallId>`. */
 export const builtInterruptId = (reason: string, toolCallId: string) => `${reason}::${toolCallId}`;
 
@@ -75,6 +92,7 @@ export function legacyInterruptId(runId: string, index: number, carried: Carried
 /** Where an interrupt id says its resume goes. Never throws; the id is untrusted input. */
 export type ParsedInterruptId =
   | { kind: 'langgraph'; langGraphId: string }
+  | { kind: 'mastra-approval'; mastraId: string }
   | { kind: 'legacy'; carried?: CarriedLegacyEvent; problem?: string }
   | { kind: 'other' };
 
@@ -82,6 +100,9 @@ export function parseInterruptId(id: unknown): ParsedInterruptId {
   if (typeof id !== 'string') return { kind: 'other' };
   if (id.startsWith(LANGGRAPH_INTERRUPT_ID_PREFIX) && id.length > LANGGRAPH_INTERRUPT_ID_PREFIX.length) {
     return { kind: 'langgraph', langGraphId: id.slice(LANGGRAPH_INTERRUPT_ID_PREFIX.length) };
+  }
+  if (id.startsWith(MASTRA_APPROVAL_ID_PREFIX) && id.length > MASTRA_APPROVAL_ID_PREFIX.length) {
+    return { kind: 'mastra-approval', mastraId: id.slice(MASTRA_APPROVAL_ID_PREFIX.length) };
   }
   if (!id.startsWith(LEGACY_INTERRUPT_ID_PREFIX)) return { kind: 'other' };
   const encoded = id.slice(id.lastIndexOf('::') + 2);
@@ -199,7 +220,7 @@ export function fromMastraWrapper(wrapper: Json, fallbackRunId?: string): Json |
   if (!runId) return undefined;
   const responseSchema = objectOrJson(wrapper.resumeSchema);
   return {
-    id: mastraInterruptId(runId, toolCallId),
+    id: mastraInterruptIdFor(runId, toolCallId, wrapper.suspendPayload),
     reason: MASTRA_SUSPEND_REASON,
     toolCallId,
     ...(responseSchema ? { responseSchema } : {}),

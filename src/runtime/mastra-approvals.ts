@@ -1,0 +1,99 @@
+import { InterruptReason } from '../protocol/constants';
+import { isRecord } from '../unwrap/guards';
+import { MASTRA_APPROVAL_MARK } from '../unwrap/shapes';
+import { LOG } from '../log';
+
+type Json = Record<string, unknown>;
+type ChunkProcessor = { handleChunk(chunk: unknown): unknown; flush?: () => void } & Json;
+type WithChunkProcessor = { createChunkProcessor: (...args: unknown[]) => ChunkProcessor };
+
+/** Marks an agent whose chunk processor is already patched, so clones of clones patch once. */
+const PATCHED = Symbol.for('copilotkit-interrupts.mastra-tool-approvals');
+
+/** Why an agent that looks like a MastraAgent cannot show native approvals. */
+export const MISSING_BRIDGE_INTERNALS =
+  `${LOG} This MastraAgent has no createChunkProcessor (an @ag-ui/mastra version other than 1.1.x?): ` +
+  'tools with requireApproval will not show an approval card, and their runs stay suspended in Mastra. ' +
+  'Pin @ag-ui/mastra 1.1.2, or use createApprovalTool from copilotkit-interrupts/mastra instead.';
+
+/**
+ * The `tool-call-suspended` chunk @ag-ui/mastra understands, for Mastra's `tool-call-approval`
+ * chunk (a tool with `requireApproval`, or an agent with `requireToolApproval`): the suspend
+ * payload is a direct-mode `aidev:tool_approval` (tool name and arguments), so ToolApprovalCard
+ * renders it and its `{approved, reason?}` answer is exactly Mastra's approve / decline resume.
+ */
+export function approvalChunkAsSuspend(chunk: Json): Json {
+  const payload = isRecord(chunk.payload) ? chunk.payload : {};
+  const toolName = typeof payload.toolName === 'string' ? payload.toolName : 'a tool';
+  const args = isRecord(payload.args) ? payload.args : {};
+  return {
+    ...chunk,
+    type: 'tool-call-suspended',
+    payload: {
+      toolCallId: payload.toolCallId,
+      toolName: payload.toolName,
+      args: payload.args,
+      resumeSchema: payload.resumeSchema,
+      runId: payload.runId ?? chunk.runId,
+      suspendPayload: {
+        reason: InterruptReason.AIDevToolApproval,
+        message: `Allow ${toolName} to run?`,
+        metadata: { toolName, args },
+        [MASTRA_APPROVAL_MARK]: true,
+      },
+    },
+  };
+}
+
+/**
+ * Lets a MastraAgent (@ag-ui/mastra) show Mastra's native tool approvals as interrupts. The bridge
+ * drops Mastra's `tool-call-approval` chunk (the browser would see a tool call without a result
+ * and the run would sit suspended); this turns each one into the suspend the bridge does
+ * forward. It patches the bridge's internal `createChunkProcessor` of this one instance; when
+ * that is missing it says so in the console and returns false, instead of leaving approvals
+ * silently unanswerable. Agents that are not MastraAgents are left alone (returns false).
+ *
+ * `withNormalizedInterrupts` applies it to the agent and every clone.
+ */
+export function enableMastraToolApprovals(agent: unknown): boolean {
+  if (!isRecord(agent) && typeof agent !== 'object') return false;
+  const target = agent as Partial<WithChunkProcessor> & { [PATCHED]?: boolean; isLocalMastraAgent?: unknown };
+  if (target[PATCHED]) return true;
+  if (typeof target.createChunkProcessor !== 'function') {
+    if (looksLikeMastraAgent(target)) console.warn(MISSING_BRIDGE_INTERNALS);
+    return false;
+  }
+  const original = target.createChunkProcessor;
+  Object.defineProperty(target, 'createChunkProcessor', {
+    configurable: true,
+    writable: true,
+    value: function createChunkProcessor(this: unknown, ...args: unknown[]): ChunkProcessor {
+      const processor = original.apply(this, args);
+      if (!isRecord(processor) || typeof processor.handleChunk !== 'function') {
+        console.warn(MISSING_BRIDGE_INTERNALS);
+        return processor;
+      }
+      const handleChunk = processor.handleChunk.bind(processor);
+      return {
+        ...processor,
+        handleChunk: (chunk: unknown) => {
+          if (!isRecord(chunk)) return handleChunk(chunk);
+          if (chunk.type === 'tool-call-approval') return handleChunk(approvalChunkAsSuspend(chunk));
+          // A declined call: Mastra already tells the model why; the bridge only logs this chunk.
+          if (chunk.type === 'tool-output-denied') return false;
+          return handleChunk(chunk);
+        },
+      };
+    },
+  });
+  Object.defineProperty(target, PATCHED, { value: true, configurable: true });
+  return true;
+}
+
+function looksLikeMastraAgent(agent: Json): boolean {
+  try {
+    return typeof agent.isLocalMastraAgent === 'function' || agent.constructor?.name === 'MastraAgent';
+  } catch {
+    return false;
+  }
+}

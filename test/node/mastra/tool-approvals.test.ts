@@ -1,0 +1,172 @@
+import type { AbstractAgent, BaseEvent } from '@ag-ui/client';
+import { MastraAgent } from '@ag-ui/mastra';
+import { Agent } from '@mastra/core/agent';
+import { Mastra } from '@mastra/core/mastra';
+import { createTool } from '@mastra/core/tools';
+import { LibSQLStore } from '@mastra/libsql';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createScriptedModel, type ScriptedTurn } from '../../../demo/server/scripted-model';
+import { MISSING_BRIDGE_INTERNALS, withNormalizedInterrupts } from '../../../src/runtime';
+import { isToolApprovalInterrupt, unwrapInterrupt } from '../../../src/unwrap';
+
+process.env.MASTRA_TELEMETRY_DISABLED = 'true';
+
+// Mastra's own tool approvals (`requireApproval: true`, or the agent's `requireToolApproval`)
+// through the real @ag-ui/mastra bridge and withNormalizedInterrupts: a card, and the answer is
+// Mastra's approve / decline.
+const executed: { tool: string; args: unknown }[] = [];
+
+/** The model: quotes any tool outcome after the last user message, else calls the tool the user named. */
+function decide(prompt: unknown): ScriptedTurn {
+  const messages = prompt as { role: string; content: unknown }[];
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  const outcomes = messages
+    .slice(lastUser + 1)
+    .filter((m) => m.role === 'tool' && Array.isArray(m.content))
+    .flatMap((m) => (m.content as { type: string; output?: unknown }[]).filter((p) => p.type === 'tool-result').map((p) => JSON.stringify(p.output)));
+  if (outcomes.length > 0) return { kind: 'text', text: `Model saw: ${outcomes.join(' ')}` };
+  const said = JSON.stringify(messages[lastUser]?.content ?? '');
+  if (said.includes('rename')) return { kind: 'tool', toolName: 'rename_branch', input: { name: 'old-feature', to: 'archive' } };
+  if (said.includes('delete')) return { kind: 'tool', toolName: 'delete_branch', input: { name: 'old-feature' } };
+  return { kind: 'text', text: 'Hello.' };
+}
+
+let agents: Record<string, AbstractAgent>;
+let mastra: Mastra;
+beforeAll(() => {
+  const deleteBranch = createTool({
+    id: 'delete_branch',
+    description: 'Deletes a git branch',
+    inputSchema: z.object({ name: z.string() }),
+    requireApproval: true,
+    execute: async (args) => {
+      executed.push({ tool: 'delete_branch', args });
+      return `Deleted ${(args as { name: string }).name}.`;
+    },
+  });
+  const renameBranch = createTool({
+    id: 'rename_branch',
+    description: 'Renames a git branch',
+    inputSchema: z.object({ name: z.string(), to: z.string() }),
+    execute: async (args) => {
+      executed.push({ tool: 'rename_branch', args });
+      return `Renamed to ${(args as { to: string }).to}.`;
+    },
+  });
+  const model = createScriptedModel(decide as never) as never;
+  mastra = new Mastra({
+    agents: {
+      tools: new Agent({ id: 'tools', name: 'tools', instructions: 'Use the tools.', model, tools: { delete_branch: deleteBranch } }),
+      careful: new Agent({
+        id: 'careful',
+        name: 'careful',
+        instructions: 'Use the tools.',
+        model,
+        tools: { rename_branch: renameBranch },
+        defaultOptions: { requireToolApproval: true },
+      }),
+    },
+    storage: new LibSQLStore({ id: 'tool-approvals-test', url: ':memory:' }),
+    logger: false,
+  });
+  const bridged = MastraAgent.getLocalAgents({ mastra, resourceId: 'approvals-test' });
+  // All an app writes: the wrapper, once, on the agent it registers.
+  agents = { tools: withNormalizedInterrupts(bridged.tools), careful: withNormalizedInterrupts(bridged.careful) } as never;
+});
+afterEach(() => {
+  executed.length = 0;
+});
+
+let threads = 0;
+type Turn = { events: BaseEvent[]; agent: AbstractAgent };
+async function say(agentId: string, text: string): Promise<Turn> {
+  const agent = agents[agentId].clone() as AbstractAgent;
+  agent.threadId = `approval-thread-${++threads}`;
+  agent.addMessage({ id: `u-${threads}`, role: 'user', content: text });
+  const events: BaseEvent[] = [];
+  await agent.runAgent({}, { onEvent: ({ event }) => void events.push(event) });
+  return { events, agent };
+}
+async function answer(agentId: string, turn: Turn, entry: { status: 'resolved' | 'cancelled'; payload?: unknown }): Promise<Turn> {
+  const [interrupt] = interruptsOf(turn.events);
+  const agent = agents[agentId].clone() as AbstractAgent;
+  agent.threadId = turn.agent.threadId;
+  agent.setMessages(turn.agent.messages);
+  const events: BaseEvent[] = [];
+  await agent.runAgent({ resume: [{ interruptId: interrupt.id, ...entry }] } as never, { onEvent: ({ event }) => void events.push(event) });
+  return { events, agent };
+}
+const interruptsOf = (events: BaseEvent[]): any[] => (events.find((e) => e.type === 'RUN_FINISHED') as any)?.outcome?.interrupts ?? [];
+const textOf = (events: BaseEvent[]) =>
+  events
+    .filter((e) => e.type === 'TEXT_MESSAGE_CONTENT' || e.type === 'TEXT_MESSAGE_CHUNK')
+    .map((e) => (e as any).delta)
+    .join('');
+const suspendedRuns = async (agentId: string, threadId: string) => (await mastra.getAgent(agentId).listSuspendedRuns({ threadId })).runs;
+
+describe.each([
+  ['a tool with requireApproval: true', 'tools', 'delete the branch', 'delete_branch', { name: 'old-feature' }],
+  ["an agent's requireToolApproval", 'careful', 'rename the branch', 'rename_branch', { name: 'old-feature', to: 'archive' }],
+])('Mastra native tool approval: %s', (_name, agentId, request, toolName, args) => {
+  it('given the model calls the tool, the browser gets a direct-mode approval card and the tool does not run yet', async () => {
+    const turn = await say(agentId, request);
+    const [interrupt] = interruptsOf(turn.events);
+    expect(interrupt).toMatchObject({ reason: 'aidev:tool_approval', metadata: { toolName, args } });
+    const card = unwrapInterrupt(interrupt);
+    expect(isToolApprovalInterrupt(card)).toBe(true);
+    expect(card.metadata.ticket).toBeUndefined();
+    expect(executed).toEqual([]);
+  });
+
+  it('given Approve, the tool runs with its arguments and the model sees its result', async () => {
+    const turn = await say(agentId, request);
+    const resumed = await answer(agentId, turn, { status: 'resolved', payload: { approved: true } });
+    expect(executed).toEqual([{ tool: toolName, args }]);
+    expect(textOf(resumed.events)).toContain('Model saw:');
+    expect(await suspendedRuns(agentId, turn.agent.threadId)).toEqual([]);
+  });
+
+  it('given Reject with a reason, the tool does not run and the model sees the reason', async () => {
+    const turn = await say(agentId, request);
+    const resumed = await answer(agentId, turn, { status: 'resolved', payload: { approved: false, reason: 'keep it for now' } });
+    expect(executed).toEqual([]);
+    expect(textOf(resumed.events)).toContain('keep it for now');
+    expect(await suspendedRuns(agentId, turn.agent.threadId)).toEqual([]);
+  });
+
+  it('given the card is dismissed, the tool call is declined and the run does not stay suspended', async () => {
+    const turn = await say(agentId, request);
+    expect(await suspendedRuns(agentId, turn.agent.threadId)).toHaveLength(1);
+    const resumed = await answer(agentId, turn, { status: 'cancelled' });
+    expect(executed).toEqual([]);
+    expect(textOf(resumed.events)).toContain('dismissed');
+    expect(await suspendedRuns(agentId, turn.agent.threadId)).toEqual([]);
+  });
+});
+
+describe('Mastra native tool approval without the bridge internals it relies on', () => {
+  it('says so in the console instead of leaving approvals silently unanswerable', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      // A MastraAgent from a bridge version without createChunkProcessor.
+      class MastraAgentLike {
+        middlewares: unknown[] = [];
+        isLocalMastraAgent() {
+          return true;
+        }
+        use() {
+          return this;
+        }
+        clone() {
+          return new MastraAgentLike();
+        }
+      }
+      const agent = withNormalizedInterrupts(new MastraAgentLike());
+      agent.clone();
+      expect(warn).toHaveBeenCalledWith(MISSING_BRIDGE_INTERNALS);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
