@@ -262,7 +262,10 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
       answers[langGraphId] =
         entry.status === 'cancelled' ? { [LANGGRAPH_CANCELLED_KEY]: true, interrupt_id: langGraphId } : (entry.payload ?? null);
     }
-    for (const { entry, key } of legacy) answers[key] = entry.status === 'cancelled' ? false : (entry.payload ?? null);
+    for (const { entry, key } of legacy) {
+      // Two values that share their own id (a fixed id reused in one run) keep ours, so neither is lost.
+      answers[key in answers ? entry.interruptId : key] = entry.status === 'cancelled' ? false : (entry.payload ?? null);
+    }
     command.resume = answers;
     const first = legacy.find((item) => item.event);
     if (first?.event) command.interruptEvent = first.event.value;

@@ -128,8 +128,12 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
     raw,
   };
   const transport = transportPayload(metadata);
-  // LangGraph (@ag-ui/langgraph with emitInterruptOutcome): the graph's value under metadata.langgraph.raw.
-  if (transport?.transport === 'langgraph') return liftReason({ ...base, payload: transport.payload });
+  // LangGraph: the graph's `interrupt(value)` under metadata.langgraph.raw; a value that names its
+  // `toolName` is drawn by that tool's card (`tool:<toolName>`) like a Mastra suspend.
+  if (transport?.transport === 'langgraph') {
+    const toolName = isRecord(transport.payload) ? optionalString(transport.payload.toolName) : undefined;
+    return liftReason({ ...base, toolName, payload: transport.payload });
+  }
   if (!isRecord(metadata.mastra)) return stripUndefined(base);
 
   const mastra = metadata.mastra;

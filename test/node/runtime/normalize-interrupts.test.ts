@@ -255,6 +255,24 @@ describe('normalizeInterrupts keeps no state between requests', () => {
     expect(sent.resume).toBeUndefined();
   });
 
+  it('given two legacy interrupts of one run that share their own id, both answers reach the agent', async () => {
+    const value = (message: string) => ({ id: 'interrupt_ai_dev_tool_approval', reason: 'aidev:tool_approval', message, metadata: {} });
+    const agent = legacyAgent([value('Deploy?'), value('Migrate?')]);
+    const interrupts = await raise(agent, input());
+    expect(new Set(interrupts.map((i) => i.id)).size).toBe(2);
+    const sent = await answer(
+      agent,
+      input({
+        runId: 'run-2',
+        resume: [
+          { interruptId: interrupts[0].id, status: 'resolved', payload: { approved: true } },
+          { interruptId: interrupts[1].id, status: 'resolved', payload: { approved: false } },
+        ],
+      } as any),
+    );
+    expect(Object.values((sent.forwardedProps.command as any).resume)).toEqual([{ approved: true }, { approved: false }]);
+  });
+
   it('given more than 200 legacy interrupts raised on the server, when the first is answered, it is still translated with its event', async () => {
     const agents = Array.from({ length: 250 }, (_, n) => legacyAgent([{ reason: 'aidev:user_question', metadata: { questions }, message: `Question ${n}` }], `run-${n}`));
     const raised = [];

@@ -63,6 +63,12 @@ describe('unwrapInterrupt', () => {
     // A plain-string LangGraph interrupt keeps its message and the bridge's reason.
     const plain = unwrapInterrupt({ id: 'lg-2', reason: 'langgraph:interrupt', message: 'Approve?', metadata: { langgraph: { raw: 'Approve?' } } });
     expect(plain).toMatchObject({ id: 'lg-2', reason: 'langgraph:interrupt', message: 'Approve?', payload: 'Approve?' });
+    // A value that names its tool is drawn by that tool's card, with the value as the payload.
+    const slots = { toolName: 'schedule_meeting', topic: 'Intro', slots: [{ label: 'Tomorrow 10:00 AM', iso: '2026-01-02T10:00:00.000Z' }] };
+    expect(unwrapInterrupt({ id: 'lg-3', reason: 'langgraph:interrupt', metadata: { langgraph: { raw: slots } } })).toMatchObject({
+      toolName: 'schedule_meeting',
+      payload: slots,
+    });
   });
 
   it('reads the legacy on_interrupt event whose value is a JSON-string mastra_suspend wrapper', () => {
