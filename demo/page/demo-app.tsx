@@ -17,16 +17,43 @@ export const DEMO_SUGGESTIONS = [
   { title: 'Ask me a few questions', message: 'Ask me a few questions about my project.' },
 ];
 
-function Chat({ serverUrl }: { serverUrl: string }) {
-  const { threadId, remember } = useRememberedThread();
-  const { agent } = useAgent();
+/** The agents the demo server serves: the same behaviour on two backends. */
+export const DEMO_AGENTS = [
+  { id: 'default', label: 'Mastra' },
+  { id: 'langgraph', label: 'LangGraph' },
+] as const;
+export type DemoAgentId = (typeof DEMO_AGENTS)[number]['id'];
+
+/** The agent the page talks to: `?agent=langgraph`, else the Mastra agent. */
+export function agentFromLocation(search: string): DemoAgentId {
+  const wanted = new URLSearchParams(search).get('agent');
+  return DEMO_AGENTS.find((agent) => agent.id === wanted)?.id ?? 'default';
+}
+
+function Chat({ serverUrl, agentId }: { serverUrl: string; agentId: DemoAgentId }) {
+  const { threadId, remember } = useRememberedThread(agentId);
+  const { agent } = useAgent({ agentId });
   useRememberThread(agent.threadId, agent.messages.length > 0, remember);
-  useConfigureSuggestions({ suggestions: DEMO_SUGGESTIONS, available: 'always' });
+  useConfigureSuggestions({ suggestions: DEMO_SUGGESTIONS, available: 'always', consumerAgentId: agentId });
   useInterruptRenderers({
+    agentId,
     history,
     onInterruptResume: (payload, interrupt) => approvalOperation(serverUrl, payload, interrupt),
   });
-  return <CopilotChat className="demo-chat" threadId={threadId} />;
+  return <CopilotChat className="demo-chat" agentId={agentId} threadId={threadId} />;
+}
+
+/** Links that reload the page on the other agent (each agent keeps its own thread). */
+function AgentSwitch({ current }: { current: DemoAgentId }) {
+  return (
+    <nav className="demo-agent-switch" aria-label="Agent backend">
+      {DEMO_AGENTS.map((agent) => (
+        <a key={agent.id} href={`?agent=${agent.id}`} aria-current={agent.id === current ? 'page' : undefined}>
+          {agent.label}
+        </a>
+      ))}
+    </nav>
+  );
 }
 
 export interface DemoAppProps {
@@ -35,18 +62,21 @@ export interface DemoAppProps {
    * Tests that render the page outside the browser pass the server's URL.
    */
   serverUrl?: string;
+  /** The agent to talk to. Default: from the page's `?agent=` (the Mastra agent without one). */
+  agentId?: DemoAgentId;
 }
 
 /**
  * The demo page: CopilotKit's v2 chat, full height in a centred column, talking to
  * CopilotRuntime at `/api/copilotkit`, with the library's interrupt cards.
  */
-export function DemoApp({ serverUrl = '' }: DemoAppProps) {
+export function DemoApp({ serverUrl = '', agentId = agentFromLocation(typeof window === 'undefined' ? '' : window.location.search) }: DemoAppProps) {
   return (
     <CopilotKitProvider runtimeUrl={`${serverUrl}/api/copilotkit`} showDevConsole={false}>
       <div className="demo-shell">
+        <AgentSwitch current={agentId} />
         <main className="demo-column" aria-label="copilotkit-interrupts demo chat">
-          <Chat serverUrl={serverUrl} />
+          <Chat key={agentId} serverUrl={serverUrl} agentId={agentId} />
         </main>
       </div>
     </CopilotKitProvider>

@@ -7,22 +7,26 @@ const THREAD_KEY = 'copilotkit-interrupts-demo:thread';
  * mints its id and shows the welcome screen); once the conversation has a message, its id is
  * remembered for the tab, so a reload reconnects to the same thread and its echoes.
  */
-export function useRememberedThread(): { threadId: string | undefined; remember: (threadId: string) => void } {
-  const [threadId] = useState(() => readThread());
-  return { threadId, remember: writeThread };
+export function useRememberedThread(agentId = 'default'): { threadId: string | undefined; remember: (threadId: string) => void } {
+  const [threadId] = useState(() => readThread(agentId));
+  const [remember] = useState(() => (id: string) => writeThread(agentId, id));
+  return { threadId, remember };
 }
 
-function readThread(): string | undefined {
+/** Each agent keeps its own thread: the Mastra agent's thread means nothing to the LangGraph one. */
+const threadKey = (agentId: string) => (agentId === 'default' ? THREAD_KEY : `${THREAD_KEY}:${agentId}`);
+
+function readThread(agentId: string): string | undefined {
   try {
-    return window.sessionStorage.getItem(THREAD_KEY) ?? undefined;
+    return window.sessionStorage.getItem(threadKey(agentId)) ?? undefined;
   } catch {
     return undefined; // storage disabled: every load is a new thread
   }
 }
 
-function writeThread(threadId: string) {
+function writeThread(agentId: string, threadId: string) {
   try {
-    window.sessionStorage.setItem(THREAD_KEY, threadId);
+    window.sessionStorage.setItem(threadKey(agentId), threadId);
   } catch {
     // storage disabled: nothing to remember
   }

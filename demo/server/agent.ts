@@ -21,6 +21,10 @@ export const DEMO_INSTRUCTIONS = `You are a helpful assistant in a demo of in-ch
 - After a tool returns, confirm in one short sentence that quotes its result (the time that was scheduled, or that nothing was scheduled).
 - Otherwise answer briefly in plain text.`;
 
+/** What the demo's deploy "does" (shared by the Mastra and the LangGraph agent). */
+export const deployResultText = (args: Record<string, unknown>) =>
+  `Deployed ${String(args.version)} to ${String(args.environment)} with ${String(args.replicas)} replicas.`;
+
 /** The direct-mode deploy's arguments, as a flat JSON schema: the card's Edit form comes from it. */
 export const DEPLOY_ARGS_SCHEMA = {
   type: 'object',
@@ -83,7 +87,7 @@ export function createDemoMastra({
         id: 'deploy',
         description: 'Deploy a version of the app to an environment, once the user approves (they may edit the arguments).',
         argsSchema: DEPLOY_ARGS_SCHEMA,
-        run: (args) => `Deployed ${String(args.version)} to ${String(args.environment)} with ${String(args.replicas)} replicas.`,
+        run: deployResultText,
       }),
     },
   });

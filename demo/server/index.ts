@@ -5,7 +5,11 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
+import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { createDemoAgents, createDemoMastra } from './agent';
+import { DEMO_GRAPH_ID, createDemoGraph } from './langgraph-agent';
+import { serveGraphs } from './langgraph-server';
+import { normalizeInterrupts } from '../../src/runtime';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
 import type { TimePickerToolOptions } from '../../src/mastra';
 
@@ -116,7 +120,13 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     ...(options.model ? { model: options.model } : {}),
     ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}),
   });
-  const runtime = new CopilotRuntime({ agents: createDemoAgents(mastra) as never });
+  // The same agent as a LangGraph JS graph, served in-process by @langchain/langgraph-api and
+  // bridged by CopilotKit's LangGraphAgent: the page can switch to it (agent `langgraph`).
+  const graphs = await serveGraphs({
+    [DEMO_GRAPH_ID]: createDemoGraph({ approvals, ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}) }),
+  });
+  const langgraph = new LangGraphAgent({ deploymentUrl: graphs.url, graphId: DEMO_GRAPH_ID }).use(normalizeInterrupts());
+  const runtime = new CopilotRuntime({ agents: { ...createDemoAgents(mastra), langgraph } as never });
   const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });
   const root = resolve(options.staticDir ?? defaultStaticDir());
 
@@ -152,7 +162,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       closing ??= new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
-      });
+      }).then(() => graphs.close());
       return closing;
     },
   };

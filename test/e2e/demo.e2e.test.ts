@@ -26,150 +26,303 @@ afterEach(async () => {
   expect(errors).toEqual([]);
 });
 
+// The flows run on both of the demo's agents: the Mastra one and the LangGraph one.
+const AGENTS = [
+  { name: 'Mastra', query: '', shots: '' },
+  { name: 'LangGraph', query: '?agent=langgraph', shots: 'langgraph-' },
+];
+let agent = AGENTS[0];
+
 async function openDemo(): Promise<DemoPage> {
-  tab = await DemoPage.open(chromium.browser, demo.url);
+  tab = await DemoPage.open(chromium.browser, `${demo.url}/${agent.query}`);
+  const screenshot = tab.screenshot.bind(tab);
+  tab.screenshot = (name: string) => screenshot(`${agent.shots}${name}`);
   return tab;
 }
 
 /** The labels the agent's tool sends: the four relative candidate slots of today. */
 const toolSlotLabels = () => generateCandidateSlots().map((slot) => slot.label);
 
-describe('first load', () => {
-  it('renders the chat within 3 s in a centred full-height column, empty, with no picker', async () => {
-    const started = Date.now();
-    const { page, input } = await openDemo();
-    await input.waitFor({ state: 'visible', timeout: 3_000 });
-    expect(Date.now() - started).toBeLessThan(3_000);
-
-    await expect.poll(() => input.getAttribute('placeholder')).toMatch(/\S/);
-    const viewport = page.viewportSize()!;
-    const chat = await page.getByTestId('copilot-chat').first().boundingBox();
-    expect(chat).not.toBeNull();
-    expect(chat!.height).toBeGreaterThanOrEqual(viewport.height * 0.9);
-    const leftGap = chat!.x;
-    const rightGap = viewport.width - (chat!.x + chat!.width);
-    expect(Math.abs(leftGap - rightGap)).toBeLessThanOrEqual(2);
-    expect(chat!.width).toBeLessThan(viewport.width);
-
-    expect(await page.getByTestId('copilot-user-message').count()).toBe(0);
-    expect(await page.getByTestId('copilot-assistant-message').count()).toBe(0);
-    expect(await page.getByTestId('time-picker-card').count()).toBe(0);
-    await tab!.screenshot('01-first-load');
+describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_name, current) => {
+  beforeAll(() => {
+    agent = current;
   });
 
-  it('shows the suggestion pills with the verbatim titles', async () => {
-    const { page } = await openDemo();
-    const pills = page.getByTestId('copilot-suggestion');
-    await pills.first().waitFor();
-    const titles = await pills.allInnerTexts();
-    expect(titles.map((t) => t.trim())).toEqual(expect.arrayContaining(['Book a call with sales', 'Schedule a 1:1 with Alice']));
+  describe('first load', () => {
+    it('renders the chat within 3 s in a centred full-height column, empty, with no picker', async () => {
+      const started = Date.now();
+      const { page, input } = await openDemo();
+      await input.waitFor({ state: 'visible', timeout: 3_000 });
+      expect(Date.now() - started).toBeLessThan(3_000);
+
+      await expect.poll(() => input.getAttribute('placeholder')).toMatch(/\S/);
+      const viewport = page.viewportSize()!;
+      const chat = await page.getByTestId('copilot-chat').first().boundingBox();
+      expect(chat).not.toBeNull();
+      expect(chat!.height).toBeGreaterThanOrEqual(viewport.height * 0.9);
+      const leftGap = chat!.x;
+      const rightGap = viewport.width - (chat!.x + chat!.width);
+      expect(Math.abs(leftGap - rightGap)).toBeLessThanOrEqual(2);
+      expect(chat!.width).toBeLessThan(viewport.width);
+
+      expect(await page.getByTestId('copilot-user-message').count()).toBe(0);
+      expect(await page.getByTestId('copilot-assistant-message').count()).toBe(0);
+      expect(await page.getByTestId('time-picker-card').count()).toBe(0);
+      await tab!.screenshot('01-first-load');
+    });
+
+    it('shows the suggestion pills with the verbatim titles', async () => {
+      const { page } = await openDemo();
+      const pills = page.getByTestId('copilot-suggestion');
+      await pills.first().waitFor();
+      const titles = await pills.allInnerTexts();
+      expect(titles.map((t) => t.trim())).toEqual(expect.arrayContaining(['Book a call with sales', 'Schedule a 1:1 with Alice']));
+    });
   });
-});
 
-describe('plain conversation', () => {
-  it('answers "Hello" with plain text and no picker', async () => {
-    const demoTab = await openDemo();
-    await demoTab.send('Hello');
-    await demoTab.waitForAnswer(/\S/);
-    expect(await demoTab.page.getByTestId('time-picker-card').count()).toBe(0);
-    expect(demoTab.runs).toHaveLength(1);
+  describe('plain conversation', () => {
+    it('answers "Hello" with plain text and no picker', async () => {
+      const demoTab = await openDemo();
+      await demoTab.send('Hello');
+      await demoTab.waitForAnswer(/\S/);
+      expect(await demoTab.page.getByTestId('time-picker-card').count()).toBe(0);
+      expect(demoTab.runs).toHaveLength(1);
+    });
+
+    it('answers "What\'s the weather?" with no picker', async () => {
+      const demoTab = await openDemo();
+      await demoTab.send("What's the weather?");
+      await demoTab.waitForAnswer(/weather/i);
+      expect(await demoTab.page.getByTestId('time-picker-card').count()).toBe(0);
+    });
+
+    it('does nothing when the message is empty', async () => {
+      const demoTab = await openDemo();
+      await demoTab.input.fill('');
+      await demoTab.input.press('Enter');
+      await demoTab.page.getByTestId('copilot-send-button').click({ force: true }).catch(() => undefined);
+      // Give a stray send the time to show up before checking nothing happened.
+      await demoTab.page.waitForTimeout(500);
+      expect(await demoTab.page.getByTestId('copilot-user-message').count()).toBe(0);
+      expect(demoTab.runs).toHaveLength(0);
+    });
   });
 
-  it('answers "What\'s the weather?" with no picker', async () => {
-    const demoTab = await openDemo();
-    await demoTab.send("What's the weather?");
-    await demoTab.waitForAnswer(/weather/i);
-    expect(await demoTab.page.getByTestId('time-picker-card').count()).toBe(0);
-  });
+  describe('booking: the time picker', () => {
+    it('renders inline in the transcript with the tool’s slots, and a pick resumes the agent', async () => {
+      const demoTab = await openDemo();
+      const { page } = demoTab;
+      await page.getByTestId('copilot-suggestion').filter({ hasText: 'Book a call with sales' }).click();
 
-  it('does nothing when the message is empty', async () => {
-    const demoTab = await openDemo();
-    await demoTab.input.fill('');
-    await demoTab.input.press('Enter');
-    await demoTab.page.getByTestId('copilot-send-button').click({ force: true }).catch(() => undefined);
-    // Give a stray send the time to show up before checking nothing happened.
-    await demoTab.page.waitForTimeout(500);
-    expect(await demoTab.page.getByTestId('copilot-user-message').count()).toBe(0);
-    expect(demoTab.runs).toHaveLength(0);
-  });
-});
+      const card = demoTab.transcript.getByTestId('time-picker-card');
+      await card.waitFor();
+      expect(await page.locator('body > [data-testid="time-picker-card"]').count()).toBe(0);
+      await expect.poll(() => card.textContent()).toMatch(/Book a call/);
+      expect(await card.textContent()).toContain('Pick a time that works for you.');
+      const slots = card.getByTestId('time-picker-slot');
+      expect(await slots.allInnerTexts()).toEqual(toolSlotLabels());
+      expect(await card.getByTestId('time-picker-cancel').textContent()).toContain('None of these work');
+      await demoTab.screenshot('02-picker');
 
-describe('booking: the time picker', () => {
-  it('renders inline in the transcript with the tool’s slots, and a pick resumes the agent', async () => {
-    const demoTab = await openDemo();
-    const { page } = demoTab;
-    await page.getByTestId('copilot-suggestion').filter({ hasText: 'Book a call with sales' }).click();
-
-    const card = demoTab.transcript.getByTestId('time-picker-card');
-    await card.waitFor();
-    expect(await page.locator('body > [data-testid="time-picker-card"]').count()).toBe(0);
-    await expect.poll(() => card.textContent()).toMatch(/Book a call/);
-    expect(await card.textContent()).toContain('Pick a time that works for you.');
-    const slots = card.getByTestId('time-picker-slot');
-    expect(await slots.allInnerTexts()).toEqual(toolSlotLabels());
-    expect(await card.getByTestId('time-picker-cancel').textContent()).toContain('None of these work');
-    await demoTab.screenshot('02-picker');
-
-    // Continuity: from the click until the agent has answered, every DOM change leaves either the
-    // interactive card or its read-only "Booked" state in the transcript.
-    await page.evaluate(() => {
-      const w = window as unknown as { gaps: number; observer: MutationObserver };
-      w.gaps = 0;
-      const hasCard = () => document.querySelector('[data-testid="time-picker-card"], [data-testid="time-picker-picked"]') !== null;
-      w.observer = new MutationObserver(() => {
-        if (!hasCard()) w.gaps++;
+      // Continuity: from the click until the agent has answered, every DOM change leaves either the
+      // interactive card or its read-only "Booked" state in the transcript.
+      await page.evaluate(() => {
+        const w = window as unknown as { gaps: number; observer: MutationObserver };
+        w.gaps = 0;
+        const hasCard = () => document.querySelector('[data-testid="time-picker-card"], [data-testid="time-picker-picked"]') !== null;
+        w.observer = new MutationObserver(() => {
+          if (!hasCard()) w.gaps++;
+        });
+        w.observer.observe(document.body, { childList: true, subtree: true });
       });
-      w.observer.observe(document.body, { childList: true, subtree: true });
-    });
-    const label = toolSlotLabels()[2];
-    await slots.filter({ hasText: label }).click();
-    const picked = demoTab.transcript.getByTestId('time-picker-picked');
-    await picked.waitFor();
-    expect(await picked.textContent()).toContain('Booked');
-    expect((await picked.locator('strong, b').first().textContent())?.trim()).toBe(label);
-    await demoTab.waitForAnswer(new RegExp(`Scheduled ".+" for ${label}`));
-    const gaps = await page.evaluate(() => {
-      const w = window as unknown as { gaps: number; observer: MutationObserver };
-      w.observer.disconnect();
-      return w.gaps;
-    });
-    expect(gaps).toBe(0);
-    expect(await page.getByTestId('time-picker-card').count()).toBe(0);
-    expect(await picked.isVisible()).toBe(true);
+      const label = toolSlotLabels()[2];
+      await slots.filter({ hasText: label }).click();
+      const picked = demoTab.transcript.getByTestId('time-picker-picked');
+      await picked.waitFor();
+      expect(await picked.textContent()).toContain('Booked');
+      expect((await picked.locator('strong, b').first().textContent())?.trim()).toBe(label);
+      await demoTab.waitForAnswer(new RegExp(`Scheduled ".+" for ${label}`));
+      const gaps = await page.evaluate(() => {
+        const w = window as unknown as { gaps: number; observer: MutationObserver };
+        w.observer.disconnect();
+        return w.gaps;
+      });
+      expect(gaps).toBe(0);
+      expect(await page.getByTestId('time-picker-card').count()).toBe(0);
+      expect(await picked.isVisible()).toBe(true);
 
-    expect(demoTab.resumeRuns).toHaveLength(1);
-    expect(demoTab.resumeRuns[0].resume).toEqual([
-      expect.objectContaining({ status: 'resolved', payload: { chosen_time: expect.any(String), chosen_label: label } }),
-    ]);
-    await demoTab.screenshot('03-booked');
+      expect(demoTab.resumeRuns).toHaveLength(1);
+      expect(demoTab.resumeRuns[0].resume).toEqual([
+        expect.objectContaining({ status: 'resolved', payload: { chosen_time: expect.any(String), chosen_label: label } }),
+      ]);
+      await demoTab.screenshot('03-booked');
+    });
+
+    it('shows "With Alice" for the 1:1, and "None of these work" cancels', async () => {
+      const demoTab = await openDemo();
+      await demoTab.page.getByTestId('copilot-suggestion').filter({ hasText: 'Schedule a 1:1 with Alice' }).click();
+      const card = demoTab.transcript.getByTestId('time-picker-card');
+      await card.waitFor();
+      await expect.poll(() => card.textContent()).toContain('With Alice');
+
+      await card.getByTestId('time-picker-cancel').click();
+      const cancelled = demoTab.transcript.getByTestId('time-picker-cancelled');
+      await cancelled.waitFor();
+      expect(await cancelled.textContent()).toContain('Cancelled');
+      expect(await cancelled.textContent()).toContain('No time picked.');
+      await demoTab.waitForAnswer(/no meeting was scheduled|nothing was scheduled|not scheduled/i);
+      expect(demoTab.resumeRuns[0].resume).toEqual([expect.objectContaining({ status: 'resolved', payload: { cancelled: true } })]);
+      await demoTab.screenshot('04-cancelled');
+    });
+
+    it('submits once on a rapid double click', async () => {
+      const demoTab = await openDemo();
+      await demoTab.send('Book an intro call with the sales team to discuss pricing.');
+      const slot = demoTab.transcript.getByTestId('time-picker-slot').first();
+      await slot.waitFor();
+      await slot.dblclick();
+      await demoTab.waitForAnswer(/Scheduled ".+" for/);
+      expect(demoTab.resumeRuns).toHaveLength(1);
+      expect(await demoTab.assistantMessages().filter({ hasText: /Scheduled ".+" for/ }).count()).toBe(1);
+    });
+
+    it('multi-turn: a second booking gets a fresh picker below the first, resolved one', async () => {
+      const demoTab = await openDemo();
+      const { page } = demoTab;
+      const labels = toolSlotLabels();
+      await demoTab.send('Book an intro call with the sales team to discuss pricing.');
+      await demoTab.transcript.getByTestId('time-picker-slot').filter({ hasText: labels[0] }).click();
+      await demoTab.waitForAnswer(new RegExp(`for ${labels[0]}`));
+
+      await demoTab.send('Schedule a 1:1 with Alice next week to review Q2 goals.');
+      const second = demoTab.transcript.getByTestId('time-picker-card');
+      await second.waitFor();
+      const first = demoTab.transcript.getByTestId('time-picker-picked');
+      expect(await first.count()).toBe(1);
+      expect(await first.textContent()).toContain(labels[0]);
+      const order = await page.evaluate(() => {
+        const a = document.querySelector('[data-testid="time-picker-picked"]')!;
+        const b = document.querySelector('[data-testid="time-picker-card"]')!;
+        return a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING;
+      });
+      expect(order).toBeTruthy();
+
+      await second.getByTestId('time-picker-slot').filter({ hasText: labels[3] }).click();
+      await demoTab.waitForAnswer(new RegExp(`for ${labels[3]}`));
+      expect(await demoTab.transcript.getByTestId('time-picker-picked').count()).toBe(2);
+      expect(demoTab.resumeRuns).toHaveLength(2);
+      await demoTab.screenshot('05-multi-turn');
+    });
   });
 
-  it('shows "With Alice" for the 1:1, and "None of these work" cancels', async () => {
-    const demoTab = await openDemo();
-    await demoTab.page.getByTestId('copilot-suggestion').filter({ hasText: 'Schedule a 1:1 with Alice' }).click();
-    const card = demoTab.transcript.getByTestId('time-picker-card');
-    await card.waitFor();
-    await expect.poll(() => card.textContent()).toContain('With Alice');
+  describe('approval', () => {
+    it('shows the ticket, refreshes until approved, and keeps the read-only echo after the agent answers', async () => {
+      const demoTab = await openDemo();
+      await demoTab.page.getByTestId('copilot-suggestion').filter({ hasText: /approval/i }).click();
+      const card = demoTab.transcript.getByTestId('approval-card');
+      await card.waitFor();
+      await expect.poll(() => card.getByTestId('approval-status').textContent()).toMatch(/pending/i);
 
-    await card.getByTestId('time-picker-cancel').click();
-    const cancelled = demoTab.transcript.getByTestId('time-picker-cancelled');
-    await cancelled.waitFor();
-    expect(await cancelled.textContent()).toContain('Cancelled');
-    expect(await cancelled.textContent()).toContain('No time picked.');
-    await demoTab.waitForAnswer(/no meeting was scheduled|nothing was scheduled|not scheduled/i);
-    expect(demoTab.resumeRuns[0].resume).toEqual([expect.objectContaining({ status: 'resolved', payload: { cancelled: true } })]);
-    await demoTab.screenshot('04-cancelled');
+      const refresh = card.getByTestId('approval-refresh');
+      const resolved = demoTab.transcript.getByTestId('approval-card-resolved');
+      for (let attempt = 0; attempt < 10 && (await resolved.count()) === 0; attempt++) {
+        await refresh.waitFor();
+        await expect.poll(() => refresh.isEnabled(), { timeout: 5_000 }).toBe(true);
+        await refresh.click();
+        await resolved.waitFor({ timeout: 3_000 }).catch(() => undefined);
+      }
+      await resolved.waitFor();
+      expect(await resolved.getByTestId('approval-status').textContent()).toMatch(/approved/i);
+      await demoTab.waitForAnswer(/approv/i);
+      expect(await resolved.isVisible()).toBe(true);
+      expect(demoTab.resumeRuns).toHaveLength(1);
+      await demoTab.screenshot('06-approval');
+    });
   });
 
-  it('submits once on a rapid double click', async () => {
-    const demoTab = await openDemo();
-    await demoTab.send('Book an intro call with the sales team to discuss pricing.');
-    const slot = demoTab.transcript.getByTestId('time-picker-slot').first();
-    await slot.waitFor();
-    await slot.dblclick();
-    await demoTab.waitForAnswer(/Scheduled ".+" for/);
-    expect(demoTab.resumeRuns).toHaveLength(1);
-    expect(await demoTab.assistantMessages().filter({ hasText: /Scheduled ".+" for/ }).count()).toBe(1);
+  describe('direct approval with edits', () => {
+    it('edits the deploy arguments in the generated form, approves, and the tool runs with the edits', async () => {
+      const demoTab = await openDemo();
+      await demoTab.send('Deploy v2 to staging');
+      const card = demoTab.transcript.getByTestId('approval-card');
+      await card.waitFor();
+      expect(await card.textContent()).toContain('deploy');
+
+      await card.getByTestId('approval-edit-open').click();
+      const replicas = card.getByLabel(/Replicas/);
+      expect(await replicas.inputValue()).toBe('2');
+      await replicas.fill('4');
+      await card.getByLabel(/Environment/).selectOption('production');
+      await card.getByTestId('approval-approve-edited').click();
+
+      await demoTab.waitForAnswer(/Deployed v2 to production with 4 replicas\./);
+      expect(demoTab.resumeRuns.map((run) => run.resume?.[0]?.payload)).toEqual([
+        { approved: true, editedArgs: { version: 'v2', environment: 'production', replicas: 4 } },
+      ]);
+      const diff = demoTab.transcript.getByTestId('approval-edited-args');
+      expect(await diff.textContent()).toContain('replicas: 2 → 4');
+      expect(await diff.textContent()).toContain('environment: "staging" → "production"');
+      await demoTab.screenshot('07-approval-edited');
+    });
+
+    it('rejects with a reason: the tool does not run and the agent says why', async () => {
+      const demoTab = await openDemo();
+      await demoTab.send('Deploy v3 to production');
+      const card = demoTab.transcript.getByTestId('approval-card');
+      await card.waitFor();
+      await card.getByLabel('Reason (optional)').fill('Code freeze');
+      await card.getByTestId('approval-reject').click();
+
+      await demoTab.waitForAnswer(/rejected .*Code freeze/);
+      expect(await demoTab.transcript.textContent()).not.toContain('Deployed v3');
+      expect(await demoTab.transcript.getByTestId('approval-status').last().textContent()).toMatch(/rejected/i);
+    });
+  });
+
+  describe('questions', () => {
+    it('answers the questions, one through Others, and keeps the answers visible; a reload keeps the echoes', async () => {
+      const demoTab = await openDemo();
+      const { page } = demoTab;
+      await page.getByTestId('copilot-suggestion').filter({ hasText: /question/i }).click();
+      const card = demoTab.transcript.getByTestId('user-question-card');
+      await card.waitFor();
+
+      // The demo asks three questions: single choice, multiple choice, free text (demo/server/scripted-model.ts).
+      expect(await card.textContent()).toMatch(/1\s*\/\s*3/);
+      await card.getByTestId('user-question-option').filter({ hasText: 'Web app' }).click();
+      // A single-choice preset moves on by itself; the second question is multiple choice.
+      await expect.poll(() => card.textContent()).toMatch(/2\s*\/\s*3/);
+      await card.getByTestId('user-question-option').filter({ hasText: 'EU' }).click();
+      await card.getByTestId('user-question-option').filter({ hasText: 'Others' }).click();
+      await card.getByTestId('user-question-others-input').fill('Antarctica');
+      await card.getByTestId('user-question-next').click();
+      await expect.poll(() => card.textContent()).toMatch(/3\s*\/\s*3/);
+      await card.getByTestId('user-question-text-input').fill('Next quarter');
+      await card.getByTestId('user-question-submit').click();
+
+      const answered = demoTab.transcript.getByTestId('user-question-answered');
+      await answered.waitFor();
+      for (const text of ['Web app', 'EU', 'Antarctica', 'Next quarter']) expect(await answered.textContent()).toContain(text);
+      await demoTab.waitForAnswer(/answered/i);
+      expect(await answered.isVisible()).toBe(true);
+      const [resume] = demoTab.resumeRuns;
+      expect(JSON.stringify(resume.resume)).toContain('{"label":"others","description":"Antarctica"}');
+      await demoTab.screenshot('07-questions');
+
+      await page.reload();
+      const restored = demoTab.transcript.getByTestId('user-question-answered');
+      await restored.waitFor();
+      expect(await restored.textContent()).toContain('Antarctica');
+      await demoTab.screenshot('08-after-reload');
+    });
+  });
+});
+
+// Steer-away and expiry run on the Mastra agent (the session's cancel for LangGraph reaches the
+// node as the bridge's cancel value; the demo graph has no expiring poll).
+describe('Mastra agent: steer-away and expiry', () => {
+  beforeAll(() => {
+    agent = AGENTS[0];
   });
 
   it('steers away: a chat message while the picker is open dismisses it, the agent gets cancelled, and the message gets its reply', async () => {
@@ -193,154 +346,24 @@ describe('booking: the time picker', () => {
     for (const error of refused) demoTab.errors.splice(demoTab.errors.indexOf(error), 1);
   });
 
-  it('multi-turn: a second booking gets a fresh picker below the first, resolved one', async () => {
-    const demoTab = await openDemo();
-    const { page } = demoTab;
-    const labels = toolSlotLabels();
-    await demoTab.send('Book an intro call with the sales team to discuss pricing.');
-    await demoTab.transcript.getByTestId('time-picker-slot').filter({ hasText: labels[0] }).click();
-    await demoTab.waitForAnswer(new RegExp(`for ${labels[0]}`));
+  describe('expiry', () => {
+    it('shows an unanswered quick poll as Expired, and the agent gets cancelled with the next message, which gets its reply', async () => {
+      const demoTab = await openDemo();
+      await demoTab.send('Run a quick poll');
+      const card = demoTab.transcript.getByTestId('user-question-card');
+      await card.waitFor();
+      // The poll accepts answers for QUICK_POLL_MS (4 s); then the card turns read-only "Expired".
+      await demoTab.transcript.getByText('Expired', { exact: true }).first().waitFor({ timeout: 15_000 });
+      await demoTab.screenshot('08-quick-poll-expired');
+      expect(demoTab.resumeRuns).toHaveLength(0);
 
-    await demoTab.send('Schedule a 1:1 with Alice next week to review Q2 goals.');
-    const second = demoTab.transcript.getByTestId('time-picker-card');
-    await second.waitFor();
-    const first = demoTab.transcript.getByTestId('time-picker-picked');
-    expect(await first.count()).toBe(1);
-    expect(await first.textContent()).toContain(labels[0]);
-    const order = await page.evaluate(() => {
-      const a = document.querySelector('[data-testid="time-picker-picked"]')!;
-      const b = document.querySelector('[data-testid="time-picker-card"]')!;
-      return a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING;
+      await demoTab.send('Hello?');
+      await demoTab.waitForAnswer(/demo agent/);
+      expect(demoTab.resumeRuns).toHaveLength(1);
+      expect(demoTab.resumeRuns[0].resume).toEqual([{ interruptId: expect.any(String), status: 'cancelled' }]);
+      // CopilotKit logs the refused chat run itself before the hook answers the poll; nothing else.
+      const refused = demoTab.errors.filter((error) => error.includes('pending interrupt(s) not addressed by resume'));
+      for (const error of refused) demoTab.errors.splice(demoTab.errors.indexOf(error), 1);
     });
-    expect(order).toBeTruthy();
-
-    await second.getByTestId('time-picker-slot').filter({ hasText: labels[3] }).click();
-    await demoTab.waitForAnswer(new RegExp(`for ${labels[3]}`));
-    expect(await demoTab.transcript.getByTestId('time-picker-picked').count()).toBe(2);
-    expect(demoTab.resumeRuns).toHaveLength(2);
-    await demoTab.screenshot('05-multi-turn');
-  });
-});
-
-describe('approval', () => {
-  it('shows the ticket, refreshes until approved, and keeps the read-only echo after the agent answers', async () => {
-    const demoTab = await openDemo();
-    await demoTab.page.getByTestId('copilot-suggestion').filter({ hasText: /approval/i }).click();
-    const card = demoTab.transcript.getByTestId('approval-card');
-    await card.waitFor();
-    await expect.poll(() => card.getByTestId('approval-status').textContent()).toMatch(/pending/i);
-
-    const refresh = card.getByTestId('approval-refresh');
-    const resolved = demoTab.transcript.getByTestId('approval-card-resolved');
-    for (let attempt = 0; attempt < 10 && (await resolved.count()) === 0; attempt++) {
-      await refresh.waitFor();
-      await expect.poll(() => refresh.isEnabled(), { timeout: 5_000 }).toBe(true);
-      await refresh.click();
-      await resolved.waitFor({ timeout: 3_000 }).catch(() => undefined);
-    }
-    await resolved.waitFor();
-    expect(await resolved.getByTestId('approval-status').textContent()).toMatch(/approved/i);
-    await demoTab.waitForAnswer(/approv/i);
-    expect(await resolved.isVisible()).toBe(true);
-    expect(demoTab.resumeRuns).toHaveLength(1);
-    await demoTab.screenshot('06-approval');
-  });
-});
-
-describe('direct approval with edits', () => {
-  it('edits the deploy arguments in the generated form, approves, and the tool runs with the edits', async () => {
-    const demoTab = await openDemo();
-    await demoTab.send('Deploy v2 to staging');
-    const card = demoTab.transcript.getByTestId('approval-card');
-    await card.waitFor();
-    expect(await card.textContent()).toContain('deploy');
-
-    await card.getByTestId('approval-edit-open').click();
-    const replicas = card.getByLabel(/Replicas/);
-    expect(await replicas.inputValue()).toBe('2');
-    await replicas.fill('4');
-    await card.getByLabel(/Environment/).selectOption('production');
-    await card.getByTestId('approval-approve-edited').click();
-
-    await demoTab.waitForAnswer(/Deployed v2 to production with 4 replicas\./);
-    expect(demoTab.resumeRuns.map((run) => run.resume?.[0]?.payload)).toEqual([
-      { approved: true, editedArgs: { version: 'v2', environment: 'production', replicas: 4 } },
-    ]);
-    const diff = demoTab.transcript.getByTestId('approval-edited-args');
-    expect(await diff.textContent()).toContain('replicas: 2 → 4');
-    expect(await diff.textContent()).toContain('environment: "staging" → "production"');
-    await demoTab.screenshot('07-approval-edited');
-  });
-
-  it('rejects with a reason: the tool does not run and the agent says why', async () => {
-    const demoTab = await openDemo();
-    await demoTab.send('Deploy v3 to production');
-    const card = demoTab.transcript.getByTestId('approval-card');
-    await card.waitFor();
-    await card.getByLabel('Reason (optional)').fill('Code freeze');
-    await card.getByTestId('approval-reject').click();
-
-    await demoTab.waitForAnswer(/rejected .*Code freeze/);
-    expect(await demoTab.transcript.textContent()).not.toContain('Deployed v3');
-    expect(await demoTab.transcript.getByTestId('approval-status').last().textContent()).toMatch(/rejected/i);
-  });
-});
-
-describe('expiry', () => {
-  it('shows an unanswered quick poll as Expired, and the agent gets cancelled with the next message, which gets its reply', async () => {
-    const demoTab = await openDemo();
-    await demoTab.send('Run a quick poll');
-    const card = demoTab.transcript.getByTestId('user-question-card');
-    await card.waitFor();
-    // The poll accepts answers for QUICK_POLL_MS (4 s); then the card turns read-only "Expired".
-    await demoTab.transcript.getByText('Expired', { exact: true }).first().waitFor({ timeout: 15_000 });
-    await demoTab.screenshot('08-quick-poll-expired');
-    expect(demoTab.resumeRuns).toHaveLength(0);
-
-    await demoTab.send('Hello?');
-    await demoTab.waitForAnswer(/demo agent/);
-    expect(demoTab.resumeRuns).toHaveLength(1);
-    expect(demoTab.resumeRuns[0].resume).toEqual([{ interruptId: expect.any(String), status: 'cancelled' }]);
-    // CopilotKit logs the refused chat run itself before the hook answers the poll; nothing else.
-    const refused = demoTab.errors.filter((error) => error.includes('pending interrupt(s) not addressed by resume'));
-    for (const error of refused) demoTab.errors.splice(demoTab.errors.indexOf(error), 1);
-  });
-});
-
-describe('questions', () => {
-  it('answers the questions, one through Others, and keeps the answers visible; a reload keeps the echoes', async () => {
-    const demoTab = await openDemo();
-    const { page } = demoTab;
-    await page.getByTestId('copilot-suggestion').filter({ hasText: /question/i }).click();
-    const card = demoTab.transcript.getByTestId('user-question-card');
-    await card.waitFor();
-
-    // The demo asks three questions: single choice, multiple choice, free text (demo/server/scripted-model.ts).
-    expect(await card.textContent()).toMatch(/1\s*\/\s*3/);
-    await card.getByTestId('user-question-option').filter({ hasText: 'Web app' }).click();
-    // A single-choice preset moves on by itself; the second question is multiple choice.
-    await expect.poll(() => card.textContent()).toMatch(/2\s*\/\s*3/);
-    await card.getByTestId('user-question-option').filter({ hasText: 'EU' }).click();
-    await card.getByTestId('user-question-option').filter({ hasText: 'Others' }).click();
-    await card.getByTestId('user-question-others-input').fill('Antarctica');
-    await card.getByTestId('user-question-next').click();
-    await expect.poll(() => card.textContent()).toMatch(/3\s*\/\s*3/);
-    await card.getByTestId('user-question-text-input').fill('Next quarter');
-    await card.getByTestId('user-question-submit').click();
-
-    const answered = demoTab.transcript.getByTestId('user-question-answered');
-    await answered.waitFor();
-    for (const text of ['Web app', 'EU', 'Antarctica', 'Next quarter']) expect(await answered.textContent()).toContain(text);
-    await demoTab.waitForAnswer(/answered/i);
-    expect(await answered.isVisible()).toBe(true);
-    const [resume] = demoTab.resumeRuns;
-    expect(JSON.stringify(resume.resume)).toContain('{"label":"others","description":"Antarctica"}');
-    await demoTab.screenshot('07-questions');
-
-    await page.reload();
-    const restored = demoTab.transcript.getByTestId('user-question-answered');
-    await restored.waitFor();
-    expect(await restored.textContent()).toContain('Antarctica');
-    await demoTab.screenshot('08-after-reload');
   });
 });

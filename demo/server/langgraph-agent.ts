@@ -1,0 +1,78 @@
+import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { END, MessagesValue, START, StateGraph, StateSchema, interrupt } from '@langchain/langgraph';
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { InterruptReason } from '../../src/protocol/constants';
+import {
+  approvalResultText,
+  timePickerResultText,
+  userQuestionResultText,
+  type ApprovalToolInput,
+  type TimePickerToolInput,
+  type TimePickerToolOptions,
+} from '../../src/mastra';
+import { LANGGRAPH_CANCELLED_KEY } from '../../src/runtime';
+import { generateCandidateSlots } from '../../src/time-slots';
+import type { ApprovalStore } from './approvals';
+import { DEPLOY_ARGS_SCHEMA, deployResultText } from './agent';
+import { decide } from './scripted-model';
+
+/** The graph id the demo's LangGraph server serves. */
+export const DEMO_GRAPH_ID = 'assistant';
+
+const textOf = (message: BaseMessage | undefined) => (typeof message?.content === 'string' ? message.content : '');
+const say = (text: string) => ({ messages: [new AIMessage(text)] });
+/** What a dismissed card sends the graph: @ag-ui/langgraph's cancel value. */
+const isCancel = (value: unknown) =>
+  typeof value === 'object' && value !== null && (value as Record<string, unknown>)[LANGGRAPH_CANCELLED_KEY] === true;
+const DISMISSED = 'The user dismissed the card; nothing was done.';
+
+/**
+ * The demo agent as a LangGraph JS graph: the same scripted decisions, the same cards and the
+ * same replies as the Mastra agent, with `interrupt()` where the Mastra tools `suspend()`.
+ * A node runs again from the top when it is resumed, so the approval ticket is opened once per
+ * user message (remembered by thread and message id) rather than on every pass.
+ */
+export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalStore; timeSlots?: TimePickerToolOptions['slots'] }) {
+  const opened = new Map<string, string>();
+  const State = new StateSchema({ messages: MessagesValue });
+  return new StateGraph(State)
+    .addNode('agent', async (state, config: LangGraphRunnableConfig) => {
+      const human = [...state.messages].reverse().find((m) => m.getType() === 'human');
+      const turn = decide([{ role: 'user', content: textOf(human) }] as never);
+      if (turn.kind === 'text') return say(turn.text);
+      if (turn.toolName === 'schedule_meeting') {
+        const input = turn.input as unknown as TimePickerToolInput;
+        const slots = timeSlots ? await timeSlots(input) : generateCandidateSlots({ now: new Date() });
+        const resume = interrupt({ toolName: 'schedule_meeting', topic: input.topic, ...(input.attendee ? { attendee: input.attendee } : {}), slots });
+        return say(timePickerResultText(input, isCancel(resume) ? { cancelled: true } : resume));
+      }
+      if (turn.toolName === 'request_approval') {
+        const input = turn.input as unknown as ApprovalToolInput;
+        const key = `${String(config.configurable?.thread_id)}:${human?.id ?? textOf(human)}`;
+        const sn = opened.get(key) ?? approvals.open(input.action).sn;
+        opened.set(key, sn);
+        const resume = interrupt({ reason: InterruptReason.AIDevToolApproval, message: `Approval needed: ${input.action}`, metadata: { ticket: approvals.get(sn) } });
+        if (isCancel(resume)) return say(DISMISSED);
+        const known = approvals.get(sn);
+        return say(approvalResultText(input, known ? { ...resume, metadata: { ticket: known } } : resume));
+      }
+      if (turn.toolName === 'deploy') {
+        // Direct mode: the user approves the call itself, and may edit its arguments.
+        const input = turn.input as unknown as ApprovalToolInput;
+        const resume = interrupt({
+          reason: InterruptReason.AIDevToolApproval,
+          message: `Approval needed: ${input.action}`,
+          metadata: { toolName: 'deploy', args: input.args, argsSchema: DEPLOY_ARGS_SCHEMA },
+        }) as { approved?: boolean; editedArgs?: Record<string, unknown> };
+        if (isCancel(resume)) return say(DISMISSED);
+        const text = approvalResultText(input, resume as never);
+        return say(resume?.approved === true ? `${text} Result: ${deployResultText(resume.editedArgs ?? input.args ?? {})}` : text);
+      }
+      const input = turn.input as { message?: string; questions: unknown[] };
+      const resume = interrupt({ reason: InterruptReason.UserQuestion, ...(input.message ? { message: input.message } : {}), metadata: { questions: input.questions } });
+      return say(isCancel(resume) ? DISMISSED : userQuestionResultText(input as never, resume));
+    })
+    .addEdge(START, 'agent')
+    .addEdge('agent', END)
+    .compile();
+}

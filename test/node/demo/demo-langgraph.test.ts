@@ -1,0 +1,71 @@
+import { HttpAgent, type BaseEvent } from '@ag-ui/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../../demo/server';
+import { DEMO_QUESTIONS } from '../../../demo/server/scripted-model';
+import { unwrapInterrupt } from '../../../src/unwrap';
+
+// The demo's LangGraph agent over real HTTP: CopilotRuntime -> LangGraphAgent + normalizeInterrupts()
+// -> @langchain/langgraph-api -> the graph. Same cards and replies as the Mastra agent.
+let demo: DemoServer;
+beforeAll(async () => {
+  demo = await startDemoServer({ port: 0, approvals: { refreshesToApprove: 2 } });
+}, 60_000);
+afterAll(() => demo?.close());
+
+let threads = 0;
+const newAgent = () =>
+  new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/langgraph/run`, threadId: crypto.randomUUID(), agentId: 'langgraph' });
+async function run(agent: HttpAgent, params: Record<string, unknown> = {}) {
+  const events: BaseEvent[] = [];
+  await agent.runAgent(params as never, { onEvent: ({ event }) => void events.push(event) });
+  return events;
+}
+async function say(text: string) {
+  const agent = newAgent();
+  agent.addMessage({ id: `u-${++threads}`, role: 'user', content: text });
+  const events = await run(agent);
+  const interrupts = ((events.find((e) => e.type === 'RUN_FINISHED') as any)?.outcome?.interrupts ?? []) as any[];
+  return { agent, events, interrupts };
+}
+const lastText = (agent: HttpAgent) => [...agent.messages].reverse().find((m) => m.role === 'assistant' && m.content)?.content;
+
+describe('demo server: the LangGraph agent', () => {
+  it('books a call: the time picker card with four slots; the pick reaches the graph and the reply quotes it', async () => {
+    const { agent, interrupts } = await say('Book an intro call with the sales team to discuss pricing.');
+    const card = unwrapInterrupt(interrupts[0]);
+    expect(card.toolName).toBe('schedule_meeting');
+    const { topic, slots } = card.payload as any;
+    expect(slots).toHaveLength(4);
+    await run(agent, { resume: [{ interruptId: card.id, status: 'resolved', payload: { chosen_time: slots[1].iso, chosen_label: slots[1].label } }] });
+    expect(lastText(agent)).toBe(`Scheduled "${topic}" for ${slots[1].label}.`);
+  });
+
+  it('asks the three questions and repeats the answers', async () => {
+    const { agent, interrupts } = await say('Ask me a few questions about my project.');
+    const card = unwrapInterrupt(interrupts[0]);
+    expect(card.reason).toBe('aidev:user_question');
+    expect(card.metadata.questions).toEqual(DEMO_QUESTIONS);
+    const answers = [{ question: DEMO_QUESTIONS[0].question, answer: [{ label: 'Web app', description: 'A browser front end with an API' }] }];
+    await run(agent, { resume: [{ interruptId: card.id, status: 'resolved', payload: { answers } }] });
+    expect(lastText(agent)).toContain('Web app');
+  });
+
+  it('opens an approval ticket; once approved, the reply is about that ticket and says the action may go ahead', async () => {
+    const { agent, interrupts } = await say('Request approval to deploy v2 to production.');
+    const card = unwrapInterrupt(interrupts[0]);
+    expect(card.reason).toBe('aidev:tool_approval');
+    const { sn } = card.metadata.ticket as any;
+    demo.approvals.refresh(sn);
+    const ticket = demo.approvals.refresh(sn);
+    expect(ticket?.status).toBe('approved');
+    await run(agent, { resume: [{ interruptId: card.id, status: 'resolved', payload: { metadata: { ticket } } }] });
+    expect(lastText(agent)).toContain(sn);
+    expect(lastText(agent)).toMatch(/approved/i);
+  });
+
+  it('answers anything else in plain text, without a card', async () => {
+    const { agent, interrupts } = await say('Hello');
+    expect(interrupts).toEqual([]);
+    expect(lastText(agent)).toContain('copilotkit-interrupts demo agent');
+  });
+});
