@@ -62,11 +62,13 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   // Issue 15's hostile-input hardening (one sanitiser and budget for every path, bounded hashing,
   // stored records checked field by field, the tab merge, cards that survive wrong types):
   // +1,777 B (24,987 B measured).
-  '.': 24.5 * 1024,
+  // Issue 14's one reader (src/unwrap/shapes.ts: LangGraph values, the shared lift): +219 B (25,206 B measured).
+  '.': 24.75 * 1024,
   // Issue 15's sanitiser and set-wide budget (decodeUntrusted, hashValue, boxed and binary data,
   // maxInterrupts): +711 B over main (4,204 B measured); unwrapInterrupts that never throws
-  // (issue 13): 4,249 B. The 3.75 kB target stays and the bench table reports the miss.
-  './core': 4.25 * 1024,
+  // (issue 13): 4,249 B. Issue 14's one reader of LangGraph values: +183 B (4,432 B measured).
+  // The 3.75 kB target stays and the bench table reports the miss.
+  './core': 4.375 * 1024,
   // The table with issue 16's approval labels (1,688 B); still the table alone.
   './locales/zh-CN': 1.75 * 1024,
 };
