@@ -34,6 +34,12 @@ export interface DemoServerOptions {
   approvals?: ApprovalStoreOptions;
   /** The time picker's candidate slots. Default: the four relative slots (Tomorrow 10:00 AM, …). */
   timeSlots?: TimePickerToolOptions['slots'];
+  /**
+   * Serve the LangGraph agent too (agent `langgraph`). Default true. The LangGraph API server's
+   * workers poll forever, so a process that must exit on its own after `close()` (a test runner's
+   * main process) passes false.
+   */
+  langgraph?: boolean;
 }
 
 export interface DemoServer {
@@ -122,11 +128,16 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   });
   // The same agent as a LangGraph JS graph, served in-process by @langchain/langgraph-api and
   // bridged by CopilotKit's LangGraphAgent: the page can switch to it (agent `langgraph`).
-  const graphs = await serveGraphs({
-    [DEMO_GRAPH_ID]: createDemoGraph({ approvals, ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}) }),
-  });
-  const langgraph = new LangGraphAgent({ deploymentUrl: graphs.url, graphId: DEMO_GRAPH_ID }).use(normalizeInterrupts());
-  const runtime = new CopilotRuntime({ agents: { ...createDemoAgents(mastra), langgraph } as never });
+  const graphs =
+    options.langgraph === false
+      ? undefined
+      : await serveGraphs({
+          [DEMO_GRAPH_ID]: createDemoGraph({ approvals, ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}) }),
+        });
+  const agents = graphs
+    ? { ...createDemoAgents(mastra), langgraph: new LangGraphAgent({ deploymentUrl: graphs.url, graphId: DEMO_GRAPH_ID }).use(normalizeInterrupts()) }
+    : createDemoAgents(mastra);
+  const runtime = new CopilotRuntime({ agents: agents as never });
   const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });
   const root = resolve(options.staticDir ?? defaultStaticDir());
 
@@ -162,7 +173,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       closing ??= new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
-      }).then(() => graphs.close());
+      }).then(() => graphs?.close());
       return closing;
     },
   };

@@ -20,7 +20,8 @@ let demo: DemoServer | undefined;
 // The demo server runs in the Node main process (real CopilotRuntime, real Mastra); the jsdom
 // test renders the page component against it over HTTP.
 export async function setup(project: TestProject) {
-  demo = await startDemoServer({ port: 0, timeSlots: () => AGENT_SLOTS, approvals: { refreshesToApprove: 1 } });
+  // The page tests talk to the Mastra agent; without the LangGraph server this process can exit.
+  demo = await startDemoServer({ port: 0, timeSlots: () => AGENT_SLOTS, approvals: { refreshesToApprove: 1 }, langgraph: false });
   project.provide('demoUrl', demo.url);
 }
 
