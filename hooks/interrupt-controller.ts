@@ -292,7 +292,9 @@ export class InterruptController {
       // Raised before this hook listened (a remount, a restored thread) or a legacy event.
       this.#followThread();
       const runId = (kind === 'legacy' ? this.#legacy?.runId : undefined) ?? 'restored';
-      this.session.raised(runId, unique.map((i) => ({ id: i.id, expiresAt: i.expiresAt })));
+      const decisions = this.session.raised(runId, unique.map((i) => ({ id: i.id, expiresAt: i.expiresAt })));
+      // This runs while CopilotKit renders: cards of a superseded set learn why after it.
+      if (decisions.some((d) => d.type !== 'nothing')) queueMicrotask(() => this.#apply(decisions));
       open = this.session.openSet;
       const anchor = kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId();
       for (const key of open) if (!this.#anchors.has(keyOf(key))) this.#anchors.set(keyOf(key), anchor);

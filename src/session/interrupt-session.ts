@@ -107,6 +107,7 @@ export function isPastExpiry(expiresAt: string | undefined, now: number): boolea
 export const NOT_HANDED_OVER =
   'Not sent: CopilotKit no longer had this interrupt open (or the agent refused the run), so the answer never reached the agent.';
 const NO_LONGER_OPEN = 'The interrupt is no longer open, so the answer could not be sent.';
+const SUPERSEDED = 'Not sent: the agent asked something new before every card of this set was answered.';
 const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
 
 export class InterruptSession {
@@ -183,13 +184,16 @@ export class InterruptSession {
   }
 
   #supersede(): SessionDecision[] {
-    for (const entry of this.#open.map((k) => this.#entries.get(keyOf(k))!)) {
+    const superseded = this.#open.map((k) => this.#entries.get(keyOf(k))!);
+    for (const entry of superseded) {
       if (entry.phase === 'open') entry.phase = 'cancelled';
     }
     this.#open = [];
     this.#closed = [];
-    // Answers still waiting for their paint fail when it comes: nothing can carry them now.
-    return [NOTHING];
+    // Answers already painted were waiting for their siblings: nothing can carry them now, so their
+    // cards say so at once. Answers still waiting for their paint fail when it comes.
+    const waiting = superseded.filter((entry) => entry.phase === 'answered' && entry.painted);
+    return waiting.length > 0 ? this.#failUnsent(waiting, SUPERSEDED) : [NOTHING];
   }
 
   /**
@@ -200,7 +204,19 @@ export class InterruptSession {
     if (this.#open.length === 0) return [NOTHING];
     this.#closed = this.#open;
     this.#open = [];
-    return [NOTHING];
+    // Answers already painted were waiting for their siblings: they fail now, kept for Retry.
+    const waiting = this.#closed.map((k) => this.get(k)!).filter((e) => e.phase === 'answered' && e.painted);
+    return waiting.length > 0 ? this.#failForRetry(waiting) : [NOTHING];
+  }
+
+  /** Answers of a closed set fail with the very resume they would have been, for Retry to send. */
+  #failForRetry(entries: SessionInterrupt[]): SessionDecision[] {
+    const batch = this.#batchOf(entries, false);
+    for (const e of entries) {
+      Object.assign(e, { phase: 'failed', error: NOT_HANDED_OVER });
+      this.#failed.set(keyOf(e.key), batch);
+    }
+    return [{ type: 'show-error', keys: entries.map((e) => e.key), message: NOT_HANDED_OVER, canRetry: true }];
   }
 
   #failUnsent(entries: SessionInterrupt[], message: string): SessionDecision[] {
@@ -229,13 +245,7 @@ export class InterruptSession {
     const closed = this.#closed.some((k) => sameKey(k, key));
     if (!closed) return this.#failUnsent([entry], NO_LONGER_OPEN);
     // Kept for Retry: the very resume it would have been, sent straight to the agent.
-    const entries = this.#closed.map((k) => this.get(k)!).filter((e) => e.phase === 'answered' && e.painted);
-    const batch = this.#batchOf(entries, false);
-    for (const e of entries) {
-      Object.assign(e, { phase: 'failed', error: NOT_HANDED_OVER });
-      this.#failed.set(keyOf(e.key), batch);
-    }
-    return [{ type: 'show-error', keys: entries.map((e) => e.key), message: NOT_HANDED_OVER, canRetry: true }];
+    return this.#failForRetry(this.#closed.map((k) => this.get(k)!).filter((e) => e.phase === 'answered' && e.painted));
   }
 
   #batchOf(entries: SessionInterrupt[], withChat: boolean): SessionBatch {

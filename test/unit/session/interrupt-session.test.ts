@@ -148,4 +148,28 @@ describe('InterruptSession', () => {
     expect(shown).toMatchObject({ type: 'show-error', keys: [key('a')], canRetry: false });
     expect(s.get(key('a'))).toMatchObject({ phase: 'failed', error: expect.stringMatching(/^Not sent/) });
   });
+
+  // Both found by the model test: an answer painted while its siblings were still open was left
+  // 'answered' for ever when the set went away, reaching neither the agent nor an error.
+  it('given an answer painted while a sibling is open, when the agent asks again in the same run, its card should say it was not sent', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'fixed' }]);
+    s.answered(key('a'), { status: 'cancelled' });
+    expect(sends(s.painted(key('a')))).toEqual([]);
+    const decisions = s.raised('run-1', [{ id: 'a' }]);
+    expect(s.get(key('a'))).toMatchObject({ phase: 'failed', error: expect.stringMatching(/^Not sent: the agent asked something new/) });
+    expect(decisions).toEqual([expect.objectContaining({ type: 'show-error', keys: [key('a')], canRetry: false })]);
+  });
+
+  it('given an answer painted while a sibling is open, when another run starts, it should fail with Retry offering the same answer', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'fixed' }, { id: 'a' }]);
+    s.answered(key('fixed'), { status: 'resolved', payload: 7 });
+    s.painted(key('fixed'));
+    const decisions = s.otherRunStarted();
+    expect(decisions).toEqual([expect.objectContaining({ type: 'show-error', keys: [key('fixed')], canRetry: true })]);
+    expect(s.get(key('fixed'))?.phase).toBe('failed');
+    const [send] = sends(s.retry(key('fixed')));
+    expect(send.type === 'send' && send.batch.resume).toEqual([{ interruptId: 'fixed', status: 'resolved', payload: 7 }]);
+  });
 });
