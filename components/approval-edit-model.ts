@@ -11,14 +11,16 @@ const firstString = (...values: unknown[]) => values.find((v): v is string => ty
  * The tool call a direct-mode approval is about. The tool is read from `metadata.toolName` (also
  * `tool_name`, `tool`), else the interrupt's own tool; the arguments from `metadata.arguments`
  * (also `args`, `input`); their JSON schema, when the agent sends one, from `metadata.argsSchema`
- * (also `inputSchema`).
+ * (also `inputSchema`); `metadata.allowEdit: false` means they cannot be edited.
  */
-export function toolCallOf(interrupt: UnwrappedInterrupt): { toolName?: string; args: unknown; argsSchema?: unknown } {
+export function toolCallOf(interrupt: UnwrappedInterrupt): { toolName?: string; args: unknown; argsSchema?: unknown; editable: boolean } {
   const m = interrupt.metadata;
   return {
     toolName: firstString(m.toolName, m.tool_name, m.tool, interrupt.toolName),
     args: m.arguments ?? m.args ?? m.input,
     argsSchema: m.argsSchema ?? m.inputSchema,
+    // `allowEdit: false`: the backend cannot run the call with edited arguments (Mastra's native approvals).
+    editable: m.allowEdit !== false,
   };
 }
 

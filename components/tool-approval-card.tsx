@@ -252,7 +252,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
             <button type="button" className="cki-button cki-button--primary" data-testid="approval-approve" onClick={() => decide(true)}>
               {labels.approvalApprove}
             </button>
-            {args || call.argsSchema !== undefined ? (
+            {call.editable && (args || call.argsSchema !== undefined) ? (
               <button type="button" className="cki-button cki-button--secondary" data-testid="approval-edit-open" onClick={() => setEditing(true)}>
                 {labels.approvalEdit}
               </button>

@@ -244,6 +244,15 @@ export const ResolvedEdited: Story = {
   },
 };
 
+export const NotEditable: Story = {
+  args: { interrupt: { ...directApprovalInterrupt, metadata: { ...directApprovalInterrupt.metadata, allowEdit: false } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-approve')).toBeVisible();
+    await expect(canvas.queryByTestId('approval-edit-open')).toBeNull();
+  },
+};
+
 export const EditZhCN: Story = {
   args: { ...zhCN, interrupt: directApprovalInterrupt },
   play: async ({ canvasElement }) => {

@@ -38,7 +38,9 @@ export function approvalChunkAsSuspend(chunk: Json): Json {
       suspendPayload: {
         reason: InterruptReason.AIDevToolApproval,
         message: `Allow ${toolName} to run?`,
-        metadata: { toolName, args },
+        // Mastra's approve runs the call with the model's arguments: an edit could not apply, so
+        // the card offers none (the middleware also declines an approval that carries edits).
+        metadata: { toolName, args, allowEdit: false },
         [MASTRA_APPROVAL_MARK]: true,
       },
     },

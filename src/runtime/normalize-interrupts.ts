@@ -228,7 +228,7 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
       rest.push(
         entry.status === 'cancelled'
           ? { interruptId: parsed.mastraId, status: 'resolved', payload: { approved: false, reason: DISMISSED_APPROVAL_REASON } }
-          : { ...entry, interruptId: parsed.mastraId },
+          : { ...entry, interruptId: parsed.mastraId, ...declineEdits(entry.payload) },
       );
     } else if (entry && parsed.kind === 'langgraph') langGraph.push({ entry, langGraphId: parsed.langGraphId });
     else if (entry && parsed.kind === 'legacy') {
@@ -311,4 +311,21 @@ export function withNormalizedInterrupts<A extends Cloneable>(
   };
   Object.defineProperty(agent, 'clone', { value: patchedClone, configurable: true, writable: true });
   return agent;
+}
+
+/**
+ * Mastra's native approve runs a tool call with the model's arguments; it cannot take edited ones.
+ * An approval that carries `editedArgs` must not run the unedited call, so it becomes a decline
+ * that tells the model what the user wanted instead (it can call the tool again with those).
+ */
+function declineEdits(payload: unknown): { payload?: Json } {
+  if (!isRecord(payload) || payload.approved !== true || !isRecord(payload.editedArgs)) return {};
+  return {
+    payload: {
+      approved: false,
+      reason:
+        'The user approved this call only with edited arguments, which this tool cannot take, so it did not run. ' +
+        `The arguments the user wants: ${JSON.stringify(payload.editedArgs)}`,
+    },
+  };
 }

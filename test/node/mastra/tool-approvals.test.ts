@@ -112,7 +112,8 @@ describe.each([
   it('given the model calls the tool, the browser gets a direct-mode approval card and the tool does not run yet', async () => {
     const turn = await say(agentId, request);
     const [interrupt] = interruptsOf(turn.events);
-    expect(interrupt).toMatchObject({ reason: 'aidev:tool_approval', metadata: { toolName, args } });
+    // Mastra's approve cannot take edited arguments: the card offers no Edit.
+    expect(interrupt).toMatchObject({ reason: 'aidev:tool_approval', metadata: { toolName, args, allowEdit: false } });
     const card = unwrapInterrupt(interrupt);
     expect(isToolApprovalInterrupt(card)).toBe(true);
     expect(card.metadata.ticket).toBeUndefined();
@@ -132,6 +133,15 @@ describe.each([
     const resumed = await answer(agentId, turn, { status: 'resolved', payload: { approved: false, reason: 'keep it for now' } });
     expect(executed).toEqual([]);
     expect(textOf(resumed.events)).toContain('keep it for now');
+    expect(await suspendedRuns(agentId, turn.agent.threadId)).toEqual([]);
+  });
+
+  it('given an approval that carries edited arguments, the unedited call does not run and the model sees what the user wanted', async () => {
+    const turn = await say(agentId, request);
+    const edited = { ...args, name: 'edited-name' };
+    const resumed = await answer(agentId, turn, { status: 'resolved', payload: { approved: true, editedArgs: edited } });
+    expect(executed).toEqual([]);
+    expect(textOf(resumed.events)).toContain('edited-name');
     expect(await suspendedRuns(agentId, turn.agent.threadId)).toEqual([]);
   });
 

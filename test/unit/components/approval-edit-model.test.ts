@@ -11,7 +11,8 @@ describe('approval edit model', () => {
       metadata: { tool_name: 'deploy', args: '{"replicas":2}', inputSchema: { type: 'object' } },
     });
     const call = toolCallOf(interrupt);
-    expect(call).toEqual({ toolName: 'deploy', args: '{"replicas":2}', argsSchema: { type: 'object' } });
+    expect(call).toEqual({ toolName: 'deploy', args: '{"replicas":2}', argsSchema: { type: 'object' }, editable: true });
+    expect(toolCallOf(unwrapInterrupt({ id: 'b', reason: 'aidev:tool_approval', metadata: { args: {}, allowEdit: false } })).editable).toBe(false);
     expect(argsObject(call.args)).toEqual({ replicas: 2 });
     expect(argsObject('[1,2]')).toBeUndefined();
   });
