@@ -81,16 +81,19 @@ export const BookACall: Story = {
   },
 };
 
+/** Types a message into the chat and sends it, as a user would. */
+async function sendInChat(canvas: ReturnType<typeof within>, text: string) {
+  await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), text);
+  await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
+  await userEvent.click(canvas.getByTestId('copilot-send-button'));
+}
+
 /** `onChatWhileOpen: 'block'`: the user chats on while the picker waits; the agent refuses the message, and the card says why. */
 export const ChatWhileTheCardIsOpen: Story = {
   args: { onChatWhileOpen: 'block' },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const send = async (text: string) => {
-      await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), text);
-      await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
-      await userEvent.click(canvas.getByTestId('copilot-send-button'));
-    };
+    const send = (text: string) => sendInChat(canvas, text);
     await send('Book a call with sales');
     const card = await canvas.findByTestId('time-picker-card', {}, { timeout: 5000 });
     await send('Hello?');
@@ -107,11 +110,7 @@ export const ChatWhileTheCardIsOpen: Story = {
 export const SteerAwayFromTheCard: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const send = async (text: string) => {
-      await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), text);
-      await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
-      await userEvent.click(canvas.getByTestId('copilot-send-button'));
-    };
+    const send = (text: string) => sendInChat(canvas, text);
     await send('Book a call with sales');
     await canvas.findByTestId('time-picker-card', {}, { timeout: 5000 });
     await send('Hello?');
