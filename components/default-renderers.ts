@@ -1,5 +1,4 @@
 import type { InterruptRenderer } from '../hooks/renderer-props';
-import { FallbackInterruptCard } from './fallback-interrupt-card';
 import { TimePickerCard } from './time-picker-card';
 import { ToolApprovalCard } from './tool-approval-card';
 import { UserQuestionCard } from './user-question-card';
@@ -13,6 +12,3 @@ export const defaultRenderers: Readonly<Record<string, InterruptRenderer<any>>> 
   'aidev:user_question': UserQuestionCard as InterruptRenderer<any>,
   'tool:schedule_meeting': TimePickerCard as InterruptRenderer<any>,
 });
-
-/** The card for interrupts no renderer claims. */
-export const defaultFallback: InterruptRenderer<any> | undefined = FallbackInterruptCard as InterruptRenderer<any>;

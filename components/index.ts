@@ -1,14 +1,23 @@
 /**
- * copilotkit-interrupts — everything a React app needs: the core (protocol, unwrap, registry),
- * the hooks and the cards.
+ * copilotkit-interrupts — the React half: the hook, the cards, the stored-message renderer and the
+ * history store, plus the few framework-free names a React app types its own renderers with (the
+ * rest is in `copilotkit-interrupts/core`). Every export is listed by name: what is not here is
+ * internal.
  */
-export * from '../src/index';
-// The history store, card labels and candidate slots serve the React layer: exported here,
-// keeping `./core` to what any framework or server needs to read an interrupt.
-export * from '../src/history';
-export * from '../src/i18n';
-export * from '../src/time-slots';
-export { TimePickerCard, type TimePickerCardProps, type TimePickerResult } from './time-picker-card';
+
+// The hook, and the contract every renderer implements
+export { useInterruptRenderers, InterruptRenderers } from './interrupt-renderers';
+export type { InterruptRenderersConfig } from '../hooks/types';
+export type {
+  InterruptRenderer,
+  InterruptRendererProps,
+  InterruptResumeHandler,
+  InterruptStatus,
+  ToolGrants,
+} from '../hooks/renderer-props';
+
+// The built-in renderers (the cards) and the one for everything else
+export { defaultRenderers } from './default-renderers';
 export { ToolApprovalCard, type ToolApprovalCardProps, type ToolApprovalResult } from './tool-approval-card';
 export {
   UserQuestionCard,
@@ -16,18 +25,38 @@ export {
   type UserQuestionCardProps,
   type UserQuestionResult,
 } from './user-question-card';
+export { TimePickerCard, type TimePickerCardProps, type TimePickerResult } from './time-picker-card';
 export { FallbackInterruptCard, type FallbackInterruptCardProps } from './fallback-interrupt-card';
+
+// Stored transcripts and CopilotKit's v1 chat
 export { InterruptMessageRender, type InterruptMessageRenderProps } from './interrupt-message-render';
-export { defaultFallback, defaultRenderers } from './default-renderers';
-export { useCountdown, formatRemaining, type Clock, type Countdown } from '../hooks/use-countdown';
+export { withInterruptEcho } from './host/with-interrupt-echo';
+
+// Building your own card
 export { useLocalInterruptState, type LocalInterruptState, type LocalInterruptStateOptions } from '../hooks/use-local-interrupt-state';
-export { useInterruptRenderers, InterruptRenderers } from './interrupt-renderers';
-export {
-  DEFAULT_RESOLVE_DELAY_MS,
-  type InterruptRenderer,
-  type InterruptRendererProps,
-  type InterruptRenderersConfig,
-  type InterruptResumeHandler,
-  type InterruptStatus,
-} from '../hooks';
-export { BuiltinFallbackCard, withInterruptEcho } from './host';
+export { useCountdown, type Clock, type Countdown } from '../hooks/use-countdown';
+
+// Answers kept for the transcript (and across reloads)
+export { createInterruptHistory } from '../src/history/create-interrupt-history';
+export type {
+  InterruptHistory,
+  InterruptHistoryOptions,
+  InterruptHistoryPersistence,
+  InterruptHistoryRecord,
+  InterruptRecordStatus,
+} from '../src/history/types';
+
+// Languages: English built in, others one import away (`copilotkit-interrupts/locales/zh-CN`)
+export { EN_LABELS, type InterruptLabels } from '../src/i18n/labels';
+export type { InterruptLocale } from '../src/i18n/locale';
+
+// From `./core`: what a React app's own renderers are typed with
+export { InterruptReason, APPROVAL_STATUS } from '../src/protocol/constants';
+export type {
+  AIDevToolApprovalInterrupt,
+  Interrupt,
+  InterruptMessage,
+  UserQuestionInterrupt,
+} from '../src/protocol/types';
+export type { UnwrappedInterrupt } from '../src/unwrap/types';
+export type { TimePickerPayload, TimeSlot } from '../src/unwrap/guards';

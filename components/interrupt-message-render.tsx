@@ -3,10 +3,11 @@ import type { InterruptRenderer, InterruptResumeHandler } from '../hooks/rendere
 import { useLocalInterruptState } from '../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../src/i18n/locale';
 import { InterruptReason, type InterruptMessage, type InterruptResult } from '../src/protocol';
-import { createRendererRegistry } from '../src/registry';
-import { toProtocolInterrupt, unwrapInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
+import { createRendererRegistry, type RendererRegistry } from '../src/registry';
+import { toProtocolInterrupt, unwrapInterrupt } from '../src/unwrap';
 import { defaultRenderers } from './default-renderers';
 import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { RenderedInterrupt } from './host/rendered-interrupt';
 
 export interface InterruptMessageRenderProps {
   /** A stored chat-x message of role `interrupt`. */
@@ -20,10 +21,10 @@ export interface InterruptMessageRenderProps {
   onInterruptResume?: InterruptResumeHandler;
 }
 
-type Picked = (interrupt: UnwrappedInterrupt) => InterruptRenderer<any>;
+type Registry = RendererRegistry<InterruptRenderer<any>>;
 
 /** One open interrupt of a stored message, with its own pending -> resolved life. */
-function StoredInterrupt({ raw, pick, props, echo }: { raw: unknown; pick: Picked; props: InterruptMessageRenderProps; echo?: InterruptResult }) {
+function StoredInterrupt({ raw, registry, props, echo }: { raw: unknown; registry: Registry; props: InterruptMessageRenderProps; echo?: InterruptResult }) {
   const interrupt = useMemo(() => unwrapInterrupt(raw), [raw]);
   const send = (status: 'resolved' | 'cancelled', payload: unknown) =>
     props.onInterruptResume?.(
@@ -36,8 +37,12 @@ function StoredInterrupt({ raw, pick, props, echo }: { raw: unknown; pick: Picke
     onResolve: (payload) => send('resolved', payload),
     onCancel: () => void send('cancelled', {}),
   });
-  const Card = pick(interrupt);
-  return <Card interrupt={interrupt} locale={props.locale ?? 'en'} labels={props.labels} onInterruptResume={props.onInterruptResume} {...state} />;
+  return (
+    <RenderedInterrupt
+      registry={registry}
+      props={{ interrupt, locale: props.locale ?? 'en', labels: props.labels, onInterruptResume: props.onInterruptResume, ...state }}
+    />
+  );
 }
 
 /** The interrupt a stored result answered, rebuilt so its card can render the read-only echo. */
@@ -74,10 +79,10 @@ export function InterruptMessageRender(props: InterruptMessageRenderProps) {
   let cards: ReactElement[] = [];
   if (outcome?.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
     cards = outcome.interrupts.map((raw, i) => (
-      <StoredInterrupt key={`${raw?.id ?? i}`} raw={raw} pick={registry.pick} props={props} echo={result && result.interruptId === raw?.id ? result : undefined} />
+      <StoredInterrupt key={`${raw?.id ?? i}`} raw={raw} registry={registry} props={props} echo={result && result.interruptId === raw?.id ? result : undefined} />
     ));
   } else if (result) {
-    cards = [<StoredInterrupt key={result.interruptId} raw={echoInterrupt(result)} pick={registry.pick} props={props} echo={result} />];
+    cards = [<StoredInterrupt key={result.interruptId} raw={echoInterrupt(result)} registry={registry} props={props} echo={result} />];
   }
   return (
     <div className="cki-message" data-testid="interrupt-message" data-outcome={outcome?.type ?? 'none'}>

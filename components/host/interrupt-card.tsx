@@ -2,9 +2,8 @@ import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { InterruptHistoryRecord } from '../../src/history';
 import { resolveLanguage } from '../../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
-import { BuiltinFallbackCard } from './builtin-fallback-card';
 import type { InterruptController } from '../../hooks/interrupt-controller';
-import { RendererBoundary } from './renderer-boundary';
+import { RenderedInterrupt } from './rendered-interrupt';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { useToolGrants } from '../../hooks/use-tool-grants';
 
@@ -61,12 +60,6 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     onInterruptResume: controller.settings.onInterruptResume ? controller.forwardResume : undefined,
     toolGrants,
   };
-  const { Renderer, name } = view.pick(interrupt);
-  const Fallback = view.fallback;
-  const broken = (error: Error): InterruptRendererProps => ({
-    ...props,
-    interrupt: { ...interrupt, problem: `The "${name}" renderer failed: ${error.message}` },
-  });
 
   const notice = answerFirst ? resolveLanguage(view.locale, view.labels) : undefined;
   const closed = dismissed ? resolveLanguage(view.locale, view.labels) : undefined;
@@ -83,17 +76,7 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
           {closed.labels.dismissed}
         </p>
       ) : null}
-      <RendererBoundary
-        key={name}
-        name={name}
-        fallback={(error) => (
-          <RendererBoundary name="fallback" fallback={() => <BuiltinFallbackCard {...broken(error)} />}>
-            <Fallback {...broken(error)} />
-          </RendererBoundary>
-        )}
-      >
-        <Renderer {...props} />
-      </RendererBoundary>
+      <RenderedInterrupt registry={view.registry} props={props} />
     </div>
   );
 }

@@ -2,13 +2,13 @@ import { useEffect, useLayoutEffect, useMemo, useRef, type ComponentType, type R
 import { useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2';
 import { createInterruptHistory, type InterruptHistory } from '../../src/history';
 import { unwrapInterrupts } from '../../src/unwrap';
-import { BuiltinFallbackCard } from './builtin-fallback-card';
+import { LastResortCard } from './last-resort-card';
 import { controllerRegistry } from '../../hooks/controller-registry';
 import { createInterruptEcho } from './interrupt-echo';
 import { InterruptController, type ControlledAgent, type ControlledCopilotKit, type ControllerSettings } from '../../hooks/interrupt-controller';
 import type { CardView } from '../../hooks/card-view';
 import { InterruptSlot } from './interrupt-slot';
-import { createRendererPicker } from '../../hooks/pick-renderer';
+import { createRendererRegistry } from '../../src/registry';
 import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from '../../hooks/types';
 import { useEchoRegistration, type CustomMessageRendererHost } from '../../hooks/use-echo-registration';
 
@@ -64,11 +64,10 @@ export function useInterruptRenderersWith(
     onChatWhileOpen: config.onChatWhileOpen,
   };
 
-  const fallback = config.fallback ?? defaults.fallback ?? BuiltinFallbackCard;
+  const fallback = config.fallback ?? defaults.fallback ?? LastResortCard;
   const view = useMemo(
     () => ({
-      pick: createRendererPicker(defaults.renderers, config.renderers, fallback),
-      fallback,
+      registry: createRendererRegistry({ ...defaults.renderers, ...config.renderers }, fallback),
       locale: config.locale ?? 'en',
       labels: config.labels,
     }),

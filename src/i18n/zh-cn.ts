@@ -7,7 +7,7 @@ import type { InterruptLabels } from './labels';
 import { statusLabels } from './status-labels';
 
 /** Simplified Chinese labels; ticket statuses are the seed's `APPROVAL_STATUS_MAP`. */
-export const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
+const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   expired: '已过期',
   expiredText: '该请求已过期，未作答。',
   expiresIn: '{time} 后过期',

@@ -24,5 +24,23 @@ export {
   type UserQuestionToolInput,
   type UserQuestionToolOptions,
 } from './user-question-tool';
-export * from './schemas';
+export {
+  approvalResumeSchema,
+  approvalSuspendSchema,
+  approvalTicketSchema,
+  timePickerResumeSchema,
+  timePickerSuspendSchema,
+  timeSlotSchema,
+  userQuestionItemSchema,
+  userQuestionOptionSchema,
+  userQuestionResumeSchema,
+  userQuestionSuspendSchema,
+  type ApprovalResume,
+  type ApprovalSuspend,
+  type ApprovalTicket,
+  type TimePickerResume,
+  type TimePickerSuspend,
+  type UserQuestionResumeData,
+  type UserQuestionSuspend,
+} from './schemas';
 export { generateCandidateSlots } from '../time-slots';

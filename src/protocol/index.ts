@@ -1,2 +1,32 @@
-export * from './constants';
-export type * from './types';
+export {
+  APPROVAL_STATUS,
+  APPROVAL_STATUS_MAP,
+  APPROVAL_STATUS_MAP_EN,
+  InterruptReason,
+  InterruptResumeOperation,
+  MessageRole,
+  MessageStatus,
+  RenderMode,
+  isTerminalApprovalStatus,
+} from './constants';
+export type {
+  AIDevToolApprovalInterrupt,
+  AIDevToolApprovalInterruptPayloadMetaData,
+  AIDevToolApprovalResume,
+  BaseInterrupt,
+  BaseMessage,
+  BaseResume,
+  FlowNodeResume,
+  Interrupt,
+  InterruptMessage,
+  InterruptResult,
+  InterruptResume,
+  OnInterruptResume,
+  RunFinishedOutcome,
+  ToolApprovalResume,
+  UserQuestionAnswerItem,
+  UserQuestionInterrupt,
+  UserQuestionItem,
+  UserQuestionOptionItem,
+  UserQuestionResume,
+} from './types';

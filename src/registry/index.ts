@@ -3,11 +3,20 @@ import type { UnwrappedInterrupt } from '../unwrap/types';
 /** Renderers keyed by `reason`, `tool:<toolName>` or `<namespace>:*`. */
 export type RendererMap<R> = Readonly<Record<string, R | undefined>>;
 
+/** What the registry reads of an interrupt. */
+export type RegistryKey = Pick<UnwrappedInterrupt, 'reason' | 'toolName'> & { problem?: string };
+
 export interface RendererRegistry<R> {
-  /** The renderer for an interrupt: exact reason, then `tool:<toolName>`, then `<namespace>:*`, then the fallback. */
-  pick(interrupt: Pick<UnwrappedInterrupt, 'reason' | 'toolName'>): R;
+  /**
+   * The renderer for an interrupt: exact reason, then `tool:<toolName>`, then `<namespace>:*`,
+   * then the fallback. An interrupt with a `problem` (it could not be fully read) always gets the
+   * fallback: the renderer that shows the problem instead of guessing at missing fields.
+   */
+  pick(interrupt: RegistryKey): R;
   /** The key `pick` matched, or `undefined` for the fallback. */
-  match(interrupt: Pick<UnwrappedInterrupt, 'reason' | 'toolName'>): string | undefined;
+  match(interrupt: RegistryKey): string | undefined;
+  /** The renderer for everything no key claims. */
+  readonly fallback: R;
 }
 
 /**
@@ -20,7 +29,8 @@ export interface RendererRegistry<R> {
 export function createRendererRegistry<R>(renderers: RendererMap<R>, fallback: R): RendererRegistry<R> {
   const has = (key: string) => Object.prototype.hasOwnProperty.call(renderers, key) && renderers[key] !== undefined;
 
-  const match: RendererRegistry<R>['match'] = ({ reason, toolName }) => {
+  const match: RendererRegistry<R>['match'] = ({ reason, toolName, problem }) => {
+    if (problem) return undefined;
     const colon = reason.indexOf(':');
     // The keys an interrupt may be registered under, most specific first.
     const keys = [reason, toolName && `tool:${toolName}`, colon > 0 && `${reason.slice(0, colon)}:*`];
@@ -28,6 +38,7 @@ export function createRendererRegistry<R>(renderers: RendererMap<R>, fallback: R
   };
 
   return {
+    fallback,
     match,
     pick(interrupt) {
       const key = match(interrupt);

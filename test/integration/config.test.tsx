@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { describe, expect, it, vi } from 'vitest';
-import { useInterruptRenderersWith } from '../../components/host';
+import { useInterruptRenderersWith } from '../../components/host/use-interrupt-renderers-with';
 import { approvalInterrupt } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
 import { Interrupts, makeTestCard, renderChat, sendMessage } from './harness';

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
-import { BuiltinFallbackCard } from '../../components/host';
+import { LastResortCard } from '../../components/host/last-resort-card';
 import { FallbackInterruptCard } from '../../components/fallback-interrupt-card';
 import { approvalInterrupt, slots } from '../fixtures/interrupts';
 import {
@@ -215,7 +215,7 @@ describe('failure paths', () => {
       agent,
       config: {
         resolveDelayMs: 0,
-        renderers: { 'aidev:tool_approval': makeTestCard('approval'), 'acme:form': FallbackInterruptCard, 'acme:plain': BuiltinFallbackCard },
+        renderers: { 'aidev:tool_approval': makeTestCard('approval'), 'acme:form': FallbackInterruptCard, 'acme:plain': LastResortCard },
       },
     });
     await sendMessage('Three things');

@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { StrictMode, type ReactNode } from 'react';
-import { useInterruptRenderersWith } from '../../components/host';
-import type { InterruptRenderersConfig } from '../../hooks';
+import { useInterruptRenderersWith } from '../../components/host/use-interrupt-renderers-with';
+import type { InterruptRenderersConfig } from '../../hooks/types';
 import type { InterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
 import type { ScriptedAgent } from '../helpers/scripted-agent';
 

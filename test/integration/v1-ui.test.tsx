@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CopilotKit } from '@copilotkit/react-core';
 import { AssistantMessage, CopilotChat, UserMessage } from '@copilotkit/react-ui';
-import { withInterruptEcho } from '../../components/host';
+import { withInterruptEcho } from '../../components/host/with-interrupt-echo';
 import { describe, expect, it } from 'vitest';
 import { mastraScheduleInterrupt, slots } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';

@@ -7,7 +7,8 @@ import { LibSQLStore } from '@mastra/libsql';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, type ScriptedTurn } from '../../../demo/server/scripted-model';
-import { MISSING_BRIDGE_INTERNALS, withNormalizedInterrupts } from '../../../src/runtime';
+import { withNormalizedInterrupts } from '../../../src/runtime';
+import { MISSING_BRIDGE_INTERNALS } from '../../../src/runtime/mastra-approvals';
 import { isToolApprovalInterrupt, unwrapInterrupt } from '../../../src/unwrap';
 
 process.env.MASTRA_TELEMETRY_DISABLED = 'true';

@@ -2,12 +2,12 @@ import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client
 import { Observable, firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  LEGACY_INTERRUPT_REASON,
   normalizeInterrupts,
   toolApprovalInterrupt,
   userQuestionInterrupt,
   withNormalizedInterrupts,
 } from '../../../src/runtime';
+import { LEGACY_INTERRUPT_REASON } from '../../../src/runtime/normalize-interrupts';
 import { APPROVAL_STATUS, InterruptReason } from '../../../src/protocol';
 import { unwrapInterrupt } from '../../../src/unwrap';
 

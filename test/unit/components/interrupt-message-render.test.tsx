@@ -65,4 +65,30 @@ describe('InterruptMessageRender', () => {
     expect(screen.getByTestId('interrupt-message')).toHaveTextContent('Nothing to do');
     expect(screen.queryByRole('group')).toBeNull();
   });
+
+  describe('given the same renderer rules as the live hook', () => {
+    it('should show a stored interrupt that cannot be fully read with the fallback and its problem, not the card its reason names', () => {
+      const unreadable = { id: 7, reason: InterruptReason.UserQuestion, metadata: { questions: questions } };
+      render(<InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [unreadable as never] } })} />);
+      expect(screen.getByTestId('fallback-interrupt-problem')).toHaveTextContent(/id should be non-empty text, but it is a number/);
+      expect(screen.queryByTestId('user-question-card')).not.toBeInTheDocument();
+    });
+
+    it('should replace a renderer that throws with the fallback naming the error, and keep the message text', () => {
+      const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      function Broken(): never {
+        throw new Error('no questions today');
+      }
+      render(
+        <InterruptMessageRender
+          message={message({ message: 'Before the card', outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] } })}
+          renderers={{ 'aidev:user_question': Broken }}
+        />,
+      );
+      expect(screen.getByTestId('fallback-interrupt-problem')).toHaveTextContent('The "aidev:user_question" renderer failed: no questions today');
+      expect(screen.getByText('Before the card')).toBeInTheDocument();
+      expect(error).toHaveBeenCalledWith(expect.stringContaining('"aidev:user_question" threw'), expect.any(Error), expect.anything());
+      error.mockRestore();
+    });
+  });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { APPROVAL_STATUS, APPROVAL_STATUS_MAP } from '../../../src/protocol';
 import { approvalStatusLabel, EN_LABELS, formatLabel, resolveLabels, resolveLanguage } from '../../../src/i18n';
-import { ZH_CN_LABELS, zhCN } from '../../../src/i18n/zh-cn';
+import { zhCN } from '../../../src/i18n/zh-cn';
+
+const ZH_CN_LABELS = zhCN.labels;
 
 describe('labels', () => {
   it('ships the QA contract texts verbatim in English', () => {

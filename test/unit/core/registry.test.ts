@@ -30,6 +30,13 @@ describe('createRendererRegistry', () => {
     expect(registry.match({ reason: 'unknown' })).toBeUndefined();
   });
 
+  it('gives an interrupt that could not be fully read to the fallback, whatever its reason', () => {
+    const unreadable = { reason: 'aidev:tool_approval', toolName: 'schedule_meeting', problem: 'metadata should be an object' };
+    expect(registry.pick(unreadable)).toBe('fallback');
+    expect(registry.match(unreadable)).toBeUndefined();
+    expect(registry.fallback).toBe('fallback');
+  });
+
   it('ignores inherited keys and undefined entries', () => {
     const r = createRendererRegistry({ 'x:y': undefined }, 'fallback');
     expect(r.pick({ reason: 'toString' })).toBe('fallback');

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FallbackInterruptCard } from '../../../components/fallback-interrupt-card';
 import { coerceValues, isFormComplete, type FlatField } from '../../../components/flat-schema';
-import { BuiltinFallbackCard } from '../../../components/host/builtin-fallback-card';
+import { LastResortCard } from '../../../components/host/last-resort-card';
 import type { InterruptRendererProps } from '../../../hooks/renderer-props';
 
 const field = (name: string, type: FlatField['type'] = 'string'): FlatField => ({ name, type, title: name, required: true });
@@ -22,7 +22,7 @@ const wrongTyped = {
 
 describe('cards on wrong-typed input', () => {
   it('given wrong-typed interrupt fields, the last-resort card should render and not throw', () => {
-    render(<BuiltinFallbackCard {...(wrongTyped as InterruptRendererProps)} />);
+    render(<LastResortCard {...(wrongTyped as InterruptRendererProps)} />);
     expect(screen.getByTestId('interrupt-builtin-fallback')).toBeInTheDocument();
   });
 

@@ -21,7 +21,7 @@ function safeLabels(locale: unknown, overrides: unknown): InterruptLabels {
  * an interrupt has thrown. Deliberately plain: it must never fail and never leave a blank spot.
  * Its texts are the cards' fallback labels, so one `labels` object serves both.
  */
-export function BuiltinFallbackCard(props: InterruptRendererProps) {
+export function LastResortCard(props: InterruptRendererProps) {
   const { status, resolve, cancel, retry, readOnly } = props;
   const labels = safeLabels(props.locale, props.labels);
   const given = (typeof props.interrupt === 'object' && props.interrupt !== null ? props.interrupt : {}) as Record<string, unknown>;

@@ -1,0 +1,39 @@
+import type { RendererRegistry } from '../../src/registry';
+import type { InterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
+import { LastResortCard } from './last-resort-card';
+import { RendererBoundary } from './renderer-boundary';
+
+export interface RenderedInterruptProps {
+  registry: RendererRegistry<InterruptRenderer<any>>;
+  props: InterruptRendererProps;
+}
+
+/**
+ * One interrupt drawn by the renderer the registry picks for it. A renderer that throws is
+ * replaced by the fallback, which shows the error as the interrupt's problem; a fallback that
+ * throws, by the last-resort card. The live hook and `InterruptMessageRender` both draw through
+ * here, so a stored transcript follows the same rules as the live chat.
+ */
+export function RenderedInterrupt({ registry, props }: RenderedInterruptProps) {
+  const { interrupt } = props;
+  const name = registry.match(interrupt) ?? 'fallback';
+  const Renderer = registry.pick(interrupt);
+  const Fallback = registry.fallback;
+  const broken = (error: Error): InterruptRendererProps => ({
+    ...props,
+    interrupt: { ...interrupt, problem: `The "${name}" renderer failed: ${error.message}` },
+  });
+  return (
+    <RendererBoundary
+      key={name}
+      name={name}
+      fallback={(error) => (
+        <RendererBoundary name="fallback" fallback={() => <LastResortCard {...broken(error)} />}>
+          <Fallback {...broken(error)} />
+        </RendererBoundary>
+      )}
+    >
+      <Renderer {...props} />
+    </RendererBoundary>
+  );
+}

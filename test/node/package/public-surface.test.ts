@@ -1,0 +1,76 @@
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { exportSources, ROOT } from '../../../bench/size';
+
+/**
+ * The names each package entry exports, values and types alike, read the way an app's editor
+ * reads them (TypeScript's checker over the entry's source). Pinned on purpose: a name added to
+ * or dropped from the public surface must show up in review as a change to this list.
+ */
+const PUBLIC_NAMES: Record<string, string[]> = {
+  '.': [
+    'AIDevToolApprovalInterrupt', 'APPROVAL_STATUS', 'Clock', 'Countdown', 'EN_LABELS', 'FallbackInterruptCard',
+    'FallbackInterruptCardProps', 'Interrupt', 'InterruptHistory', 'InterruptHistoryOptions', 'InterruptHistoryPersistence',
+    'InterruptHistoryRecord', 'InterruptLabels', 'InterruptLocale', 'InterruptMessage', 'InterruptMessageRender',
+    'InterruptMessageRenderProps', 'InterruptReason', 'InterruptRecordStatus', 'InterruptRenderer', 'InterruptRendererProps',
+    'InterruptRenderers', 'InterruptRenderersConfig', 'InterruptResumeHandler', 'InterruptStatus', 'LocalInterruptState',
+    'LocalInterruptStateOptions', 'RenderQuestionContext', 'TimePickerCard', 'TimePickerCardProps', 'TimePickerPayload',
+    'TimePickerResult', 'TimeSlot', 'ToolApprovalCard', 'ToolApprovalCardProps', 'ToolApprovalResult', 'ToolGrants',
+    'UnwrappedInterrupt', 'UserQuestionCard', 'UserQuestionCardProps', 'UserQuestionInterrupt', 'UserQuestionResult',
+    'createInterruptHistory', 'defaultRenderers', 'useCountdown', 'useInterruptRenderers', 'useLocalInterruptState',
+    'withInterruptEcho',
+  ],
+  './core': [
+    'AIDevToolApprovalInterrupt', 'AIDevToolApprovalInterruptPayloadMetaData', 'AIDevToolApprovalResume', 'APPROVAL_STATUS',
+    'APPROVAL_STATUS_MAP', 'APPROVAL_STATUS_MAP_EN', 'BaseInterrupt', 'BaseMessage', 'BaseResume', 'FlowNodeResume',
+    'Interrupt', 'InterruptLocale', 'InterruptMessage', 'InterruptReason', 'InterruptRenderInput', 'InterruptResult',
+    'InterruptResume', 'InterruptResumeOperation', 'InterruptSource', 'LANGGRAPH_INTERRUPT_REASON', 'MASTRA_SUSPEND_REASON',
+    'MessageRole', 'MessageStatus', 'OnInterruptResume', 'RenderMode', 'RendererMap', 'RendererRegistry',
+    'RunFinishedOutcome', 'TimePickerPayload', 'TimeSlot', 'ToolApprovalResume', 'UNKNOWN_REASON', 'UnwrappedInterrupt',
+    'UserQuestionAnswerItem', 'UserQuestionInterrupt', 'UserQuestionItem', 'UserQuestionOptionItem', 'UserQuestionResume',
+    'createRendererRegistry', 'isApprovalTicket', 'isTerminalApprovalStatus', 'isTimePickerPayload',
+    'isToolApprovalInterrupt', 'isUserQuestionInterrupt', 'unwrapInterrupt', 'unwrapInterrupts',
+  ],
+  './runtime': [
+    'APPROVAL_STATUS', 'DirectApprovalInput', 'DirectToolApprovalInterrupt', 'DirectToolApprovalMetadata', 'InterruptReason',
+    'LANGGRAPH_CANCELLED_KEY', 'NormalizeInterruptsMiddleware', 'NormalizeInterruptsOptions', 'TicketApprovalInput',
+    'UserQuestionInput', 'enableMastraToolApprovals', 'normalizeInterrupts', 'toolApprovalInterrupt',
+    'userQuestionInterrupt', 'withNormalizedInterrupts',
+  ],
+  './mastra': [
+    'ApprovalResume', 'ApprovalSuspend', 'ApprovalTicket', 'ApprovalToolInput', 'ApprovalToolOptions',
+    'DEFAULT_APPROVAL_DESCRIPTION', 'DEFAULT_TIME_PICKER_DESCRIPTION', 'DEFAULT_USER_QUESTION_DESCRIPTION', 'TimePickerResume',
+    'TimePickerSuspend', 'TimePickerToolInput', 'TimePickerToolOptions', 'UserQuestionResumeData', 'UserQuestionSuspend',
+    'UserQuestionToolInput', 'UserQuestionToolOptions', 'approvalResultText', 'approvalResumeSchema', 'approvalSuspendSchema',
+    'approvalTicketSchema', 'createApprovalTool', 'createTimePickerTool', 'createUserQuestionTool', 'generateCandidateSlots',
+    'timePickerResultText', 'timePickerResumeSchema', 'timePickerSuspendSchema', 'timeSlotSchema', 'userQuestionItemSchema',
+    'userQuestionOptionSchema', 'userQuestionResultText', 'userQuestionResumeSchema', 'userQuestionSuspendSchema',
+  ],
+  './locales/zh-CN': ['zhCN'],
+};
+
+function exportedNames(): Record<string, string[]> {
+  const sources = exportSources().filter(({ source }) => /\.tsx?$/.test(source));
+  const config = ts.getParsedCommandLineOfConfigFile(`${ROOT}/tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const program = ts.createProgram(sources.map(({ source }) => source), config!.options);
+  const checker = program.getTypeChecker();
+  return Object.fromEntries(
+    sources.map(({ entry, source }) => {
+      const module = checker.getSymbolAtLocation(program.getSourceFile(source)!)!;
+      return [entry, checker.getExportsOfModule(module).map((symbol) => symbol.name).sort()];
+    }),
+  );
+}
+
+describe('the public surface', () => {
+  const actual = exportedNames();
+
+  it('should export exactly the pinned names from every entry in package.json', () => {
+    expect(actual).toEqual(Object.fromEntries(Object.entries(PUBLIC_NAMES).map(([entry, names]) => [entry, [...names].sort()])));
+  });
+
+  it('should keep internals out of every entry', () => {
+    const internals = ['formatRemaining', 'resolveLanguage', 'resolveLabels', 'UNWRAP_LIMITS', 'decodeUntrusted', 'liftInterrupt'];
+    for (const names of Object.values(actual)) expect(names.filter((name) => internals.includes(name))).toEqual([]);
+  });
+});
