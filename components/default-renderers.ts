@@ -1,4 +1,4 @@
-import type { InterruptRenderer } from '../hooks/renderer-props';
+import type { AnyInterruptRenderer } from '../hooks/renderer-props';
 import { TimePickerCard } from './time-picker-card';
 import { ToolApprovalCard } from './tool-approval-card';
 import { UserQuestionCard } from './user-question-card';
@@ -7,8 +7,8 @@ import { UserQuestionCard } from './user-question-card';
  * The built-in cards, keyed the way the registry looks them up (SPEC section 4):
  * exact reason, `tool:<toolName>`, `<namespace>:*`.
  */
-export const defaultRenderers: Readonly<Record<string, InterruptRenderer<any>>> = Object.freeze({
-  'aidev:tool_approval': ToolApprovalCard as InterruptRenderer<any>,
-  'aidev:user_question': UserQuestionCard as InterruptRenderer<any>,
-  'tool:schedule_meeting': TimePickerCard as InterruptRenderer<any>,
+export const defaultRenderers: Readonly<Record<string, AnyInterruptRenderer>> = Object.freeze({
+  'aidev:tool_approval': ToolApprovalCard as AnyInterruptRenderer,
+  'aidev:user_question': UserQuestionCard as AnyInterruptRenderer,
+  'tool:schedule_meeting': TimePickerCard as AnyInterruptRenderer,
 });

@@ -153,6 +153,7 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
  * What a card shows for a payload it cannot read: the fallback card with the problem, the
  * interrupt's own problem first (it says more), else the card's `problem` sentence.
  */
-export function malformedPayloadCard(props: InterruptRendererProps<any>, problem: string) {
-  return <FallbackInterruptCard {...(props as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem: props.interrupt.problem ?? problem }} />;
+export function malformedPayloadCard<T>(props: InterruptRendererProps<T>, problem: string) {
+  // The fallback only shows the problem and offers Dismiss: it never hands a `T` to `resolve`.
+  return <FallbackInterruptCard {...(props as unknown as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem: props.interrupt.problem ?? problem }} />;
 }

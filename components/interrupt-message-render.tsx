@@ -1,5 +1,5 @@
 import { useMemo, type ReactElement } from 'react';
-import type { InterruptRenderer, InterruptResumeHandler } from '../hooks/renderer-props';
+import type { AnyInterruptRenderer, InterruptResumeHandler } from '../hooks/renderer-props';
 import { useLocalInterruptState } from '../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../src/i18n/locale';
 import { InterruptReason, type InterruptMessage, type InterruptResult } from '../src/protocol';
@@ -15,13 +15,13 @@ export interface InterruptMessageRenderProps {
   locale?: InterruptLocale;
   labels?: Readonly<Record<string, string>>;
   /** Merged over the built-in cards, keyed like `useInterruptRenderers`' renderers. */
-  renderers?: Readonly<Record<string, InterruptRenderer<any> | undefined>>;
-  fallback?: InterruptRenderer<any>;
+  renderers?: Readonly<Record<string, AnyInterruptRenderer | undefined>>;
+  fallback?: AnyInterruptRenderer;
   /** Receives answers as resume records `{interruptId, reason, status, payload}`, and card operations. */
   onInterruptResume?: InterruptResumeHandler;
 }
 
-type Registry = RendererRegistry<InterruptRenderer<any>>;
+type Registry = RendererRegistry<AnyInterruptRenderer>;
 
 /** One open interrupt of a stored message, with its own pending -> resolved life. */
 function StoredInterrupt({ raw, registry, props, echo }: { raw: unknown; registry: Registry; props: InterruptMessageRenderProps; echo?: InterruptResult }) {
@@ -70,7 +70,7 @@ function echoInterrupt(result: InterruptResult): Record<string, unknown> {
 export function InterruptMessageRender(props: InterruptMessageRenderProps) {
   const { message, renderers, fallback } = props;
   const registry = useMemo(
-    () => createRendererRegistry<InterruptRenderer<any>>({ ...defaultRenderers, ...renderers }, fallback ?? (FallbackInterruptCard as InterruptRenderer<any>)),
+    () => createRendererRegistry<AnyInterruptRenderer>({ ...defaultRenderers, ...renderers }, fallback ?? (FallbackInterruptCard as AnyInterruptRenderer)),
     [renderers, fallback],
   );
   const content = message.content ?? {};

@@ -1,11 +1,11 @@
 import type { ReactElement } from 'react';
 import type { InterruptRenderersConfig } from '../hooks/types';
-import type { InterruptRenderer } from '../hooks/renderer-props';
+import type { AnyInterruptRenderer } from '../hooks/renderer-props';
 import { useInterruptRenderersWith } from './host/use-interrupt-renderers-with';
 import { defaultRenderers } from './default-renderers';
 import { FallbackInterruptCard } from './fallback-interrupt-card';
 
-const DEFAULTS = { renderers: defaultRenderers, fallback: FallbackInterruptCard as InterruptRenderer<any> };
+const DEFAULTS = { renderers: defaultRenderers, fallback: FallbackInterruptCard as AnyInterruptRenderer };
 
 /**
  * Render every interrupt of one agent as a card inside `<CopilotChat>`: the built-in cards by

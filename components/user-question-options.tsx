@@ -1,4 +1,4 @@
-import { useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import type { InterruptLabels } from '../src/i18n/labels';
 import { cx } from './shared/class-names';
 import { OTHERS_LABEL, type ChoiceQuestion, type QuestionDraft } from './user-question-model';
@@ -33,6 +33,12 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
   // One tab stop: the first checked option, else the first option.
   const tabStop = Math.max(0, options.findIndex((o) => draft.selected.includes(o.label)));
   const othersPicked = draft.selected.includes(OTHERS_LABEL);
+  // Focus follows the user's intent: they just picked Others to type something. Moved by an
+  // effect on that choice, not `autoFocus`, so nothing grabs focus when the card first appears.
+  const othersInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (othersPicked) othersInput.current?.focus();
+  }, [othersPicked]);
 
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
     const count = options.length;
@@ -84,8 +90,7 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
             data-testid="user-question-others-input"
             placeholder={labels.questionOthersPlaceholder}
             value={draft.othersText}
-            // Focus follows the user's intent: they just picked Others to type something.
-            autoFocus
+            ref={othersInput}
             onChange={(e) => onOthersText(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.nativeEvent.isComposing) {

@@ -1,11 +1,11 @@
 import type { InterruptLocale } from '../src/i18n/locale';
 import type { RendererRegistry } from '../src/registry';
-import type { InterruptRenderer } from './renderer-props';
+import type { AnyInterruptRenderer } from './renderer-props';
 
 /** What cards need from the hook's config to draw themselves. */
 export interface CardView {
   /** The app's renderers merged over the built-in cards, with the fallback. */
-  registry: RendererRegistry<InterruptRenderer<any>>;
+  registry: RendererRegistry<AnyInterruptRenderer>;
   locale: InterruptLocale;
   labels?: Readonly<Record<string, string>>;
 }

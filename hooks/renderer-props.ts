@@ -72,3 +72,11 @@ export interface ToolGrants {
 
 /** A component that renders one interrupt. */
 export type InterruptRenderer<TResult = unknown> = ComponentType<InterruptRendererProps<TResult>>;
+
+/**
+ * A renderer of any answer type: what renderer maps and the fallback hold. `TResult` goes both in
+ * (`result`) and out (`resolve`), so a renderer of one answer type is assignable to no other, not
+ * even `unknown` or `never`; `any` is the one type that lets different renderers share a map.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: the one place it is needed.
+export type AnyInterruptRenderer = InterruptRenderer<any>;

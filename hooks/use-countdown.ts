@@ -51,7 +51,6 @@ export function useCountdown(expiresAt: string | undefined, now?: Clock): Countd
       if (measure() === 0) clearInterval(timer);
     }, 1000);
     return () => clearInterval(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the timer follows the deadline only.
   }, [deadline]);
 
   return useMemo(() => ({ remainingMs, expired: remainingMs === 0 }), [remainingMs]);

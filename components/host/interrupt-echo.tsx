@@ -21,7 +21,7 @@ export interface CustomMessageRendererProps {
  */
 export function createInterruptEcho(
   controller: InterruptController,
-  delegate: () => ComponentType<any> | null | undefined,
+  delegate: () => ComponentType<CustomMessageRendererProps> | null | undefined,
 ): ComponentType<CustomMessageRendererProps> {
   function InterruptEcho(props: CustomMessageRendererProps) {
     const chat = useCopilotChatConfiguration();

@@ -1,10 +1,10 @@
 import type { RendererRegistry } from '../../src/registry';
-import type { InterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
+import type { AnyInterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
 import { LastResortCard } from './last-resort-card';
 import { RendererBoundary } from './renderer-boundary';
 
 export interface RenderedInterruptProps {
-  registry: RendererRegistry<InterruptRenderer<any>>;
+  registry: RendererRegistry<AnyInterruptRenderer>;
   props: InterruptRendererProps;
 }
 
@@ -33,6 +33,9 @@ export function RenderedInterrupt({ registry, props }: RenderedInterruptProps) {
         </RendererBoundary>
       )}
     >
+      {/* Looked up, not created: the registry hands back the app's own module-level components,
+          the same one for the same interrupt, so React keeps its state across renders. */}
+      {/* eslint-disable-next-line react-hooks/static-components */}
       <Renderer {...props} />
     </RendererBoundary>
   );

@@ -4,8 +4,6 @@ import type { InterruptSource, UnwrappedInterrupt } from '../unwrap/types';
 import { TERMINAL_RECORD_STATUSES, type InterruptHistoryRecord, type InterruptRecordStatus } from './types';
 import { LOG } from '../log';
 
-type Json = Record<string, unknown>;
-
 const SOURCES: readonly InterruptSource[] = ['standard', 'mastra', 'legacy', 'raw'];
 /** The optional text fields of an interrupt that the cards print. */
 const INTERRUPT_TEXTS = ['originalReason', 'toolName', 'toolCallId', 'message', 'expiresAt', 'problem'] as const;

@@ -1,5 +1,5 @@
-import { useMemo, useState, type ComponentType } from 'react';
-import type { InterruptRendererProps, InterruptResumeHandler, InterruptStatus } from '../../hooks/renderer-props';
+import { useMemo, useRef, useState } from 'react';
+import type { AnyInterruptRenderer, InterruptRendererProps, InterruptResumeHandler, InterruptStatus } from '../../hooks/renderer-props';
 import { toolGrantsFor } from '../../hooks/use-tool-grants';
 import { useLocalInterruptState } from '../../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../../src/i18n/locale';
@@ -8,7 +8,7 @@ import { unwrapInterrupt } from '../../src/unwrap';
 /** Props of the story / test harness: a raw interrupt plus the knobs the host hook would turn. */
 export interface CardHarnessProps {
   /** The card under test. */
-  card: ComponentType<any>;
+  card: AnyInterruptRenderer;
   /** The interrupt in any shape `unwrapInterrupt` accepts. */
   interrupt: unknown;
   status?: InterruptStatus;
@@ -53,7 +53,7 @@ export function CardHarness({ card: Card, interrupt, status, result, error, loca
     [allowAlways, allowed, onAllowTool],
   );
   const unwrapped = useMemo(() => unwrapInterrupt(interrupt), [interrupt]);
-  const failures = useMemo(() => ({ left: failResume ? 1 : 0 }), [failResume]);
+  const failuresLeft = useRef(failResume ? 1 : 0);
   const state = useLocalInterruptState<unknown>({
     initialStatus: status,
     initialResult: result,
@@ -61,8 +61,8 @@ export function CardHarness({ card: Card, interrupt, status, result, error, loca
     settle,
     onResolve: (payload) => {
       onResolve?.(payload);
-      if (failures.left > 0) {
-        failures.left -= 1;
+      if (failuresLeft.current > 0) {
+        failuresLeft.current -= 1;
         throw new Error('The agent could not be reached.');
       }
     },

@@ -3,11 +3,11 @@ import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { StrictMode, type ReactNode } from 'react';
 import { useInterruptRenderersWith } from '../../components/host/use-interrupt-renderers-with';
 import type { InterruptRenderersConfig } from '../../hooks/types';
-import type { InterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
+import type { AnyInterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
 import type { ScriptedAgent } from '../helpers/scripted-agent';
 
 /** The hook under test with no built-in cards: tests register their own small renderers. */
-export function Interrupts(props: InterruptRenderersConfig & { defaults?: Record<string, InterruptRenderer<any>> }) {
+export function Interrupts(props: InterruptRenderersConfig & { defaults?: Record<string, AnyInterruptRenderer> }) {
   const { defaults, ...config } = props;
   useInterruptRenderersWith(config, { renderers: defaults ?? {} });
   return null;
@@ -16,7 +16,7 @@ export function Interrupts(props: InterruptRenderersConfig & { defaults?: Record
 export interface ChatOptions {
   agent: ScriptedAgent;
   /** The hook's config; `defaults` are the built-in cards to use (none unless given). */
-  config?: InterruptRenderersConfig & { defaults?: Record<string, InterruptRenderer<any>> };
+  config?: InterruptRenderersConfig & { defaults?: Record<string, AnyInterruptRenderer> };
   threadId?: string;
   children?: ReactNode;
   /** Wrap in React.StrictMode (double effects and renders in development). */
@@ -50,7 +50,7 @@ export async function sendMessage(text: string) {
 }
 
 /** A tiny card for tests: shows status, the payload it was given, and answer buttons. */
-export function makeTestCard(testId: string, answer: unknown = { ok: true }): InterruptRenderer<any> {
+export function makeTestCard(testId: string, answer: unknown = { ok: true }): AnyInterruptRenderer {
   function TestCard({ interrupt, status, result, error, resolve, cancel, retry, readOnly }: InterruptRendererProps<any>) {
     return (
       <div data-testid={readOnly ? `${testId}-readonly` : testId} data-status={status}>

@@ -7,7 +7,7 @@ import { FallbackInterruptCard } from '../../../components/fallback-interrupt-ca
 import { TimePickerCard } from '../../../components/time-picker-card';
 import { ToolApprovalCard } from '../../../components/tool-approval-card';
 import { UserQuestionCard } from '../../../components/user-question-card';
-import type { InterruptRenderer, InterruptRendererProps, InterruptStatus } from '../../../hooks/renderer-props';
+import type { AnyInterruptRenderer, InterruptRendererProps, InterruptStatus } from '../../../hooks/renderer-props';
 import { createRendererRegistry } from '../../../src/registry';
 import { unwrapInterrupt } from '../../../src/unwrap';
 import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, mastraTimePicker, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';
@@ -32,7 +32,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('defaultRenderers', () => {
   it('maps the three reasons and the fallback the way the registry looks them up', () => {
-    const registry = createRendererRegistry<InterruptRenderer<any>>(defaultRenderers, FallbackInterruptCard as InterruptRenderer<any>);
+    const registry = createRendererRegistry<AnyInterruptRenderer>(defaultRenderers, FallbackInterruptCard as AnyInterruptRenderer);
     expect(registry.pick(unwrapInterrupt(approvalInterrupt()))).toBe(ToolApprovalCard);
     expect(registry.pick(unwrapInterrupt(questionInterrupt()))).toBe(UserQuestionCard);
     expect(registry.pick(unwrapInterrupt(timePickerInterrupt))).toBe(TimePickerCard);
