@@ -59,10 +59,10 @@ function TimePickerBody(props: TimePickerCardProps) {
   const topic = payload.topic || labels.timePickerDefaultTopic;
   const givenSlots = payload.slots;
   const slots: TimeSlot[] = useMemo(
-    () => (givenSlots && givenSlots.length > 0 ? givenSlots : generateCandidateSlots({ now: now?.(), locale })),
+    () => (givenSlots && givenSlots.length > 0 ? givenSlots : generateCandidateSlots({ now: now?.(), labels })),
     // `now` is read once per payload: the offered slots must not shift while the card is open.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [givenSlots, locale],
+    [givenSlots, labels],
   );
 
   // Read loosely: a stored result may come from another version of the card.

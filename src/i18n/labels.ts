@@ -30,6 +30,12 @@ export interface InterruptLabels {
   timePickerCancelled: string;
   timePickerNoTime: string;
   timePickerSlots: string;
+  /** The candidate slots offered when the tool sends none: `{time}` is `slotAm` or `slotPm` filled. */
+  slotTomorrow: string;
+  slotMonday: string;
+  /** A morning / afternoon clock time: `{h}` is 1–12, `{mm}` two digits. */
+  slotAm: string;
+  slotPm: string;
   // ToolApprovalCard
   approvalEyebrow: string;
   approvalSn: string;
@@ -116,6 +122,10 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   timePickerCancelled: 'Cancelled',
   timePickerNoTime: 'No time picked.',
   timePickerSlots: 'Available times',
+  slotTomorrow: 'Tomorrow {time}',
+  slotMonday: 'Monday {time}',
+  slotAm: '{h}:{mm} AM',
+  slotPm: '{h}:{mm} PM',
   approvalEyebrow: 'Approval required',
   approvalSn: 'Ticket',
   approvalSubmitTime: 'Submitted',
@@ -206,10 +216,7 @@ export function resolveLanguage(locale: InterruptLocale | string | undefined, ov
   if (spoken !== 'en' && !isWholeTable(overrides)) {
     if (!warnedLocales.has(spoken)) {
       warnedLocales.add(spoken);
-      const fix =
-        spoken === 'zh-CN'
-          ? 'spread { ...zhCN } from "copilotkit-interrupts/locales/zh-CN" into the options'
-          : 'give labels for every key of EN_LABELS';
+      const fix = 'spread the locale module (such as { ...zhCN } from "copilotkit-interrupts/locales/zh-CN") into the options, or give labels for every key of EN_LABELS';
       console.warn(`${LOG} No whole label table for locale "${spoken}", so the cards show English: ${fix}.`);
     }
     spoken = 'en';

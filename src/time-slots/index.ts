@@ -1,13 +1,14 @@
+import { EN_LABELS, formatLabel, type InterruptLabels } from '../i18n/labels';
 import type { TimeSlot } from '../unwrap/guards';
 
-/** Languages the candidate slot labels come in. */
-export type TimeSlotLocale = 'en' | 'zh-CN';
+/** The wording of the candidate slots: four keys of a locale's label table. */
+export type SlotWording = Pick<InterruptLabels, 'slotTomorrow' | 'slotMonday' | 'slotAm' | 'slotPm'>;
 
 export interface CandidateSlotOptions {
   /** The clock: a Date or epoch milliseconds. Injectable so tests and stories are deterministic. */
   now?: Date | number;
-  /** Label language. Defaults to English, the labels the QA contract asserts. */
-  locale?: TimeSlotLocale;
+  /** The wording, from a locale's label table (`zhCN.labels`). English by default, the labels the QA contract asserts. */
+  labels?: SlotWording;
 }
 
 /** The four relative candidates, as [day, hour, minute]; "monday" is the next Monday ≥ 2 days away. */
@@ -18,16 +19,9 @@ const CANDIDATES = [
   ['monday', 15, 30],
 ] as const;
 
-const DAY_WORDS: Record<TimeSlotLocale, Record<'tomorrow' | 'monday', string>> = {
-  en: { tomorrow: 'Tomorrow', monday: 'Monday' },
-  'zh-CN': { tomorrow: '明天', monday: '周一' },
-};
-
-function clockLabel(hour: number, minute: number, locale: TimeSlotLocale): string {
-  const h12 = hour % 12 === 0 ? 12 : hour % 12;
-  const mm = String(minute).padStart(2, '0');
-  if (locale === 'zh-CN') return `${hour < 12 ? '上午' : '下午'}${h12}:${mm}`;
-  return `${h12}:${mm} ${hour < 12 ? 'AM' : 'PM'}`;
+function clockLabel(hour: number, minute: number, wording: SlotWording): string {
+  const h = hour % 12 === 0 ? 12 : hour % 12;
+  return formatLabel(hour < 12 ? wording.slotAm : wording.slotPm, { h, mm: String(minute).padStart(2, '0') });
 }
 
 /**
@@ -51,10 +45,11 @@ function daysUntilMonday(today: Date): number {
  */
 export function generateCandidateSlots(options: CandidateSlotOptions = {}): TimeSlot[] {
   const now = new Date(options.now ?? Date.now());
-  const locale: TimeSlotLocale = options.locale === 'zh-CN' ? 'zh-CN' : 'en';
+  const wording = options.labels ?? EN_LABELS;
   const offsets = { tomorrow: 1, monday: daysUntilMonday(now) };
   return CANDIDATES.map(([day, hour, minute]) => {
     const at = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offsets[day], hour, minute, 0, 0);
-    return { label: `${DAY_WORDS[locale][day]} ${clockLabel(hour, minute, locale)}`, iso: at.toISOString() };
+    const dayLabel = day === 'tomorrow' ? wording.slotTomorrow : wording.slotMonday;
+    return { label: formatLabel(dayLabel, { time: clockLabel(hour, minute, wording) }), iso: at.toISOString() };
   });
 }

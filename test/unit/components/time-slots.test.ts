@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateCandidateSlots } from '../../../src/time-slots';
+import { zhCN } from '../../../src/i18n/zh-cn';
 
 const LABELS = ['Tomorrow 10:00 AM', 'Tomorrow 2:00 PM', 'Monday 9:00 AM', 'Monday 3:30 PM'];
 // 2026-04-19 is a Sunday; the week runs Sunday 19 .. Saturday 25.
@@ -39,7 +40,7 @@ describe('generateCandidateSlots', () => {
   });
 
   it('accepts epoch milliseconds and labels in zh-CN', () => {
-    const slots = generateCandidateSlots({ now: at(22).getTime(), locale: 'zh-CN' });
+    const slots = generateCandidateSlots({ now: at(22).getTime(), labels: zhCN.labels });
     expect(slots.map((s) => s.label)).toEqual(['明天 上午10:00', '明天 下午2:00', '周一 上午9:00', '周一 下午3:30']);
   });
 
