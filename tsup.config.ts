@@ -1,6 +1,6 @@
 import { defineConfig, type Options } from 'tsup';
 
-// `treeshake` and `splitting` stay off: both strip the "use client" banner (REFERENCE.md).
+// `treeshake` and `splitting` stay off: both strip the "use client" banner (checked on tsup's output).
 const shared: Options = {
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { storybookProjects } from './.storybook/vitest-projects';
 
-// CopilotKit ships ESM that imports CSS; Vitest must inline it (REFERENCE.md).
+// CopilotKit ships ESM that imports CSS; Vitest must inline it (Node cannot import .css).
 const inlineCopilotKit = { server: { deps: { inline: [/@copilotkit\//] } } };
 
 export default defineConfig({

@@ -4,7 +4,7 @@ import { ToolApprovalCard } from './tool-approval-card';
 import { UserQuestionCard } from './user-question-card';
 
 /**
- * The built-in cards, keyed the way the registry looks them up (SPEC section 4):
+ * The built-in cards, keyed the way the registry looks them up:
  * exact reason, `tool:<toolName>`, `<namespace>:*`.
  */
 export const defaultRenderers: Readonly<Record<string, AnyInterruptRenderer>> = Object.freeze({

@@ -1,6 +1,6 @@
 import type { UserQuestionAnswerItem, UserQuestionItem, UserQuestionOptionItem } from '../src/protocol';
 
-/** The label of the free-input option every choice question gets (seed protocol). */
+/** The label of the free-input option every choice question gets (the protocol's `others`). */
 export const OTHERS_LABEL = 'others';
 
 /** What the user has entered for one question so far. */

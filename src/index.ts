@@ -21,7 +21,7 @@ export {
 // Picking a renderer by reason
 export { createRendererRegistry, type RendererMap, type RendererRegistry } from './registry';
 
-// The protocol (the seeds' interrupt, resume and stored-message types)
+// The protocol: the interrupt, resume and stored-message types (src/protocol)
 export {
   APPROVAL_STATUS,
   APPROVAL_STATUS_MAP,

@@ -9,7 +9,7 @@ import './demo.css';
 // Answered cards survive a reload of the tab: the echoes come back with the thread.
 const history = createInterruptHistory({ persistence: 'localStorage' });
 
-/** The suggestion pills. The first two titles are verbatim from the seed's QA checklist. */
+/** The suggestion pills. The first two titles are the QA checklist's own (test/e2e/demo.e2e.test.ts asserts them). */
 export const DEMO_SUGGESTIONS = [
   { title: 'Book a call with sales', message: 'Book an intro call with the sales team to discuss pricing.' },
   { title: 'Schedule a 1:1 with Alice', message: 'Schedule a 1:1 with Alice next week to review Q2 goals.' },

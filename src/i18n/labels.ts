@@ -102,7 +102,7 @@ export interface InterruptLabels {
   [key: `status.${string}`]: string;
 }
 
-/** English labels; the TimePickerCard texts are the seed's QA contract, verbatim. */
+/** English labels; the TimePickerCard texts are a contract the QA checklist asserts verbatim (test/e2e). */
 export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   expired: 'Expired',
   expiredText: 'This request expired before it was answered.',

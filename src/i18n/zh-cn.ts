@@ -6,7 +6,7 @@ import { APPROVAL_STATUS_MAP } from '../protocol/constants';
 import type { InterruptLabels } from './labels';
 import { statusLabels } from './status-labels';
 
-/** Simplified Chinese labels; ticket statuses are the seed's `APPROVAL_STATUS_MAP`. */
+/** Simplified Chinese labels; ticket statuses are the protocol's `APPROVAL_STATUS_MAP`. */
 const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   expired: '已过期',
   expiredText: '该请求已过期，未作答。',

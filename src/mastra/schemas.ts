@@ -18,7 +18,7 @@ export const timePickerResumeSchema = z.object({
   cancelled: z.boolean().optional(),
 });
 
-/** An approval ticket (`metadata.ticket`, seed protocol). */
+/** An approval ticket (`metadata.ticket`, as in `AIDevToolApprovalInterruptPayloadMetaData`). */
 export const approvalTicketSchema = z.object({
   approvers: z.array(z.string()),
   sn: z.string(),
@@ -59,7 +59,7 @@ export const approvalResumeSchema = z.object({
 /** An option of a choice question. */
 export const userQuestionOptionSchema = z.object({ label: z.string(), description: z.string().optional() });
 
-/** A question (seed protocol `UserQuestionItem`). */
+/** A question (the protocol's `UserQuestionItem`). */
 export const userQuestionItemSchema = z.object({
   header: z.string(),
   question: z.string(),

@@ -1,4 +1,4 @@
-/** Reasons of the interrupts this library knows (seed protocol). Custom reasons are `<framework>:<name>`. */
+/** Reasons of the interrupts this library knows. Custom reasons are `<framework>:<name>`. */
 export enum InterruptReason {
   AIDevToolApproval = 'aidev:tool_approval',
   UserQuestion = 'aidev:user_question',
@@ -16,7 +16,7 @@ export enum APPROVAL_STATUS {
   REVOKED = 'revoked',
 }
 
-/** zh-CN display labels for approval statuses, verbatim from the seed. */
+/** zh-CN display labels for approval statuses: the wording the approval system itself shows. */
 export const APPROVAL_STATUS_MAP: Readonly<Record<APPROVAL_STATUS, string>> = Object.freeze({
   [APPROVAL_STATUS.ABANDONED]: '已废弃',
   [APPROVAL_STATUS.APPROVED]: '已通过',
@@ -67,7 +67,7 @@ export enum InterruptResumeOperation {
   FlowNodeSkip = 'flow_node_skip',
 }
 
-/** Chat-x message roles (seed `002`); the library uses `Interrupt` for stored interrupt messages. */
+/** Chat-x message roles; the library uses `Interrupt` for stored interrupt messages. */
 export enum MessageRole {
   User = 'user',
   Assistant = 'assistant',
@@ -94,7 +94,7 @@ export enum MessageRole {
   Activity = 'activity',
 }
 
-/** Chat-x message statuses (seed `002`). `Complete` and `Completed` mean the same. */
+/** Chat-x message statuses. `Complete` and `Completed` mean the same. */
 export enum MessageStatus {
   Complete = 'complete',
   Completed = 'completed',
@@ -108,7 +108,7 @@ export enum MessageStatus {
   Success = 'success',
 }
 
-/** Chat-x render modes (seed `002`). */
+/** Chat-x render modes. */
 export enum RenderMode {
   Chat = 'chat',
   Share = 'share',

@@ -6,9 +6,9 @@ import type {
   MessageStatus,
 } from './constants';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the seed protocol uses Record<string, any>. */
+/* eslint-disable @typescript-eslint/no-explicit-any -- the protocol's metadata and payloads are open records (Record<string, any>), as published. */
 
-/** Common shape of every interrupt (seed `000`). */
+/** Common shape of every interrupt. */
 export type BaseInterrupt<T extends InterruptReason, M extends Record<string, any>> = {
   expiresAt?: string;
   id: string;
@@ -115,7 +115,7 @@ export type InterruptResume = FlowNodeResume | ToolApprovalResume | UserQuestion
 /** What is stored after resume to echo the outcome in the transcript. */
 export type InterruptResult = AIDevToolApprovalResume | UserQuestionResume;
 
-/** Chat-x message base (seed `004`), reduced to the fields an interrupt message uses. */
+/** Chat-x message base, reduced to the fields an interrupt message uses. */
 export interface BaseMessage<T extends string, C = string> {
   id: number | string;
   messageId: number | string;

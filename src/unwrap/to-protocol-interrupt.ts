@@ -2,7 +2,7 @@ import type { Interrupt } from '../protocol/types';
 import type { UnwrappedInterrupt } from './types';
 
 /**
- * The seed-protocol `Interrupt` for an unwrapped one: what `onInterruptResume` receives as its
+ * The protocol `Interrupt` (src/protocol) for an unwrapped one: what `onInterruptResume` receives as its
  * second argument.
  *
  * @example

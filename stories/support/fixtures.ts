@@ -11,7 +11,7 @@ export const LONG_TEXT =
   'Quarterly architecture review of the payment-routing service, including the migration of every legacy settlement job, '.repeat(4).trim();
 export const LONG_WORD = 'Supercalifragilisticexpialidocious-'.repeat(8);
 
-/** How @ag-ui/mastra delivers a `schedule_meeting` suspend (REFERENCE.md). */
+/** How @ag-ui/mastra delivers a `schedule_meeting` suspend (as measured on its wire; test/fixtures/interrupts.ts). */
 export function mastraTimePicker(suspendPayload: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return {
     id: 'run-1::call-1',

@@ -4,7 +4,7 @@ import { launchChromium, type LaunchedBrowser } from '../helpers/chromium';
 import { DemoPage } from './demo-page';
 import { startDemo, type RunningDemo } from './demo-process';
 
-// The seed's QA checklist (seed 003, section 4) and every card flow, against `npm run demo`.
+// The QA checklist the cards are accepted against and every card flow, against `npm run demo`.
 let demo: RunningDemo;
 let chromium: LaunchedBrowser;
 let tab: DemoPage | undefined;

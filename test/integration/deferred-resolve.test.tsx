@@ -18,7 +18,7 @@ function interruptThenReply(...interrupts: unknown[]) {
 }
 
 describe('deferred resolve', () => {
-  it('turns the card read-only at once and resumes only afterwards, passing the seed resume record', async () => {
+  it('turns the card read-only at once and resumes only afterwards, passing the protocol resume record', async () => {
     const agent = interruptThenReply(questionInterrupt);
     const onInterruptResume = vi.fn();
     renderChat({

@@ -24,7 +24,7 @@ const say = (text: string) => ({ messages: [new AIMessage(text)] });
  * Every value `interrupt()` returns is recorded in `received`.
  */
 export function createInterruptGraph(received: Received) {
-  // Not MessagesAnnotation: with it the server's schema endpoint needs a TypeScript compiler (REFERENCE.md).
+  // Not MessagesAnnotation: with it the server's schema endpoint needs a TypeScript compiler at run time.
   const State = new StateSchema({ messages: MessagesValue });
   const ask = (node: string, value: unknown) => {
     const answer = interrupt(value);

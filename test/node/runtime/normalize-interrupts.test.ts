@@ -11,7 +11,7 @@ import { LEGACY_INTERRUPT_REASON } from '../../../src/runtime/normalize-interrup
 import { APPROVAL_STATUS, InterruptReason } from '../../../src/protocol';
 import { unwrapInterrupt } from '../../../src/unwrap';
 
-// Event shapes exactly as @ag-ui/mastra 1.1.2 emits them for a tool suspend (REFERENCE.md).
+// Event shapes exactly as @ag-ui/mastra 1.1.2 emits them for a tool suspend (recorded from its wire).
 const RUN_ID = 'run-1';
 const TOOL_CALL_ID = 'call_abc';
 const questions = [
@@ -285,7 +285,7 @@ describe('normalizeInterrupts keeps no state between requests', () => {
   });
 
   it("given two threads whose legacy interrupts share an id, when each user answers, each resume carries its own thread's event", async () => {
-    // The seeds' fixed id, reused by every approval.
+    // A fixed id the protocol's examples give every approval.
     const valueA = { id: 'interrupt_ai_dev_tool_approval', reason: 'aidev:tool_approval', message: 'Deploy A?', metadata: {} };
     const valueB = { id: 'interrupt_ai_dev_tool_approval', reason: 'aidev:tool_approval', message: 'Delete B?', metadata: {} };
     const agentA = legacyAgent([valueA], 'run-a');

@@ -28,7 +28,7 @@ class LegacyAgent extends AbstractAgent {
         subscriber.next({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta: `Got ${JSON.stringify(command)}` } as BaseEvent);
         subscriber.next({ type: 'TEXT_MESSAGE_END', messageId: id } as BaseEvent);
       } else {
-        // The seeds' fixed ids: every thread raises the same two.
+        // Fixed ids, as in the protocol's examples: every thread raises the same two.
         for (const [id, question] of [['interrupt_db', `Which database for ${threadId}?`], ['interrupt_region', `Which region for ${threadId}?`]]) {
           subscriber.next({ type: 'CUSTOM', name: 'on_interrupt', value: JSON.stringify({ id, reason: 'aidev:user_question', metadata: { questions: [{ question }] } }) } as BaseEvent);
         }

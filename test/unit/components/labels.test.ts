@@ -18,7 +18,7 @@ describe('labels', () => {
     expect(formatLabel(EN_LABELS.timePickerWith, { attendee: 'Alice' })).toBe('With Alice');
   });
 
-  it('uses the seed status map for zh-CN and the English map for en', () => {
+  it('uses the protocol status map for zh-CN and the English map for en', () => {
     for (const status of Object.values(APPROVAL_STATUS)) {
       expect(approvalStatusLabel(ZH_CN_LABELS, status)).toBe(APPROVAL_STATUS_MAP[status]);
     }

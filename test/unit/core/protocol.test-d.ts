@@ -21,7 +21,7 @@ import {
   type UserQuestionResume,
 } from '../../../src/protocol';
 
-describe('protocol types (seed 000)', () => {
+describe('protocol types', () => {
   it('pins the string values of the enums', () => {
     expectTypeOf<`${InterruptReason}`>().toEqualTypeOf<'aidev:tool_approval' | 'aidev:user_question'>();
     expectTypeOf<`${APPROVAL_STATUS}`>().toEqualTypeOf<
@@ -79,7 +79,7 @@ describe('protocol types (seed 000)', () => {
     >();
   });
 
-  it('compiles the seed examples as written', () => {
+  it('compiles the published protocol examples as written', () => {
     const resume: UserQuestionResume = {
       interruptId: 'interrupt_user_question',
       reason: InterruptReason.UserQuestion,

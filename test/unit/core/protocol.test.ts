@@ -8,12 +8,12 @@ import {
 } from '../../../src/protocol';
 
 describe('protocol constants', () => {
-  it('uses the seed reason strings', () => {
+  it('uses the protocol reason strings', () => {
     expect(InterruptReason.AIDevToolApproval).toBe('aidev:tool_approval');
     expect(InterruptReason.UserQuestion).toBe('aidev:user_question');
   });
 
-  it('labels every approval status in zh-CN exactly as the seed and in English', () => {
+  it('labels every approval status in zh-CN exactly as the protocol and in English', () => {
     expect(APPROVAL_STATUS_MAP).toEqual({
       abandoned: '已废弃',
       approved: '已通过',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toResumeRecord } from '../../../hooks/resume-record';
 
 describe('resume shapes', () => {
-  it('builds the seed resume record for an answer and for a cancel', () => {
+  it('builds the protocol resume record for an answer and for a cancel', () => {
     const answers = { answers: [{ question: 'Q', answer: [{ label: 'a', description: 'A' }] }] };
     expect(toResumeRecord({ id: 'i1', reason: 'aidev:user_question', status: 'submitting', result: answers })).toEqual({
       interruptId: 'i1',
