@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
 // `treeshake` and `splitting` stay off: both strip the "use client" banner (checked on tsup's output).
@@ -10,9 +11,17 @@ const shared: Options = {
   external: [/^react($|\/)/, /^react-dom($|\/)/, /^@copilotkit\//, /^@ag-ui\//, /^@mastra\//, /^rxjs($|\/)/, /^zod($|\/)/],
 };
 
+// One entry per locale module: `src/i18n/locales/<tag>.ts` builds `dist/locales/<tag>.js`, so a new
+// language is its module plus its line in package.json `exports` (a test checks the two agree).
+const locales = Object.fromEntries(
+  readdirSync('src/i18n/locales')
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => [`locales/${file.slice(0, -3)}`, `src/i18n/locales/${file}`]),
+);
+
 export default defineConfig([
   // Framework-free entries: no "use client".
-  { ...shared, entry: { core: 'src/index.ts', 'locales/zh-CN': 'src/i18n/zh-cn.ts' } },
+  { ...shared, entry: { core: 'src/index.ts', ...locales } },
   // Server half: CopilotRuntime middleware and Mastra tool factories.
   { ...shared, entry: { runtime: 'src/runtime/index.ts', mastra: 'src/mastra/index.ts' } },
   // React entries: client components.

@@ -3,7 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { FallbackInterruptCard } from '../components/fallback-interrupt-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, LONG_TEXT, LONG_WORD, PAST } from './support/fixtures';
-import { zhCN } from '../src/i18n/zh-cn';
+import { zhCN } from '../src/i18n/locales/zh-CN';
 
 const unknown = {
   id: 'int-42',

@@ -3,7 +3,7 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { InterruptMessageRender } from '../components/interrupt-message-render';
 import { APPROVAL_STATUS, InterruptReason, MessageRole, MessageStatus, type InterruptMessage } from '../src/protocol';
 import { approvalInterrupt, questionInterrupt, questions, ticket } from './support/fixtures';
-import { zhCN } from '../src/i18n/zh-cn';
+import { zhCN } from '../src/i18n/locales/zh-CN';
 
 const pendingMessage: InterruptMessage = {
   id: 'msg_interrupt_1',

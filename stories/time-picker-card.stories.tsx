@@ -3,7 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { TimePickerCard } from '../components/time-picker-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, FUTURE, LONG_TEXT, mastraTimePicker, PAST, SLOTS, timePickerInterrupt } from './support/fixtures';
-import { zhCN } from '../src/i18n/zh-cn';
+import { zhCN } from '../src/i18n/locales/zh-CN';
 
 const meta = {
   title: 'Cards/TimePickerCard',

@@ -3,7 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { ToolApprovalCard } from '../components/tool-approval-card';
 import { CardHarness } from './support/card-harness';
 import { approvalInterrupt, deployApprovalInterrupt, directApprovalInterrupt, fixedClock, LONG_TEXT, LONG_WORD, PAST, ticket } from './support/fixtures';
-import { zhCN } from '../src/i18n/zh-cn';
+import { zhCN } from '../src/i18n/locales/zh-CN';
 
 const meta = {
   title: 'Cards/ToolApprovalCard',

@@ -4,7 +4,7 @@ import type { RenderQuestionContext } from '../components/user-question-card';
 import { UserQuestionCard } from '../components/user-question-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, LONG_TEXT, PAST, questionInterrupt, questions } from './support/fixtures';
-import { zhCN } from '../src/i18n/zh-cn';
+import { zhCN } from '../src/i18n/locales/zh-CN';
 
 const meta = {
   title: 'Cards/UserQuestionCard',

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { approvalInterrupt } from '../fixtures/interrupts';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
 import { makeTestCard, renderChat, sendMessage, transcript } from './harness';
-import { zhCN } from '../../src/i18n/zh-cn';
+import { zhCN } from '../../src/i18n/locales/zh-CN';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -5,7 +5,7 @@ import { useInterruptRenderersWith } from '../../components/host/use-interrupt-r
 import { approvalInterrupt } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
 import { Interrupts, makeTestCard, renderChat, sendMessage } from './harness';
-import { zhCN } from '../../src/i18n/zh-cn';
+import { zhCN } from '../../src/i18n/locales/zh-CN';
 
 const interruptThenReply = (interrupt: unknown, agentId = 'default') =>
   new ScriptedAgent(

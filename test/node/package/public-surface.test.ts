@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { exportSources, ROOT } from '../../../bench/size';
@@ -72,5 +74,11 @@ describe('the public surface', () => {
   it('should keep internals out of every entry', () => {
     const internals = ['formatRemaining', 'resolveLanguage', 'resolveLabels', 'UNWRAP_LIMITS', 'decodeUntrusted', 'liftInterrupt'];
     for (const names of Object.values(actual)) expect(names.filter((name) => internals.includes(name))).toEqual([]);
+  });
+
+  it('should publish every locale module in src/i18n/locales as ./locales/<tag>, and nothing else there', () => {
+    const modules = readdirSync(join(ROOT, 'src/i18n/locales')).filter((file) => file.endsWith('.ts')).map((file) => `./locales/${file.slice(0, -3)}`);
+    const exported = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports).filter((key) => key.startsWith('./locales/'));
+    expect(exported.sort()).toEqual(modules.sort());
   });
 });

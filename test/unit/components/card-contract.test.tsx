@@ -11,7 +11,7 @@ import type { AnyInterruptRenderer, InterruptRendererProps, InterruptStatus } fr
 import { createRendererRegistry } from '../../../src/registry';
 import { unwrapInterrupt } from '../../../src/unwrap';
 import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, mastraTimePicker, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';
-import { zhCN } from '../../../src/i18n/zh-cn';
+import { zhCN } from '../../../src/i18n/locales/zh-CN';
 
 /** Renderer props as the host hook passes them; resolve/cancel are spies that change nothing. */
 function props(raw: unknown, overrides: Partial<InterruptRendererProps<any>> = {}): InterruptRendererProps<any> {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { APPROVAL_STATUS, APPROVAL_STATUS_MAP } from '../../../src/protocol';
 import { approvalStatusLabel, EN_LABELS, formatLabel, resolveLabels, resolveLanguage } from '../../../src/i18n';
-import { zhCN } from '../../../src/i18n/zh-cn';
+import { zhCN } from '../../../src/i18n/locales/zh-CN';
 
 const ZH_CN_LABELS = zhCN.labels;
 
@@ -26,8 +26,29 @@ describe('labels', () => {
     expect(approvalStatusLabel(EN_LABELS, 'on_hold')).toBe('on_hold');
   });
 
-  it('has the same keys in every locale', () => {
-    expect(Object.keys(ZH_CN_LABELS).sort()).toEqual(Object.keys(EN_LABELS).sort());
+  describe('given every locale module in src/i18n/locales', () => {
+    const modules = import.meta.glob<Record<string, unknown>>('../../../src/i18n/locales/*.ts', { eager: true });
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    const locales = Object.entries(modules).map(([path, module]) => {
+      const tag = path.slice(path.lastIndexOf('/') + 1, -'.ts'.length);
+      return { tag, exports: Object.values(module) as Array<{ locale?: unknown; labels?: Record<string, unknown> }> };
+    });
+
+    it('should find at least the shipped zh-CN module', () => {
+      expect(locales.map(({ tag }) => tag)).toContain('zh-CN');
+    });
+
+    it.each(locales)('$tag: should export one { locale, labels } named after its file, with every English key and placeholder', ({ tag, exports }) => {
+      const [locale, ...others] = exports;
+      expect(others).toEqual([]);
+      expect(locale.locale).toBe(tag);
+      const labels = locale.labels as Record<string, string>;
+      expect(Object.keys(labels).sort()).toEqual(Object.keys(EN_LABELS).sort());
+      for (const [key, english] of Object.entries(EN_LABELS)) {
+        expect(typeof labels[key] === 'string' && labels[key].trim() !== '', `${tag}.${key} is empty`).toBe(true);
+        expect(placeholders(labels[key]), `${tag}.${key} placeholders`).toEqual(placeholders(english));
+      }
+    });
   });
 
   it('merges string overrides over English and ignores other values', () => {

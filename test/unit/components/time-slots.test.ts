@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateCandidateSlots } from '../../../src/time-slots';
-import { zhCN } from '../../../src/i18n/zh-cn';
+import { zhCN } from '../../../src/i18n/locales/zh-CN';
 
 const LABELS = ['Tomorrow 10:00 AM', 'Tomorrow 2:00 PM', 'Monday 9:00 AM', 'Monday 3:30 PM'];
 // 2026-04-19 is a Sunday; the week runs Sunday 19 .. Saturday 25.

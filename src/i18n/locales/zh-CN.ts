@@ -2,9 +2,9 @@
  * copilotkit-interrupts/locales/zh-CN — the built-in cards in Simplified Chinese. A separate
  * entry, so apps in other languages do not ship this table.
  */
-import { APPROVAL_STATUS_MAP } from '../protocol/constants';
-import type { InterruptLabels } from './labels';
-import { statusLabels } from './status-labels';
+import { APPROVAL_STATUS_MAP } from '../../protocol/constants';
+import type { InterruptLabels } from '../labels';
+import { statusLabels } from '../status-labels';
 
 /** Simplified Chinese labels; ticket statuses are the protocol's `APPROVAL_STATUS_MAP`. */
 const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
