@@ -5,18 +5,22 @@
  */
 
 // Reading an interrupt, whatever shape it arrived in
-export { unwrapInterrupt, UNKNOWN_REASON } from './unwrap/unwrap-interrupt';
-export { unwrapInterrupts, type InterruptRenderInput } from './unwrap/unwrap-interrupts';
-export type { InterruptSource, UnwrappedInterrupt } from './unwrap/types';
-export { LANGGRAPH_INTERRUPT_REASON, MASTRA_SUSPEND_REASON } from './unwrap/shapes';
 export {
   isApprovalTicket,
   isTimePickerPayload,
   isToolApprovalInterrupt,
   isUserQuestionInterrupt,
+  LANGGRAPH_INTERRUPT_REASON,
+  MASTRA_SUSPEND_REASON,
+  UNKNOWN_REASON,
+  unwrapInterrupt,
+  unwrapInterrupts,
+  type InterruptRenderInput,
+  type InterruptSource,
   type TimePickerPayload,
   type TimeSlot,
-} from './unwrap/guards';
+  type UnwrappedInterrupt,
+} from './unwrap';
 
 // Picking a renderer by reason
 export { createRendererRegistry, type RendererMap, type RendererRegistry } from './registry';
@@ -32,7 +36,7 @@ export {
   MessageStatus,
   RenderMode,
   isTerminalApprovalStatus,
-} from './protocol/constants';
+} from './protocol';
 export type {
   AIDevToolApprovalInterrupt,
   AIDevToolApprovalInterruptPayloadMetaData,
@@ -53,5 +57,5 @@ export type {
   UserQuestionItem,
   UserQuestionOptionItem,
   UserQuestionResume,
-} from './protocol/types';
+} from './protocol';
 export type { InterruptLocale } from './i18n/locale';
