@@ -58,7 +58,7 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
   const details = [interrupt.metadata, interrupt.payload].find(hasKeys);
 
   const readOnly = phase !== 'interactive';
-  const dismissed = phase === 'cancelled';
+  const dismissed = phase === 'cancelled' || phase === 'dismissed';
   const outcome = dismissed ? labels.fallbackDismissed : labels.fallbackSent;
 
   let announcement = '';

@@ -12,9 +12,9 @@ export type {
   InterruptRenderer,
   InterruptRendererProps,
   InterruptResumeHandler,
-  InterruptStatus,
   ToolGrants,
 } from '../hooks/renderer-props';
+export type { InterruptStatus } from '../src/session/status';
 
 // The built-in renderers (the cards) and the one for everything else
 export { defaultRenderers } from './default-renderers';
@@ -43,7 +43,6 @@ export type {
   InterruptHistoryOptions,
   InterruptHistoryPersistence,
   InterruptHistoryRecord,
-  InterruptRecordStatus,
 } from '../src/history/types';
 
 // Languages: English built in, others one import away (`copilotkit-interrupts/locales/zh-CN`)

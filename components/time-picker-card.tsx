@@ -67,12 +67,13 @@ function TimePickerBody(props: TimePickerCardProps) {
 
   // Read loosely: a stored result may come from another version of the card.
   const answer = shownResult as { cancelled?: unknown; chosen_label?: string; chosen_time?: string } | undefined;
-  const cancelled = phase === 'cancelled' || (phase === 'answered' && answer?.cancelled === true);
+  const dismissed = phase === 'dismissed';
+  const cancelled = phase === 'cancelled' || dismissed || (phase === 'answered' && answer?.cancelled === true);
   const pickedLabel = answer?.chosen_label ?? answer?.chosen_time ?? '';
 
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
-  else if (cancelled) announcement = `${labels.timePickerCancelled}. ${labels.timePickerNoTime}`;
+  else if (cancelled) announcement = `${dismissed ? labels.dismissed : labels.timePickerCancelled}. ${labels.timePickerNoTime}`;
   else if (phase === 'answered') announcement = `${labels.timePickerBooked}: ${pickedLabel}`;
 
   let body;
@@ -84,7 +85,7 @@ function TimePickerBody(props: TimePickerCardProps) {
       <ReadOnlyCard
         testId={cancelled ? 'time-picker-cancelled' : 'time-picker-picked'}
         tone={cancelled ? 'neutral' : 'success'}
-        badge={cancelled ? labels.timePickerCancelled : labels.timePickerBooked}
+        badge={dismissed ? labels.dismissed : cancelled ? labels.timePickerCancelled : labels.timePickerBooked}
         title={topic}
         className="cki-time-picker"
       >

@@ -122,9 +122,10 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   // Until the effect above answers, the auto-approved card already shows its answer.
   const shown: ToolApprovalResult | undefined = autoApprove ? { approved: true, autoApproved: true } : shownResult;
   const direct = (phase === 'answered' || autoApprove) && shown && 'approved' in shown ? shown : undefined;
-  // Resolved without a ticket: the user's decision, or "Cancelled" when dismissed before deciding.
+  // Resolved without a ticket: the user's decision; "Cancelled" when the card was dismissed before
+  // deciding, "Dismissed" when the user chatted on instead (steer-away).
   let outcomeTone: BadgeTone = 'neutral';
-  let outcome = labels.cancelledBadge;
+  let outcome = phase === 'dismissed' ? labels.dismissed : labels.cancelledBadge;
   if (direct) {
     outcomeTone = direct.approved ? 'success' : 'danger';
     outcome = direct.approved ? labels.approvalApproved : labels.approvalRejected;
@@ -133,7 +134,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
 
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
-  else if (phase === 'cancelled' || direct) announcement = outcome;
+  else if (phase === 'cancelled' || phase === 'dismissed' || direct) announcement = outcome;
   else if (shownTicket && (phase === 'answered' || shownTicket !== initialTicket)) {
     announcement = formatLabel(labels.approvalStatusChanged, { status: approvalStatusLabel(labels, shownTicket.status) });
   }
@@ -149,7 +150,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
           <>
             <ApprovalTicketDetails ticket={shownTicket} labels={labels} />
             {/* Dismissed without an answer: the ticket keeps its own status, so say it plainly. */}
-            {phase === 'cancelled' ? <p className="cki-card__note">{labels.cancelledBadge}</p> : null}
+            {phase === 'cancelled' || phase === 'dismissed' ? <p className="cki-card__note">{outcome}</p> : null}
           </>
         ) : (
           <>

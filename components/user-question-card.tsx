@@ -93,6 +93,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
   const answered = phase === 'answered';
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
+  else if (phase === 'dismissed') announcement = labels.dismissed;
   else if (phase === 'cancelled') announcement = labels.questionSkipped;
   else if (answered) announcement = labels.questionAnswered;
 
@@ -105,7 +106,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
       <ReadOnlyCard
         testId={answered ? 'user-question-answered' : 'user-question-skipped'}
         tone={answered ? 'success' : 'neutral'}
-        badge={answered ? labels.questionAnswered : labels.questionSkipped}
+        badge={answered ? labels.questionAnswered : phase === 'dismissed' ? labels.dismissed : labels.questionSkipped}
         title={props.interrupt.message}
         className="cki-question"
       >

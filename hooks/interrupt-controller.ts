@@ -1,14 +1,14 @@
-import type { InterruptHistory, InterruptHistoryRecord, InterruptRecordStatus } from '../src/history';
+import type { InterruptHistory } from '../src/history';
 import { LOG } from '../src/log';
 import {
   InterruptSession,
   keyOf,
+  statusOf,
   NOT_HANDED_OVER,
   type InterruptAnswer,
   type InterruptKey,
   type SessionBatch,
   type SessionDecision,
-  type SessionInterrupt,
 } from '../src/session';
 import { toProtocolInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
 import { afterPaint } from './after-paint';
@@ -85,23 +85,6 @@ const errorText = (error: unknown, fallback: string): string =>
   error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : fallback;
 
 const runFailed = (error: unknown): string => errorText(error, 'The resume run failed.');
-
-/** The history status a session phase shows as. */
-function statusOf(entry: SessionInterrupt): InterruptRecordStatus | undefined {
-  switch (entry.phase) {
-    case 'open':
-      return undefined;
-    case 'answered':
-    case 'sending':
-      return entry.answer?.status === 'cancelled' ? 'cancelled' : 'submitting';
-    case 'failed':
-      return 'error';
-    case 'expired':
-      return entry.error ? 'error' : 'expired';
-    default:
-      return entry.phase;
-  }
-}
 
 /**
  * The React side of {@link InterruptSession}: it feeds CopilotKit's and the cards' events into
@@ -386,12 +369,6 @@ export class InterruptController {
     return this.#answerFirst === id;
   }
 
-  /** Whether the card of `id` was closed because the user chatted on instead (steer-away). */
-  isDismissed(id: string): boolean {
-    const card = this.#cards.get(id);
-    return !!card && !!this.session.get(card.key)?.dismissed;
-  }
-
   /** Whether Retry can send anything for `id` now. */
   canRetry(id: string): boolean {
     const card = this.#cards.get(id);
@@ -516,7 +493,7 @@ export class InterruptController {
   #sync(key: InterruptKey) {
     const entry = this.session.get(key);
     const status = entry && statusOf(entry);
-    if (!entry || !status) return;
+    if (!entry || !status || status === 'pending') return;
     const id = this.#cardId(key);
     const card = this.#cards.get(id);
     const current = this.history.get(key.threadId, id);

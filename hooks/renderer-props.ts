@@ -7,10 +7,9 @@ import type {
   InterruptResume,
 } from '../src/protocol';
 import type { InterruptLocale } from '../src/i18n/locale';
+import type { InterruptStatus } from '../src/session/status';
 import type { UnwrappedInterrupt } from '../src/unwrap';
 
-/** Where a card is in its life. */
-export type InterruptStatus = 'pending' | 'submitting' | 'resolved' | 'cancelled' | 'expired' | 'error';
 
 export type ApprovalTicket = AIDevToolApprovalInterruptPayloadMetaData['ticket'];
 
@@ -30,6 +29,7 @@ export type InterruptResumeHandler = (
  */
 export interface InterruptRendererProps<TResult = unknown> {
   interrupt: UnwrappedInterrupt;
+  /** Where the interrupt stands; see `InterruptStatus`. A card derives its body from it. */
   status: InterruptStatus;
   /** The payload the user resolved with (also for echoes restored from history). */
   result?: TResult;

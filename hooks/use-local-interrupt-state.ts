@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import type { InterruptStatus } from './renderer-props';
+import type { InterruptStatus } from '../src/session/status';
 import { errorMessage } from '../src/error-message';
 
 export interface LocalInterruptStateOptions<T> {

@@ -119,6 +119,14 @@ export const Cancelled: Story = {
   },
 };
 
+export const Dismissed: Story = {
+  args: { status: 'dismissed' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('Dismissed');
+  },
+};
+
 export const Expired: Story = {
   args: { interrupt: { ...unknown, expiresAt: PAST } },
   play: async ({ canvasElement }) => {

@@ -115,6 +115,16 @@ export const Cancelled: Story = {
   },
 };
 
+/** Steer-away: the user chatted on instead of picking; the agent got `cancelled`. */
+export const Dismissed: Story = {
+  args: { status: 'dismissed' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('time-picker-cancelled')).toHaveTextContent('Dismissed');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
 export const Countdown: Story = {
   args: { interrupt: { ...timePickerInterrupt, expiresAt: FUTURE } },
   play: async ({ canvasElement }) => {

@@ -346,6 +346,16 @@ export const Cancelled: Story = {
   },
 };
 
+/** Steer-away: the user chatted on instead of deciding; the agent got `cancelled`. */
+export const Dismissed: Story = {
+  args: { interrupt: directApprovalInterrupt, status: 'dismissed' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('approval-status')).toHaveTextContent('Dismissed');
+    await expect(canvas.queryByTestId('approval-approve')).toBeNull();
+  },
+};
+
 export const TicketDismissed: Story = {
   args: { status: 'cancelled' },
   play: async ({ canvasElement }) => {

@@ -230,6 +230,16 @@ export const Skipped: Story = {
   },
 };
 
+/** Steer-away: the user chatted on instead of answering; the agent got `cancelled`. */
+export const Dismissed: Story = {
+  args: { status: 'dismissed' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('user-question-skipped')).toHaveTextContent('Dismissed');
+    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
 export const Expired: Story = {
   args: { interrupt: questionInterrupt(questions, { expiresAt: PAST }) },
   play: async ({ canvasElement, args }) => {

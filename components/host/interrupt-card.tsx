@@ -29,7 +29,6 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   const status = record?.status ?? 'pending';
   const answerFirst = useSyncExternalStore(controller.subscribe, () => status === 'pending' && controller.asksToAnswerFirst(interrupt.id));
   const toolGrants = useToolGrants(controller.history, record?.threadId ?? controller.threadId, controller.settings.allowAlways);
-  const dismissed = useSyncExternalStore(controller.subscribe, () => status === 'cancelled' && controller.isDismissed(interrupt.id));
   const canRetry = useSyncExternalStore(controller.subscribe, () => status === 'error' && controller.canRetry(interrupt.id));
 
   useEffect(() => {
@@ -62,18 +61,12 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   };
 
   const notice = answerFirst ? resolveLanguage(view.locale, view.labels) : undefined;
-  const closed = dismissed ? resolveLanguage(view.locale, view.labels) : undefined;
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
       {notice ? (
         <p className="cki-root cki-notice" role="alert" lang={notice.locale}>
           {notice.labels.answerFirst}
-        </p>
-      ) : null}
-      {closed ? (
-        <p className="cki-root cki-notice" role="status" lang={closed.locale}>
-          {closed.labels.dismissed}
         </p>
       ) : null}
       <RenderedInterrupt registry={view.registry} props={props} />

@@ -32,6 +32,7 @@ export function LastResortCard(props: InterruptRendererProps) {
     submitting: labels.sending,
     resolved: labels.fallbackSent,
     cancelled: labels.fallbackDismissed,
+    dismissed: labels.fallbackDismissed,
     expired: labels.expired,
     error: labels.errorTitle,
   };

@@ -1,4 +1,4 @@
-import type { InterruptStatus } from '../../hooks/renderer-props';
+import type { InterruptStatus } from '../../src/session/status';
 import type { InterruptLabels } from '../../src/i18n/labels';
 
 export interface SubmitStateProps {

@@ -1,10 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useCountdown, type Clock } from '../../hooks/use-countdown';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import type { InterruptStatus } from '../../src/session/status';
 import { resolveLanguage } from '../../src/i18n/labels';
 
-/** Which body a card shows. */
-export type CardPhase = 'interactive' | 'answered' | 'cancelled' | 'expired';
+/**
+ * Which body a card shows: a view of its `InterruptStatus` (plus the click not yet in the props),
+ * not a lifecycle of its own. `pending` draws the form, `submitting`, `resolved` and `error` the
+ * read-only answer; the closing statuses keep their names.
+ */
+export type CardPhase = 'interactive' | 'answered' | Extract<InterruptStatus, 'cancelled' | 'dismissed' | 'expired'>;
 
 /**
  * What every card derives from its renderer props: labels, countdown, phase, and a one-shot
@@ -32,6 +37,7 @@ export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) 
   const expired = status === 'expired' || (status === 'pending' && !local && countdown.expired);
   let phase: CardPhase;
   if (expired) phase = 'expired';
+  else if (status === 'dismissed') phase = 'dismissed';
   else if (status === 'cancelled' || (status === 'pending' && local?.kind === 'cancel')) phase = 'cancelled';
   else if (status === 'pending' && !local) phase = 'interactive';
   else phase = 'answered';

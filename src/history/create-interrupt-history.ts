@@ -1,12 +1,8 @@
 import { parseRecords } from './parse-records';
 import { resolvePersistence } from './persistence';
 import { createToolGrants } from './tool-grants';
-import {
-  TERMINAL_RECORD_STATUSES,
-  type InterruptHistory,
-  type InterruptHistoryOptions,
-  type InterruptHistoryRecord,
-} from './types';
+import { TERMINAL_STATUSES } from '../session/status';
+import type { InterruptHistory, InterruptHistoryOptions, InterruptHistoryRecord } from './types';
 import { LOG } from '../log';
 
 const EMPTY: readonly InterruptHistoryRecord[] = Object.freeze([]);
@@ -116,7 +112,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
   };
 }
 
-const isTerminal = (record: InterruptHistoryRecord) => TERMINAL_RECORD_STATUSES.includes(record.status);
+const isTerminal = (record: InterruptHistoryRecord) => TERMINAL_STATUSES.includes(record.status);
 
 /**
  * What to store when another tab on the same thread may have stored records since this one

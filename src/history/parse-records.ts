@@ -1,7 +1,8 @@
 import { isRecord } from '../unwrap/guards';
 import { sanitize } from '../unwrap/sanitize';
 import type { InterruptSource, UnwrappedInterrupt } from '../unwrap/types';
-import { TERMINAL_RECORD_STATUSES, type InterruptHistoryRecord, type InterruptRecordStatus } from './types';
+import { TERMINAL_STATUSES, type InterruptStatus } from '../session/status';
+import type { InterruptHistoryRecord } from './types';
 import { LOG } from '../log';
 
 const SOURCES: readonly InterruptSource[] = ['standard', 'mastra', 'legacy', 'raw'];
@@ -49,8 +50,8 @@ function checkRecord(value: unknown, threadId: string): Checked {
   if (typeof value.reason !== 'string') return { ok: false, why: 'its reason is not text' };
   if (typeof value.time !== 'number' || !Number.isFinite(value.time)) return { ok: false, why: 'its time is not a number' };
   if (value.anchor !== null && typeof value.anchor !== 'string') return { ok: false, why: 'its anchor is not text or null' };
-  if (!TERMINAL_RECORD_STATUSES.includes(value.status as InterruptRecordStatus)) {
-    return { ok: false, why: 'its status is not resolved, cancelled or expired' };
+  if (!TERMINAL_STATUSES.includes(value.status as InterruptStatus)) {
+    return { ok: false, why: 'its status is not resolved, cancelled, dismissed or expired' };
   }
   if (!isOptionalText(value.error)) return { ok: false, why: 'its error is not text' };
   if (!isOptionalText(value.agentId)) return { ok: false, why: 'its agent id is not text' };
@@ -61,7 +62,7 @@ function checkRecord(value: unknown, threadId: string): Checked {
     id: value.id,
     reason: value.reason,
     interrupt: checked.interrupt,
-    status: value.status as InterruptRecordStatus,
+    status: value.status as InterruptStatus,
     time: value.time,
     anchor: value.anchor,
   };

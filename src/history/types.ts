@@ -1,13 +1,5 @@
+import type { InterruptStatus } from '../session/status';
 import type { UnwrappedInterrupt } from '../unwrap/types';
-
-/**
- * Where an answered interrupt stands. `submitting` and `error` only live in memory: a page that
- * reloads mid-run cannot know how the run ended, so persistence keeps terminal records only.
- */
-export type InterruptRecordStatus = 'submitting' | 'resolved' | 'cancelled' | 'expired' | 'error';
-
-/** Statuses worth persisting: the run they belong to is over. */
-export const TERMINAL_RECORD_STATUSES: readonly InterruptRecordStatus[] = ['resolved', 'cancelled', 'expired'];
 
 /** One interrupt the user acted on, as the transcript echoes it. */
 export interface InterruptHistoryRecord<TResult = unknown> {
@@ -16,7 +8,11 @@ export interface InterruptHistoryRecord<TResult = unknown> {
   id: string;
   reason: string;
   interrupt: UnwrappedInterrupt;
-  status: InterruptRecordStatus;
+  /**
+   * Where it stands (never `pending`: a record exists once the user acted). Only the statuses in
+   * `TERMINAL_STATUSES` are persisted: `submitting` and `error` live in memory only.
+   */
+  status: InterruptStatus;
   /** The payload the user resolved with; absent for cancel and expiry. */
   result?: TResult;
   /** Why the resume run failed (status `error`). */

@@ -4,6 +4,7 @@ export {
   NOT_HANDED_OVER,
   keyOf,
   sameKey,
+  statusOf,
   type InterruptAnswer,
   type InterruptKey,
   type InterruptPhase,
@@ -14,3 +15,4 @@ export {
   type SessionOptions,
   type SessionResumeEntry,
 } from './interrupt-session';
+export { TERMINAL_STATUSES, type InterruptStatus } from './status';

@@ -7,6 +7,8 @@
  * interrupts sharing one can never take each other's answer.
  */
 
+import type { InterruptStatus } from './status';
+
 /** Where an interrupt was raised. */
 export interface InterruptKey {
   threadId: string;
@@ -29,6 +31,26 @@ export interface InterruptKey {
  * - `expired`: its `expiresAt` passed unanswered; the agent gets `cancelled` with the next run.
  */
 export type InterruptPhase = 'open' | 'answered' | 'sending' | 'resolved' | 'failed' | 'expired' | 'cancelled';
+
+/** The status the user sees for an interrupt (see {@link InterruptStatus}). */
+export function statusOf(entry: SessionInterrupt): InterruptStatus {
+  const closed = entry.dismissed ? 'dismissed' : 'cancelled';
+  switch (entry.phase) {
+    case 'open':
+      return 'pending';
+    case 'answered':
+    case 'sending':
+      return entry.answer?.status === 'cancelled' ? closed : 'submitting';
+    case 'failed':
+      return 'error';
+    case 'expired':
+      return entry.error ? 'error' : 'expired';
+    case 'cancelled':
+      return closed;
+    default:
+      return entry.phase;
+  }
+}
 
 /** What the user did. */
 export type InterruptAnswer = { status: 'resolved'; payload: unknown } | { status: 'cancelled' };

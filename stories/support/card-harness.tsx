@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
-import type { AnyInterruptRenderer, InterruptRendererProps, InterruptResumeHandler, InterruptStatus } from '../../hooks/renderer-props';
+import type { AnyInterruptRenderer, InterruptRendererProps, InterruptResumeHandler } from '../../hooks/renderer-props';
+import type { InterruptStatus } from '../../src/session/status';
 import { toolGrantsFor } from '../../hooks/use-tool-grants';
 import { useLocalInterruptState } from '../../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../../src/i18n/locale';

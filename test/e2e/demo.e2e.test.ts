@@ -332,7 +332,8 @@ describe('Mastra agent: steer-away and expiry', () => {
     await card.waitFor();
     await demoTab.send('Hello?');
     await demoTab.waitForAnswer(/demo agent/);
-    const dismissed = demoTab.page.getByRole('status').filter({ hasText: /^Dismissed$/ });
+    // The card's own badge says it: the card is in status `dismissed`, not "Cancelled".
+    const dismissed = demoTab.transcript.getByTestId('time-picker-cancelled').filter({ hasText: 'Dismissed' });
     await dismissed.waitFor();
     await demoTab.screenshot('05-steer-away-dismissed');
 

@@ -1,7 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { approvalInterrupt } from '../fixtures/interrupts';
-import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
+import { approvalInterrupt, mastraScheduleInterrupt } from '../fixtures/interrupts';
+import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../helpers/scripted-agent';
+import { defaultRenderers } from '../../components/default-renderers';
+import { createInterruptHistory } from '../../src/history';
 import { makeTestCard, renderChat, sendMessage, transcript } from './harness';
 import { zhCN } from '../../src/i18n/locales/zh-CN';
 
@@ -68,8 +70,7 @@ describe('a chat message while an interrupt is open (steer away, the default)', 
     expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'cancelled' }]);
     expect(agent.runs[1].messages.some((m) => m.role === 'user' && m.content === 'Actually, something else')).toBe(true);
     const card = await screen.findByTestId('approval-readonly');
-    await waitFor(() => expect(card).toHaveAttribute('data-status', 'cancelled'));
-    expect(card.closest('.cki-interrupt')).toHaveTextContent('Dismissed');
+    await waitFor(() => expect(card).toHaveAttribute('data-status', 'dismissed'));
     expect(screen.queryByText(NOTICE)).not.toBeInTheDocument();
   });
 
@@ -93,13 +94,45 @@ describe('a chat message while an interrupt is open (steer away, the default)', 
   it('says Dismissed in the configured locale', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input, n) =>
-      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))] : [runStarted(input), ...textMessage(`r${n}`, '好的'), runFinished(input)],
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))] : [runStarted(input), ...textMessage(`r${n}`, '好的'), runFinished(input)],
     );
-    renderChat({ agent, config: { ...zhCN, resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
-    await sendMessage('审批一下');
-    await screen.findByTestId('approval');
+    renderChat({ agent, config: { ...zhCN, resolveDelayMs: 0, defaults: defaultRenderers } });
+    await sendMessage('约个时间');
+    await screen.findByTestId('time-picker-card');
     await sendMessage('换个话题');
     expect(await screen.findByText('好的')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId('approval-readonly').closest('.cki-interrupt')).toHaveTextContent(zhCN.labels.dismissed));
+    // The card's own badge says it (the real card, in its locale); no second notice above it.
+    const card = await screen.findByTestId('time-picker-cancelled');
+    await waitFor(() => expect(card).toHaveTextContent(zhCN.labels.dismissed));
+    expect(card).not.toHaveTextContent(zhCN.labels.timePickerCancelled);
+    expect(screen.queryAllByText(zhCN.labels.dismissed)).toHaveLength(1);
+  });
+
+  it('keeps "Dismissed" on the card after a reload, read from the stored history', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const script: RunScript = (input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
+        : [runStarted(input), ...textMessage(`r${n}`, 'Happy to talk about something else.'), runFinished(input)];
+    const history = () => createInterruptHistory({ persistence: 'localStorage', storageKey: 'test:dismissed' });
+    const agent = new ScriptedAgent(script);
+    const first = renderChat({ agent, threadId: 'thread-d', config: { resolveDelayMs: 0, defaults: defaultRenderers, history: history() } });
+    await sendMessage('Book a call with sales');
+    await screen.findByTestId('time-picker-card');
+    await sendMessage('Something else first');
+    expect(await screen.findByText('Happy to talk about something else.')).toBeInTheDocument();
+    const badge = async () => within(await screen.findByTestId('time-picker-cancelled')).getByText(/Dismissed|Cancelled/);
+    await waitFor(async () => expect(await badge()).toHaveTextContent('Dismissed'));
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('test:dismissed:thread-d') ?? '[]')).toMatchObject([{ status: 'dismissed' }]));
+    first.unmount();
+
+    // The reload: a new agent restoring the transcript, a new history reading storage.
+    const restored = new ScriptedAgent(script, { storedMessages: agent.messages });
+    renderChat({ agent: restored, threadId: 'thread-d', config: { defaults: defaultRenderers, history: history() } });
+    expect(await screen.findByText('Happy to talk about something else.')).toBeInTheDocument();
+    expect(await badge()).toHaveTextContent('Dismissed');
+    expect(screen.queryByText('Cancelled')).not.toBeInTheDocument();
+    expect(restored.runs).toHaveLength(0);
+    localStorage.clear();
   });
 });

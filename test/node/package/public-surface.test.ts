@@ -14,7 +14,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'AIDevToolApprovalInterrupt', 'APPROVAL_STATUS', 'Clock', 'Countdown', 'EN_LABELS', 'FallbackInterruptCard',
     'FallbackInterruptCardProps', 'Interrupt', 'InterruptHistory', 'InterruptHistoryOptions', 'InterruptHistoryPersistence',
     'InterruptHistoryRecord', 'InterruptLabels', 'InterruptLocale', 'InterruptMessage', 'InterruptMessageRender',
-    'InterruptMessageRenderProps', 'InterruptReason', 'InterruptRecordStatus', 'InterruptRenderer', 'InterruptRendererProps',
+    'InterruptMessageRenderProps', 'InterruptReason', 'InterruptRenderer', 'InterruptRendererProps',
     'InterruptRenderers', 'InterruptRenderersConfig', 'InterruptResumeHandler', 'InterruptStatus', 'LocalInterruptState',
     'LocalInterruptStateOptions', 'RenderQuestionContext', 'TimePickerCard', 'TimePickerCardProps', 'TimePickerPayload',
     'TimePickerResult', 'TimeSlot', 'ToolApprovalCard', 'ToolApprovalCardProps', 'ToolApprovalResult', 'ToolGrants',

@@ -7,7 +7,8 @@ import { FallbackInterruptCard } from '../../../components/fallback-interrupt-ca
 import { TimePickerCard } from '../../../components/time-picker-card';
 import { ToolApprovalCard } from '../../../components/tool-approval-card';
 import { UserQuestionCard } from '../../../components/user-question-card';
-import type { AnyInterruptRenderer, InterruptRendererProps, InterruptStatus } from '../../../hooks/renderer-props';
+import type { AnyInterruptRenderer, InterruptRendererProps } from '../../../hooks/renderer-props';
+import type { InterruptStatus } from '../../../src/session/status';
 import { createRendererRegistry } from '../../../src/registry';
 import { unwrapInterrupt } from '../../../src/unwrap';
 import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, mastraTimePicker, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';

@@ -101,6 +101,20 @@ describe('createInterruptHistory', () => {
     warn.mockRestore();
   });
 
+  it('given records stored by an earlier version and dismissed ones, should read every settled status and drop unsettled ones', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const storage = memoryStorage();
+    // Written before "dismissed" existed: a steer-away card was stored as `cancelled` then.
+    const stored = (['resolved', 'cancelled', 'expired', 'dismissed', 'submitting', 'error', 'pending', 'Dismissed'] as const).map(
+      (status, n) => ({ ...entry('a', { ...approval, id: `i-${n}` }), id: `i-${n}`, status, time: n }),
+    );
+    storage.data.set('h:a', JSON.stringify(stored));
+    const history = createInterruptHistory({ persistence: storage, storageKey: 'h' });
+    expect(history.getSnapshot('a').map((r) => r.status)).toEqual(['resolved', 'cancelled', 'expired', 'dismissed']);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('its status is not resolved, cancelled, dismissed or expired'));
+    warn.mockRestore();
+  });
+
   it('keeps working when storage throws', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const history = createInterruptHistory({
