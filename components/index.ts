@@ -11,7 +11,6 @@ export type { InterruptRenderersConfig } from '../hooks/types';
 export type {
   InterruptRenderer,
   InterruptRendererProps,
-  InterruptResumeHandler,
   ToolGrants,
 } from '../hooks/renderer-props';
 export type { InterruptStatus } from '../src/session/status';
@@ -53,8 +52,10 @@ export type { InterruptLocale } from '../src/i18n/locale';
 export { InterruptReason, APPROVAL_STATUS } from '../src/protocol/constants';
 export type {
   AIDevToolApprovalInterrupt,
+  AnyInterruptResume,
   Interrupt,
   InterruptMessage,
+  OnInterruptResume,
   UserQuestionInterrupt,
 } from '../src/protocol/types';
 export type { UnwrappedInterrupt } from '../src/unwrap/types';

@@ -1,5 +1,6 @@
 import { useMemo, type ReactElement } from 'react';
-import type { AnyInterruptRenderer, InterruptResumeHandler } from '../hooks/renderer-props';
+import type { AnyInterruptRenderer } from '../hooks/renderer-props';
+import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
 import { useLocalInterruptState } from '../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../src/i18n/locale';
 import { InterruptReason, type InterruptMessage, type InterruptResult } from '../src/protocol';
@@ -18,7 +19,7 @@ export interface InterruptMessageRenderProps {
   renderers?: Readonly<Record<string, AnyInterruptRenderer | undefined>>;
   fallback?: AnyInterruptRenderer;
   /** Receives answers as resume records `{interruptId, reason, status, payload}`, and card operations. */
-  onInterruptResume?: InterruptResumeHandler;
+  onInterruptResume?: OnInterruptResume<AnyInterruptResume, unknown>;
 }
 
 type Registry = RendererRegistry<AnyInterruptRenderer>;

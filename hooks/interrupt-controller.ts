@@ -13,7 +13,7 @@ import {
 import { toProtocolInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
 import { afterPaint } from './after-paint';
 import type { CardView } from './card-view';
-import type { InterruptResumeHandler } from './renderer-props';
+import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
 import { carriesBatch } from './resume-batch';
 import { toResumeRecord } from './resume-record';
 
@@ -42,7 +42,7 @@ export interface ControlledCopilotKit {
 export interface ControllerSettings {
   agentId: string;
   resolveDelayMs: number;
-  onInterruptResume?: InterruptResumeHandler;
+  onInterruptResume?: OnInterruptResume<AnyInterruptResume, unknown>;
   /** The hook's `allowAlways` option: which tools approval cards may always allow. */
   allowAlways?: boolean | readonly string[];
   onChatWhileOpen?: 'dismiss' | 'block';
@@ -139,7 +139,7 @@ export class InterruptController {
    * What cards get as `onInterruptResume`: a stable function that calls the app's latest
    * callback, so a card CopilotKit keeps memoized never calls a stale one.
    */
-  readonly forwardResume: InterruptResumeHandler = (payload, interrupt) => this.settings.onInterruptResume?.(payload, interrupt);
+  readonly forwardResume: OnInterruptResume<AnyInterruptResume, unknown> = (payload, interrupt) => this.settings.onInterruptResume?.(payload, interrupt);
 
   /** New renderers, locale or labels: every card redraws. */
   setView(view: CardView): void {

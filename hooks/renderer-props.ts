@@ -1,27 +1,10 @@
 import type { ComponentType } from 'react';
-import type {
-  AIDevToolApprovalInterruptPayloadMetaData,
-  BaseResume,
-  Interrupt,
-  InterruptReason,
-  InterruptResume,
-} from '../src/protocol';
+import type { AIDevToolApprovalInterruptPayloadMetaData, AnyInterruptResume, OnInterruptResume } from '../src/protocol';
 import type { InterruptLocale } from '../src/i18n/locale';
 import type { InterruptStatus } from '../src/session/status';
 import type { UnwrappedInterrupt } from '../src/unwrap';
 
-
 export type ApprovalTicket = AIDevToolApprovalInterruptPayloadMetaData['ticket'];
-
-/**
- * What `onInterruptResume` gets: an operation (approval cancel / refresh, flow node), or the
- * resume record of an answered interrupt (`UserQuestionResume` and its kin).
- * For `approval_refresh` it may return the updated ticket (or `{ticket}`).
- */
-export type InterruptResumeHandler = (
-  payload: InterruptResume | BaseResume<InterruptReason, Record<string, unknown>>,
-  interrupt?: Interrupt,
-) => unknown;
 
 /**
  * Props every interrupt renderer receives. A card is controlled by them: its read-only state is
@@ -51,8 +34,11 @@ export interface InterruptRendererProps<TResult = unknown> {
   locale: InterruptLocale;
   /** Label overrides merged over English, or a whole table such as `zhCN.labels` for `locale: 'zh-CN'`. */
   labels?: Readonly<Record<string, string>>;
-  /** The app's callback for card operations (approval cancel / refresh). */
-  onInterruptResume?: InterruptResumeHandler;
+  /**
+   * The app's callback for card operations (approval cancel / refresh; `approval_refresh` may
+   * return the updated ticket, or `{ticket}`).
+   */
+  onInterruptResume?: OnInterruptResume<AnyInterruptResume, unknown>;
   /** "Always allow <tool> in this conversation", when the app offers it (`allowAlways`). */
   toolGrants?: ToolGrants;
 }

@@ -1,7 +1,8 @@
 import type { InterruptHistory } from '../src/history';
 import type { InterruptLocale } from '../src/i18n/locale';
 import type { RendererMap } from '../src/registry';
-import type { InterruptRenderer, InterruptResumeHandler } from './renderer-props';
+import type { InterruptRenderer } from './renderer-props';
+import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
 
 /** Options of `useInterruptRenderers` / `<InterruptRenderers>` (SPEC section 4). */
 export interface InterruptRenderersConfig {
@@ -14,7 +15,7 @@ export interface InterruptRenderersConfig {
   /** Extra wait after the read-only card is painted, before the agent resumes. Default 500 ms. */
   resolveDelayMs?: number;
   /** Called with the seed's resume record for every answer, and by cards for their operations. */
-  onInterruptResume?: InterruptResumeHandler;
+  onInterruptResume?: OnInterruptResume<AnyInterruptResume, unknown>;
   /**
    * Draw cards inside `<CopilotChat>` (default). With `false` the hook returns the element for
    * you to place, and there is no transcript echo.

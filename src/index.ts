@@ -41,6 +41,7 @@ export type {
   AIDevToolApprovalInterrupt,
   AIDevToolApprovalInterruptPayloadMetaData,
   AIDevToolApprovalResume,
+  AnyInterruptResume,
   BaseInterrupt,
   BaseMessage,
   BaseResume,

@@ -142,5 +142,16 @@ export type InterruptMessage = BaseMessage<
 /**
  * Called when the user acts on an interrupt card (answer, approval cancel / refresh, flow node).
  * `interrupt` is passed for interrupt-sourced actions and omitted for flow nodes.
+ *
+ * Without type arguments it is the seed's signature. The hook, `InterruptMessageRender` and the
+ * cards take `OnInterruptResume<AnyInterruptResume, unknown>`: they also pass the resume record of
+ * cards outside the seed's union (a time picker's `BaseResume`), and `approval_refresh` may return
+ * the updated ticket.
  */
-export type OnInterruptResume = (payload: InterruptResume, interrupt?: Interrupt) => Promise<void> | void;
+export type OnInterruptResume<TPayload = InterruptResume, TReturn = Promise<void> | void> = (
+  payload: TPayload,
+  interrupt?: Interrupt,
+) => TReturn;
+
+/** Every payload `onInterruptResume` can get from this library: the seed's, or any card's resume record. */
+export type AnyInterruptResume = InterruptResume | BaseResume<InterruptReason, Record<string, unknown>>;

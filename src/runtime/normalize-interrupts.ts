@@ -1,5 +1,6 @@
 import type { AbstractAgent, BaseEvent, CustomEvent, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
 import { Observable } from 'rxjs';
+import type { ResumeEntry } from '../session/status';
 import { isRecord } from '../unwrap/guards';
 import {
   DISMISSED_APPROVAL_REASON,
@@ -195,12 +196,6 @@ function fromLegacyEvent({ value, rawEvent }: LegacyEvent, runId: string, index:
   const { id, problem } = legacyInterruptId(runId, index, { ...(agentId ? { agentId } : {}), event: value });
   if (problem) report(problem, value);
   return fromLegacyData(id, value);
-}
-
-interface ResumeEntry {
-  interruptId: string;
-  status: string;
-  payload?: unknown;
 }
 
 /**

@@ -13,6 +13,5 @@ export {
   type SessionDecision,
   type SessionInterrupt,
   type SessionOptions,
-  type SessionResumeEntry,
 } from './interrupt-session';
-export { TERMINAL_STATUSES, type InterruptStatus } from './status';
+export { TERMINAL_STATUSES, type InterruptStatus, type ResumeEntry, type ResumeStatus } from './status';

@@ -7,7 +7,7 @@
  * interrupts sharing one can never take each other's answer.
  */
 
-import type { InterruptStatus } from './status';
+import type { InterruptStatus, ResumeEntry, ResumeStatus } from './status';
 
 /** Where an interrupt was raised. */
 export interface InterruptKey {
@@ -53,14 +53,7 @@ export function statusOf(entry: SessionInterrupt): InterruptStatus {
 }
 
 /** What the user did. */
-export type InterruptAnswer = { status: 'resolved'; payload: unknown } | { status: 'cancelled' };
-
-/** One entry of AG-UI `RunAgentInput.resume`. */
-export interface SessionResumeEntry {
-  interruptId: string;
-  status: 'resolved' | 'cancelled';
-  payload?: unknown;
-}
+export type InterruptAnswer = { status: Extract<ResumeStatus, 'resolved'>; payload: unknown } | { status: Extract<ResumeStatus, 'cancelled'> };
 
 export interface SessionInterrupt {
   key: InterruptKey;
@@ -84,7 +77,7 @@ export interface SessionBatch {
   /** The run the resume continues. */
   runId: string;
   keys: InterruptKey[];
-  resume: SessionResumeEntry[];
+  resume: ResumeEntry[];
   /** Also carries the user's chat message (steer-away): the run's reply answers it. */
   withChat: boolean;
 }

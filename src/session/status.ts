@@ -19,3 +19,13 @@ export type InterruptStatus = 'pending' | 'submitting' | 'resolved' | 'cancelled
  * memory: a page that reloads mid-run cannot know how the run ended.
  */
 export const TERMINAL_STATUSES: readonly InterruptStatus[] = ['resolved', 'cancelled', 'dismissed', 'expired'];
+
+/** What an AG-UI resume entry says of its interrupt: the two statuses the agent can receive. */
+export type ResumeStatus = Extract<InterruptStatus, 'resolved' | 'cancelled'>;
+
+/** One entry of AG-UI `RunAgentInput.resume`. */
+export interface ResumeEntry {
+  interruptId: string;
+  status: ResumeStatus;
+  payload?: unknown;
+}

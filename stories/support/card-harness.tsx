@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
-import type { AnyInterruptRenderer, InterruptRendererProps, InterruptResumeHandler } from '../../hooks/renderer-props';
+import type { AnyInterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
+import type { AnyInterruptResume, OnInterruptResume } from '../../src/protocol/types';
 import type { InterruptStatus } from '../../src/session/status';
 import { toolGrantsFor } from '../../hooks/use-tool-grants';
 import { useLocalInterruptState } from '../../hooks/use-local-interrupt-state';
@@ -25,7 +26,7 @@ export interface CardHarnessProps {
   onResolve?: (payload: unknown) => void;
   /** Spy: called when the card cancels. */
   onCancel?: () => void;
-  onInterruptResume?: InterruptResumeHandler;
+  onInterruptResume?: OnInterruptResume<AnyInterruptResume, unknown>;
   /** Anything else the card takes (`now`, `renderQuestion`, `refreshCooldownMs`). */
   extra?: Record<string, unknown>;
   /** The hook's `allowAlways`: offer "Always allow" for these tools (`true`: every tool). */

@@ -11,19 +11,19 @@ import { exportSources, ROOT } from '../../../bench/size';
  */
 const PUBLIC_NAMES: Record<string, string[]> = {
   '.': [
-    'AIDevToolApprovalInterrupt', 'APPROVAL_STATUS', 'Clock', 'Countdown', 'EN_LABELS', 'FallbackInterruptCard',
+    'AIDevToolApprovalInterrupt', 'APPROVAL_STATUS', 'AnyInterruptResume', 'Clock', 'Countdown', 'EN_LABELS', 'FallbackInterruptCard',
     'FallbackInterruptCardProps', 'Interrupt', 'InterruptHistory', 'InterruptHistoryOptions', 'InterruptHistoryPersistence',
     'InterruptHistoryRecord', 'InterruptLabels', 'InterruptLocale', 'InterruptMessage', 'InterruptMessageRender',
     'InterruptMessageRenderProps', 'InterruptReason', 'InterruptRenderer', 'InterruptRendererProps',
-    'InterruptRenderers', 'InterruptRenderersConfig', 'InterruptResumeHandler', 'InterruptStatus', 'LocalInterruptState',
-    'LocalInterruptStateOptions', 'RenderQuestionContext', 'TimePickerCard', 'TimePickerCardProps', 'TimePickerPayload',
+    'InterruptRenderers', 'InterruptRenderersConfig', 'InterruptStatus', 'LocalInterruptState',
+    'LocalInterruptStateOptions', 'OnInterruptResume', 'RenderQuestionContext', 'TimePickerCard', 'TimePickerCardProps', 'TimePickerPayload',
     'TimePickerResult', 'TimeSlot', 'ToolApprovalCard', 'ToolApprovalCardProps', 'ToolApprovalResult', 'ToolGrants',
     'UnwrappedInterrupt', 'UserQuestionCard', 'UserQuestionCardProps', 'UserQuestionInterrupt', 'UserQuestionResult',
     'createInterruptHistory', 'defaultRenderers', 'useCountdown', 'useInterruptRenderers', 'useLocalInterruptState',
     'withInterruptEcho',
   ],
   './core': [
-    'AIDevToolApprovalInterrupt', 'AIDevToolApprovalInterruptPayloadMetaData', 'AIDevToolApprovalResume', 'APPROVAL_STATUS',
+    'AIDevToolApprovalInterrupt', 'AIDevToolApprovalInterruptPayloadMetaData', 'AIDevToolApprovalResume', 'APPROVAL_STATUS', 'AnyInterruptResume',
     'APPROVAL_STATUS_MAP', 'APPROVAL_STATUS_MAP_EN', 'BaseInterrupt', 'BaseMessage', 'BaseResume', 'FlowNodeResume',
     'Interrupt', 'InterruptLocale', 'InterruptMessage', 'InterruptReason', 'InterruptRenderInput', 'InterruptResult',
     'InterruptResume', 'InterruptResumeOperation', 'InterruptSource', 'LANGGRAPH_INTERRUPT_REASON', 'MASTRA_SUSPEND_REASON',

@@ -19,7 +19,12 @@ import {
   type UserQuestionAnswerItem,
   type UserQuestionInterrupt,
   type UserQuestionResume,
+  type AnyInterruptResume,
 } from '../../../src/protocol';
+import type { InterruptRendererProps } from '../../../hooks/renderer-props';
+import type { InterruptRenderersConfig } from '../../../hooks/types';
+import type { InterruptHistoryRecord } from '../../../src/history';
+import type { InterruptStatus } from '../../../src/session';
 
 describe('protocol types', () => {
   it('pins the string values of the enums', () => {
@@ -167,5 +172,25 @@ describe('protocol types', () => {
       expectTypeOf(interrupt).toEqualTypeOf<Interrupt | undefined>();
     };
     expectTypeOf(handleInterruptResume).toBeFunction();
+  });
+});
+
+describe('one vocabulary', () => {
+  it('given the renderer props, the hook and the history, should type the lifecycle with the one InterruptStatus', () => {
+    expectTypeOf<InterruptStatus>().toEqualTypeOf<
+      'pending' | 'submitting' | 'resolved' | 'cancelled' | 'dismissed' | 'expired' | 'error'
+    >();
+    expectTypeOf<InterruptRendererProps['status']>().toEqualTypeOf<InterruptStatus>();
+    expectTypeOf<InterruptHistoryRecord['status']>().toEqualTypeOf<InterruptStatus>();
+  });
+
+  it('given a resume callback, should type it with OnInterruptResume: the seed signature alone, the wider one the library calls', () => {
+    expectTypeOf<OnInterruptResume<AnyInterruptResume, unknown>>().toEqualTypeOf<
+      (payload: AnyInterruptResume, interrupt?: Interrupt) => unknown
+    >();
+    expectTypeOf<InterruptRendererProps['onInterruptResume']>().toEqualTypeOf<OnInterruptResume<AnyInterruptResume, unknown> | undefined>();
+    expectTypeOf<InterruptRenderersConfig['onInterruptResume']>().toEqualTypeOf<
+      OnInterruptResume<AnyInterruptResume, unknown> | undefined
+    >();
   });
 });
