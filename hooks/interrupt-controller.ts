@@ -71,7 +71,6 @@ interface Card {
   key: InterruptKey;
   interrupt: UnwrappedInterrupt;
   anchor: string | null;
-  legacy?: LegacyEvent;
 }
 
 const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null =>
@@ -103,9 +102,8 @@ export class InterruptController {
   #copilotkit?: ControlledCopilotKit;
   #open?: OpenSet;
   #legacy?: LegacyEvent;
-  /** Cards by the id of their history record, and that id by session key. */
+  /** Cards by the id of their history record. */
   #cards = new Map<string, Card>();
-  #cardIds = new Map<string, string>();
   #anchors = new Map<string, string | null>();
   #scheduled = new Map<string, () => void>();
   /** The resume on its way, and the input of the run that carries it once it started. */
@@ -188,7 +186,7 @@ export class InterruptController {
         this.#followThread();
         this.#raises++;
         const raised = interrupts.filter((i) => typeof i?.id === 'string');
-        this.#apply(this.session.raised(input?.runId ?? 'unknown', raised));
+        this.#apply(this.session.raised(input?.runId ?? 'unknown', raised, this.#recorded));
         for (const key of this.session.openSet) this.#anchors.set(keyOf(key), lastId(messages));
       },
       onCustomEvent: ({ event, input, messages }) => {
@@ -244,9 +242,11 @@ export class InterruptController {
 
   /** What identifies a batch in a run's input: its resume entries, or the legacy command. */
   #carried(batch: SessionBatch) {
-    const legacy = this.#cards.get(this.#cardId(batch.keys[0]))?.legacy;
-    return { ids: batch.keys.map((k) => k.id), legacy: legacy && { resume: undefined, interruptEvent: legacy.value } };
+    return { ids: batch.keys.map((k) => k.id), legacy: batch.carry.type === 'command' ? batch.carry.command : undefined };
   }
+
+  /** Whether this thread's history already has a record under `id` (the session keeps ids unique). */
+  #recorded = (id: string) => this.history.get(this.session.threadId, id) !== undefined;
 
   /**
    * The interrupts CopilotKit currently shows, as the cards to draw. Called from the `useInterrupt`
@@ -275,7 +275,12 @@ export class InterruptController {
       // Raised before this hook listened (a remount, a restored thread) or a legacy event.
       this.#followThread();
       const runId = (kind === 'legacy' ? this.#legacy?.runId : undefined) ?? 'restored';
-      const decisions = this.session.raised(runId, unique.map((i) => ({ id: i.id, expiresAt: i.expiresAt })));
+      const raised = unique.map((i) => ({
+        id: i.id,
+        expiresAt: i.expiresAt,
+        ...(kind === 'legacy' && { legacyEvent: this.#legacy ? this.#legacy.value : legacyValue(i) }),
+      }));
+      const decisions = this.session.raised(runId, raised, this.#recorded);
       // This runs while CopilotKit renders: cards of a superseded set learn why after it.
       if (decisions.some((d) => d.type !== 'nothing')) queueMicrotask(() => this.#apply(decisions));
       open = this.session.openSet;
@@ -290,27 +295,15 @@ export class InterruptController {
         key,
         interrupt: card,
         anchor: this.#anchors.get(keyOf(key)) ?? this.#lastMessageId(),
-        legacy: kind === 'legacy' ? this.#legacy ?? { anchor: null, value: legacyValue(interrupt) } : undefined,
       });
       if (interrupt.problem) this.#warnOnce(id, `${LOG} Interrupt "${id}" could not be fully understood: ${interrupt.problem}`, interrupt.raw);
       return card;
     });
   }
 
-  /**
-   * The id of the card (and of its history record) for a session key: the interrupt's own id,
-   * unless an earlier interrupt of this thread already has a record under it (an id reused by a
-   * later run, the same legacy question asked twice); then the run and stop make it unique.
-   */
+  /** The id of the card (and of its history record) for a session key: the session assigns it. */
   #cardId(key: InterruptKey): string {
-    const existing = this.#cardIds.get(keyOf(key));
-    if (existing) return existing;
-    const taken = (id: string) => this.history.get(key.threadId, id) !== undefined || [...this.#cardIds.values()].includes(id);
-    let id = key.id;
-    if (taken(id)) id = `${key.id}@${key.runId}${key.raise ? `#${key.raise}` : ''}`;
-    for (let n = 2; taken(id); n++) id = `${key.id}@${key.runId}#${n}`;
-    this.#cardIds.set(keyOf(key), id);
-    return id;
+    return this.session.get(key)?.recordId ?? key.id;
   }
 
   #warnOnce(id: string, message: string, detail?: unknown) {
@@ -401,6 +394,9 @@ export class InterruptController {
           `${LOG} Resuming interrupt(s) ${ids} failed: ${decision.message}`,
         );
         this.#emit();
+      } else if (decision.type === 'reply-to-chat') {
+        const agent = this.#agent;
+        if (agent) this.#copilotkit?.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
       } else if (decision.type === 'answer-first') {
         this.#answerFirst = this.#cardId(decision.key);
         this.#emit();
@@ -436,9 +432,7 @@ export class InterruptController {
     const expired = batch.keys.filter((k) => this.session.get(k)?.phase === 'expired').map((k) => k.id);
     if (expired.length) agent.pendingInterrupts = agent.pendingInterrupts.filter((i) => !expired.includes(i.id));
 
-    const legacy = this.#cards.get(this.#cardId(batch.keys[0]))?.legacy;
-    const [entry] = batch.resume;
-    if (legacy && entry.status === 'cancelled') {
+    if (batch.carry.type === 'dismiss') {
       // A legacy cancel only dismisses: CopilotKit drops the event and no run follows.
       void Promise.resolve()
         .then(() => this.#open?.actions.cancel())
@@ -449,9 +443,7 @@ export class InterruptController {
     }
     this.#inflight = { batch };
     this.#emit();
-    const answers = legacy
-      ? { forwardedProps: { command: { resume: entry.payload, interruptEvent: legacy.value } } }
-      : { resume: batch.resume };
+    const answers = batch.carry.type === 'command' ? { forwardedProps: { command: batch.carry.command } } : { resume: batch.resume };
     copilotkit.runAgent({ agent, ...answers, ...(batch.runId && { runId: batch.runId }) }).then(
       () => this.#failIfNotSent(batch),
       (error) => this.#landed(batch, runFailed(error)),
@@ -471,22 +463,12 @@ export class InterruptController {
   /** `batch` is no longer on its way: delivered, or failed with `failure`. */
   #landed(batch: SessionBatch, failure?: string) {
     if (this.#inflight?.batch === batch) this.#inflight = undefined;
-    this.#apply(failure ? this.session.notDelivered(batch.batchId, failure) : this.session.delivered(batch.batchId));
+    const messages = this.#agent?.messages;
+    const chatUnanswered = messages?.[messages.length - 1]?.role === 'user';
+    const decisions = failure ? this.session.notDelivered(batch.batchId, failure) : this.session.delivered(batch.batchId, chatUnanswered);
     batch.keys.forEach((k) => this.#sync(k));
     this.#emit();
-    if (!failure && batch.withChat) this.#replyToChat();
-  }
-
-  /**
-   * Steer-away: the run that answered the open cards `cancelled` also carried the user's message,
-   * but some agents only wind the suspended tool down on `cancelled` (Mastra ends the run there).
-   * When the message is still the last one, ask the agent once more, so it gets its reply.
-   */
-  #replyToChat() {
-    const agent = this.#agent;
-    const last = agent?.messages[agent.messages.length - 1];
-    if (!agent || !this.#copilotkit || last?.role !== 'user') return;
-    this.#copilotkit.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
+    this.#apply(decisions);
   }
 
   /** Writes the history record of `key` from its session phase (the one place records change). */

@@ -68,6 +68,13 @@ export interface SessionInterrupt {
   /** The `cancelled` owed to the agent for an expired interrupt has been handed over. */
   cancelSent?: boolean;
   expiresAt?: string;
+  /**
+   * The id its card and history record go by: its own id, unless an earlier interrupt of this
+   * thread (or a stored record) already goes by it; then the run and stop make it unique.
+   */
+  recordId: string;
+  /** Raised by a legacy `on_interrupt` event: its value, which the legacy resume command carries back. */
+  legacyEvent?: unknown;
 }
 
 /** A resume on its way, kept whole so Retry sends the very same answers. */
@@ -80,6 +87,15 @@ export interface SessionBatch {
   resume: ResumeEntry[];
   /** Also carries the user's chat message (steer-away): the run's reply answers it. */
   withChat: boolean;
+  /**
+   * How the run hands the answers over: AG-UI `resume` entries, or (for a legacy `on_interrupt`
+   * event) CopilotKit's `forwardedProps.command`; `dismiss` is a legacy cancel, which only drops
+   * the event: no run follows, the batch counts as delivered once carried out.
+   */
+  carry:
+    | { type: 'resume' }
+    | { type: 'command'; command: { resume: unknown; interruptEvent: unknown } }
+    | { type: 'dismiss' };
 }
 
 export type SessionDecision =
@@ -91,7 +107,12 @@ export type SessionDecision =
   /** Show on the cards of `keys` why their answers did not reach the agent. */
   | { type: 'show-error'; keys: InterruptKey[]; message: string; canRetry: boolean }
   /** Keep today's notice on the first open card: answer it before chatting on. */
-  | { type: 'answer-first'; key: InterruptKey };
+  | { type: 'answer-first'; key: InterruptKey }
+  /**
+   * Steer-away: the run that answered `cancelled` ended without replying to the user's message
+   * (Mastra ends the run on `cancelled`): run the agent once more so the message gets its reply.
+   */
+  | { type: 'reply-to-chat' };
 
 export interface SessionOptions {
   threadId: string;
@@ -103,6 +124,8 @@ export interface SessionOptions {
 export interface RaisedInterrupt {
   id: string;
   expiresAt?: string;
+  /** Raised by a legacy `on_interrupt` event: the event's value. */
+  legacyEvent?: unknown;
 }
 
 const NOTHING: SessionDecision = { type: 'nothing' };
@@ -182,7 +205,7 @@ export class InterruptSession {
    * (one card, one resume entry). Whatever of an older set was still waiting can no longer reach
    * the agent: the agent moved on.
    */
-  raised(runId: string, interrupts: readonly RaisedInterrupt[]): SessionDecision[] {
+  raised(runId: string, interrupts: readonly RaisedInterrupt[], recorded: (id: string) => boolean = () => false): SessionDecision[] {
     const decisions = this.#supersede();
     const run = this.#threadId + SEP + runId;
     const raise = this.#raises.get(run) ?? 0;
@@ -192,10 +215,28 @@ export class InterruptSession {
       const key: InterruptKey = { threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id: interrupt.id };
       if (keys.some((k) => sameKey(k, key))) continue;
       keys.push(key);
-      if (!this.#entries.has(keyOf(key))) this.#entries.set(keyOf(key), { key, phase: 'open', expiresAt: interrupt.expiresAt });
+      if (this.#entries.has(keyOf(key))) continue;
+      const recordId = this.#recordId(key, recorded);
+      this.#entries.set(keyOf(key), { key, phase: 'open', expiresAt: interrupt.expiresAt, recordId, legacyEvent: interrupt.legacyEvent });
     }
     this.#open = keys;
     return decisions;
+  }
+
+  /** The id for the record of `key`: its own id, unless a record of this thread already has it. */
+  #recordId(key: InterruptKey, recorded: (id: string) => boolean): string {
+    const ids = new Set([...this.#entries.values()].filter((e) => e.key.threadId === key.threadId).map((e) => e.recordId));
+    const taken = (id: string) => ids.has(id) || recorded(id);
+    let id = key.id;
+    if (taken(id)) id = `${key.id}@${key.runId}${key.raise ? `#${key.raise}` : ''}`;
+    for (let n = 2; taken(id); n++) id = `${key.id}@${key.runId}#${n}`;
+    return id;
+  }
+
+  /** The interrupt whose card and record go by `recordId` in the current thread. */
+  byRecordId(recordId: string): SessionInterrupt | undefined {
+    for (const entry of this.#entries.values()) if (entry.key.threadId === this.#threadId && entry.recordId === recordId) return entry;
+    return undefined;
   }
 
   #supersede(): SessionDecision[] {
@@ -264,17 +305,24 @@ export class InterruptSession {
   }
 
   #batchOf(entries: SessionInterrupt[], withChat: boolean): SessionBatch {
+    const resume: ResumeEntry[] = entries.map((e) =>
+      e.phase === 'expired' || e.answer?.status !== 'resolved'
+        ? { interruptId: e.key.id, status: 'cancelled' }
+        : { interruptId: e.key.id, status: 'resolved', payload: e.answer.payload },
+    );
+    // A legacy event is one interrupt: CopilotKit resumes it with a command, and a cancel only drops it.
+    const legacy = entries[0].legacyEvent;
+    let carry: SessionBatch['carry'] = { type: 'resume' };
+    if (legacy !== undefined && resume[0].status === 'cancelled') carry = { type: 'dismiss' };
+    else if (legacy !== undefined) carry = { type: 'command', command: { resume: resume[0].payload, interruptEvent: legacy } };
     return {
       batchId: this.#nextBatch++,
       threadId: entries[0].key.threadId,
       runId: entries[0].key.runId,
       keys: entries.map((e) => e.key),
-      resume: entries.map((e) =>
-        e.phase === 'expired' || e.answer?.status !== 'resolved'
-          ? { interruptId: e.key.id, status: 'cancelled' }
-          : { interruptId: e.key.id, status: 'resolved', payload: e.answer.payload },
-      ),
+      resume,
       withChat,
+      carry,
     };
   }
 
@@ -331,8 +379,11 @@ export class InterruptSession {
     return [...decisions, { type: 'send', batch }];
   }
 
-  /** The run carrying `batchId` finished: its answers reached the agent. */
-  delivered(batchId: number): SessionDecision[] {
+  /**
+   * The run carrying `batchId` finished: its answers reached the agent. `chatUnanswered`: the
+   * user's chat message is still the last message (the run did not reply to it).
+   */
+  delivered(batchId: number, chatUnanswered = false): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
     for (const key of batch.keys) {
@@ -341,7 +392,7 @@ export class InterruptSession {
       entry.phase = entry.answer?.status === 'cancelled' ? 'cancelled' : 'resolved';
       this.#failed.delete(keyOf(key));
     }
-    return [NOTHING];
+    return batch.withChat && chatUnanswered ? [{ type: 'reply-to-chat' }] : [NOTHING];
   }
 
   /** The resume of `batchId` did not reach the agent (the run failed, or never started). */

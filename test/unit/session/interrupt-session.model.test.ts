@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InterruptSession, keyOf, type InterruptAnswer, type InterruptKey, type SessionBatch, type SessionDecision } from '../../../src/session';
+import { InterruptSession, keyOf, statusOf, type InterruptAnswer, type InterruptKey, type SessionBatch, type SessionDecision } from '../../../src/session';
 
 /**
  * The world around the session: what the user answered, what the agent received, which cards
@@ -66,7 +66,13 @@ function checkInvariants(world: World) {
   for (const key of world.keys) {
     const entry = session.get(key);
     if (entry?.phase === 'failed') expect(entry.error).toMatch(/\S/);
+    // "Dismissed" only on a card the user did not answer: a chat message closed it.
+    if (entry && statusOf(entry) === 'dismissed') expect(world.answers.has(keyOf(key))).toBe(false);
   }
+  // Every interrupt has a record id of its own within its thread: no card shows another's record.
+  const entries = [...new Map(world.keys.map((key) => [keyOf(key), session.get(key)])).values()].filter((e) => e !== undefined);
+  const recordIds = entries.map((e) => `${e.key.threadId}\u0000${e.recordId}`);
+  expect(new Set(recordIds).size).toBe(recordIds.length);
 }
 
 type Cmd = fc.Command<object, World>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InterruptSession, type InterruptKey, type SessionDecision } from '../../../src/session';
+import { InterruptSession, statusOf, type InterruptKey, type SessionDecision } from '../../../src/session';
 
 const key = (id: string, runId = 'run-1', threadId = 't1'): InterruptKey => ({ threadId, runId, id });
 const sends = (decisions: SessionDecision[]) => decisions.filter((d) => d.type === 'send');
@@ -171,5 +171,49 @@ describe('InterruptSession', () => {
     expect(s.get(key('fixed'))?.phase).toBe('failed');
     const [send] = sends(s.retry(key('fixed')));
     expect(send.type === 'send' && send.batch.resume).toEqual([{ interruptId: 'fixed', status: 'resolved', payload: 7 }]);
+  });
+
+  it('given a steer-away, the card should say dismissed, and a run that left the message unanswered should ask for a reply once', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    const [send] = sends(s.chatSent());
+    expect(send.type === 'send' && send.batch).toMatchObject({ withChat: true, carry: { type: 'resume' } });
+    expect(statusOf(s.get(key('a'))!)).toBe('dismissed');
+    expect(s.delivered(send.type === 'send' ? send.batch.batchId : -1, true)).toEqual([{ type: 'reply-to-chat' }]);
+    expect(statusOf(s.get(key('a'))!)).toBe('dismissed');
+  });
+
+  it('given a steer-away run that replied, or a plain answer, should ask for nothing more', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    const [steer] = sends(s.chatSent());
+    expect(s.delivered(steer.type === 'send' ? steer.batch.batchId : -1, false)).toEqual([{ type: 'nothing' }]);
+    s.raised('run-2', [{ id: 'b' }]);
+    s.answered(key('b', 'run-2'), { status: 'resolved', payload: 1 });
+    const [answer] = sends(s.painted(key('b', 'run-2')));
+    expect(s.delivered(answer.type === 'send' ? answer.batch.batchId : -1, true)).toEqual([{ type: 'nothing' }]);
+  });
+
+  it('given a legacy event, should carry the answer as the legacy command, and a cancel as a dismissal without a run', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'l1', legacyEvent: { question: 'Go?' } }]);
+    s.answered(key('l1'), { status: 'resolved', payload: 'yes' });
+    const [send] = sends(s.painted(key('l1')));
+    expect(send.type === 'send' && send.batch.carry).toEqual({ type: 'command', command: { resume: 'yes', interruptEvent: { question: 'Go?' } } });
+    s.raised('run-2', [{ id: 'l2', legacyEvent: { question: 'Again?' } }]);
+    s.answered(key('l2', 'run-2'), { status: 'cancelled' });
+    const [cancel] = sends(s.painted(key('l2', 'run-2')));
+    expect(cancel.type === 'send' && cancel.batch.carry).toEqual({ type: 'dismiss' });
+  });
+
+  it('given ids already on record, should give each interrupt a record id of its own', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'fixed' }], (id) => id === 'stored');
+    expect(s.get(key('fixed'))?.recordId).toBe('fixed');
+    s.raised('run-2', [{ id: 'fixed' }]);
+    expect(s.get(key('fixed', 'run-2'))?.recordId).toBe('fixed@run-2');
+    s.raised('run-3', [{ id: 'stored' }], (id) => id === 'stored');
+    expect(s.get(key('stored', 'run-3'))?.recordId).toBe('stored@run-3');
+    expect(s.byRecordId('fixed@run-2')?.key).toEqual(key('fixed', 'run-2'));
   });
 });
