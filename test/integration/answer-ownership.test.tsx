@@ -65,9 +65,14 @@ describe('who an answer belongs to', () => {
     expect(await screen.findByText('Approved, carrying on.', undefined, { timeout: 3000 })).toBeInTheDocument();
     expect(agent.runs).toHaveLength(2);
     expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'resolved', payload: { ok: true } }]);
-    // Nothing shows "Sending…" forever. (The remounted chat's reconnect is refused while the agent
-    // still holds the interrupt, so CopilotKit cannot restore the first turn the card was anchored to.)
+    // Nothing shows "Sending…" forever, and the answered card stays in the transcript, before the
+    // reply: the remounted chat's reconnect is refused while the agent still holds the interrupt,
+    // so CopilotKit cannot restore the turn the card was anchored to.
     expect(screen.queryByText('status: submitting')).not.toBeInTheDocument();
+    const echo = await within(transcript()).findByTestId('approval-readonly');
+    await waitFor(() => expect(echo).toHaveAttribute('data-status', 'resolved'));
+    const reply = within(transcript()).getByText('Approved, carrying on.');
+    expect(echo.compareDocumentPosition(reply) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
 
     // The agent no longer holds the interrupt: the next message gets its reply.
     await sendMessage('Thanks');
