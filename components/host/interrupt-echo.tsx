@@ -29,6 +29,8 @@ export function createInterruptEcho(
     const Delegate = delegate();
     return (
       <>
+        {/* The displaced renderer is the app's own component, looked up (not created) here. */}
+        {/* eslint-disable-next-line react-hooks/static-components */}
         {Delegate ? <Delegate {...props} /> : null}
         {props.position === 'before' && props.messageIndex === 0 ? (
           <UnanchoredEchoes controller={controller} threadId={chat?.threadId ?? controller.threadId} agentId={props.agentId} />
