@@ -27,7 +27,7 @@ export interface InterruptRenderersConfig {
   labels?: Readonly<Record<string, string>>;
   /**
    * What a chat message does while an interrupt is open. `'dismiss'` (default): the open cards
-   * turn read-only "Dismissed", the agent gets `cancelled` for them with that message, and the
+   * turn read-only "Dismissed" (status `dismissed`), the agent gets `cancelled` for them with that message, and the
    * message gets its reply. `'block'`: the first open card asks to be answered first.
    */
   onChatWhileOpen?: 'dismiss' | 'block';

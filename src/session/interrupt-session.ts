@@ -23,6 +23,10 @@ export interface InterruptKey {
 }
 
 /**
+ * Where an interrupt is in the session. Finer than the {@link InterruptStatus} the user sees
+ * (`statusOf` maps one to the other): the session must tell an answer waiting for its paint from
+ * one on its way, and an expiry whose `cancelled` is still owed.
+ *
  * - `open`: waiting for the user.
  * - `answered`: the user acted; waiting for the read-only card to be painted (and for siblings).
  * - `sending`: its resume is on its way.
