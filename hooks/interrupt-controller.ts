@@ -29,12 +29,26 @@ export interface ControlledAgent {
   threadId: string;
   messages: ReadonlyArray<{ id: string; role?: string }>;
   pendingInterrupts: Array<{ id: string }>;
-  subscribe(subscriber: Record<string, (params: any) => unknown>): { unsubscribe(): void };
+  subscribe(subscriber: RunSubscriber): { unsubscribe(): void };
+}
+
+/** A run's input, as far as the controller reads it. */
+type RunInput = { runId?: string; resume?: Array<{ interruptId?: string }>; forwardedProps?: { command?: unknown } };
+type RunMessages = ReadonlyArray<{ id: string }>;
+
+/** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
+interface RunSubscriber {
+  onRunFinishedEvent?(params: { outcome?: string; interrupts?: Array<{ id?: unknown; expiresAt?: unknown }>; input?: RunInput; messages?: RunMessages }): unknown;
+  onCustomEvent?(params: { event?: { name?: string; value?: unknown }; input?: RunInput; messages?: RunMessages }): unknown;
+  onRunInitialized?(params: { input?: RunInput }): unknown;
+  onRunErrorEvent?(params: { event?: { message?: unknown }; input?: RunInput }): unknown;
+  onRunFailed?(params: { error?: unknown; input?: RunInput }): unknown;
+  onRunFinalized?(params: { input?: RunInput }): unknown;
 }
 
 /** The slice of CopilotKit the controller needs to send a resume. */
 export interface ControlledCopilotKit {
-  runAgent(params: { agent: any; resume?: unknown; runId?: string; forwardedProps?: Record<string, unknown> }): Promise<unknown>;
+  runAgent(params: { agent: ControlledAgent; resume?: unknown; runId?: string; forwardedProps?: Record<string, unknown> }): Promise<unknown>;
   /** CopilotKit's error events: a run the agent refused to start is only reported here. */
   subscribe?(subscriber: { onError?: (event: { code?: string; context?: { agentId?: string } }) => unknown }): { unsubscribe(): void };
 }
@@ -185,7 +199,7 @@ export class InterruptController {
         if (outcome !== 'interrupt' || !Array.isArray(interrupts)) return;
         this.#followThread();
         this.#raises++;
-        const raised = interrupts.filter((i) => typeof i?.id === 'string');
+        const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: typeof i.expiresAt === 'string' ? i.expiresAt : undefined }] : []));
         this.#apply(this.session.raised(input?.runId ?? 'unknown', raised, this.#recorded));
         for (const key of this.session.openSet) this.#anchors.set(keyOf(key), lastId(messages));
       },
