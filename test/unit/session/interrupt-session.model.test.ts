@@ -146,7 +146,8 @@ class Settle implements Cmd {
     w.deliveredBatches.push(batch);
     for (const entry of batch.resume) {
       const k = keyOf(batch.keys.find((key) => key.id === entry.interruptId)!);
-      const { interruptId: _id, ...rest } = entry;
+      // What the agent received for this interrupt, without the id that addressed it.
+      const rest = entry.status === 'resolved' ? { status: entry.status, payload: entry.payload } : { status: entry.status };
       w.received.set(k, [...(w.received.get(k) ?? []), rest]);
     }
     apply(w, w.session.delivered(batch.batchId));
