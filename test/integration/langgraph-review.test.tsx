@@ -1,5 +1,5 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { ToolApprovalCard } from '../../components/tool-approval-card';
 import { normalizeInterrupts } from '../../src/runtime';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
@@ -10,15 +10,14 @@ import { renderChat, sendMessage } from './harness';
 // CopilotChat. The scripted agent stands where the bridge would: it records the resume the graph
 // would get (the real graph is in test/node/langgraph).
 const LANGGRAPH_ID = '0f3c9a7e5b1d4c2a8e6f0b9d7c5a3e1f';
-const request = (config: Record<string, boolean>) => ({
+const request = (config: Record<string, unknown>) => ({
   action_request: { action: 'send_email', args: { to: 'ops@example.com', subject: 'Deploy done' } },
   config,
   description: 'Send the deploy email?',
 });
 const ALL = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
 
-function chatWithReview(config: Record<string, boolean>) {
-  const value = [request(config)];
+function chatWithReview(config: Record<string, unknown>, value: unknown = [request(config)]) {
   const agent = new ScriptedAgent((input, n) =>
     n === 0
       ? [runStarted(input), runFinished(input, interruptOutcome({ id: LANGGRAPH_ID, reason: 'langgraph:interrupt', metadata: { langgraph: { raw: value } } }))]
@@ -94,5 +93,18 @@ describe('A LangGraph review request in the chat', () => {
     fireEvent.click(await screen.findByTestId('approval-dismiss'));
     await waitFor(() => expect(agent.runs).toHaveLength(2));
     expect(agent.runs[1].resume).toEqual([{ interruptId: LANGGRAPH_ID, status: 'resolved', payload: [{ type: 'ignore', args: null }] }]);
+  });
+
+  it('given a request without a config, should show the plain interrupt with the problem on screen and in the console', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { config: _none, ...noConfig } = request(ALL);
+    chatWithReview(ALL, noConfig);
+    await sendMessage('Send it');
+    const card = await screen.findByTestId('interrupt-builtin-fallback');
+    const problem = "The LangGraph review request's config should be an object, but it is missing.";
+    expect(within(card).getByRole('note')).toHaveTextContent(problem);
+    expect(screen.queryByTestId('approval-approve')).toBeNull();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(problem));
+    warn.mockRestore();
   });
 });
