@@ -68,6 +68,9 @@ interface LegacyEvent {
  *   reaches the graph through the bridge's standard resume; a resume of several becomes LangGraph's
  *   own resume map `Command({resume: {[interruptId]: value}})`, so every node gets its own answer.
  *   A cancel reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
+ *   A review request (agent-inbox's `HumanInterrupt`, see `fromLangGraphReview`) becomes a
+ *   direct-mode `aidev:tool_approval` with the id `langgraph-review::…`; its answer reaches the node
+ *   as LangGraph's `HumanResponse` list (accept / edit / response / ignore, see `reviewResponse`).
  * - Any other backend that sends only legacy `on_interrupt` events: the run finishes with a
  *   standard interrupt outcome built from them; their resume is sent the legacy way,
  *   `forwardedProps.command = {resume, interruptEvent}` (several answers: `resume` maps each
