@@ -132,7 +132,7 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
   // `toolName` is drawn by that tool's card (`tool:<toolName>`) like a Mastra suspend.
   if (transport?.transport === 'langgraph') {
     // What the server could not read in the graph's value (a malformed review request), for the fallback card.
-    const serverProblem = optionalString(recordOrEmpty(metadata.langgraph).problem);
+    const serverProblem = optionalString((metadata.langgraph as Json).problem);
     if (serverProblem) problems.push(serverProblem);
     const toolName = isRecord(transport.payload) ? optionalString(transport.payload.toolName) : undefined;
     return liftReason({ ...base, toolName, payload: transport.payload });
