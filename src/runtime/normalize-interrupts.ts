@@ -268,8 +268,7 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
       const { response, problem } = reviewResponse(entry.status, entry.payload, parsed.review);
       if (problem) report(problem, entry);
       langGraph.push({ entry: { ...entry, status: 'resolved', payload: response }, langGraphId: parsed.langGraphId });
-    }
-    else if (entry && parsed.kind === 'legacy') {
+    } else if (entry && parsed.kind === 'legacy') {
       if (parsed.problem) report(parsed.problem, entry.interruptId);
       legacy.push({
         entry,
