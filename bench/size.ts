@@ -63,10 +63,7 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   // stored records checked field by field, the tab merge, cards that survive wrong types):
   // +1,777 B (24,987 B measured).
   // Issue 14's one reader (src/unwrap/shapes.ts: LangGraph values, the shared lift): +219 B (25,206 B measured).
-  // Issue 16's LangGraph review config (the approval card hides each answer its backend does not
-  // take, the "Reason for rejecting" label, the server's problem on the fallback card): +132 B over
-  // main (25,452 B measured); the reader and the HumanResponse translation stay server-side.
-  '.': 24.875 * 1024,
+  '.': 24.75 * 1024,
   // Issue 15's sanitiser and set-wide budget (decodeUntrusted, hashValue, boxed and binary data,
   // maxInterrupts): +711 B over main (4,204 B measured); unwrapInterrupts that never throws
   // (issue 13): 4,249 B. Issue 14's one reader of LangGraph values: +183 B (4,432 B measured).

@@ -22,11 +22,7 @@ const ALLOWED = { accept: 'accept', edit: 'edit', response: 'respond', ignore: '
  * allow (only a forged or outdated client sends one) becomes ignore, and `problem` says so: the
  * graph never runs an action on an answer it did not ask for.
  */
-export function reviewResponse(
-  status: string,
-  payload: unknown,
-  review: ReviewConfig,
-): { response: [HumanResponse]; problem?: string } {
+export function reviewResponse(status: string, payload: unknown, review: ReviewConfig): { response: [HumanResponse]; problem?: string } {
   const ignore: [HumanResponse] = [{ type: 'ignore', args: null }];
   if (status === 'cancelled') {
     return review.ignore

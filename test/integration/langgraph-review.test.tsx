@@ -20,7 +20,13 @@ const ALL = { allow_accept: true, allow_edit: true, allow_respond: true, allow_i
 function chatWithReview(config: Record<string, unknown>, value: unknown = [request(config)]) {
   const agent = new ScriptedAgent((input, n) =>
     n === 0
-      ? [runStarted(input), runFinished(input, interruptOutcome({ id: LANGGRAPH_ID, reason: 'langgraph:interrupt', metadata: { langgraph: { raw: value } } }))]
+      ? [
+          runStarted(input),
+          runFinished(
+            input,
+            interruptOutcome({ id: LANGGRAPH_ID, reason: 'langgraph:interrupt', metadata: { langgraph: { raw: value } } }),
+          ),
+        ]
       : [runStarted(input), ...textMessage(`reply-${n}`, 'Understood.'), runFinished(input)],
   );
   agent.use(normalizeInterrupts());
@@ -55,7 +61,9 @@ describe('A LangGraph review request in the chat', () => {
     fireEvent.click(screen.getByTestId('approval-reject'));
 
     expect(await screen.findByText('Understood.')).toBeInTheDocument();
-    expect(agent.runs[1].resume).toEqual([{ interruptId: LANGGRAPH_ID, status: 'resolved', payload: [{ type: 'response', args: 'Wait for QA' }] }]);
+    expect(agent.runs[1].resume).toEqual([
+      { interruptId: LANGGRAPH_ID, status: 'resolved', payload: [{ type: 'response', args: 'Wait for QA' }] },
+    ]);
     await waitFor(() => expect(screen.getByTestId('approval-status')).toHaveTextContent('Rejected'));
   });
 
@@ -75,7 +83,9 @@ describe('A LangGraph review request in the chat', () => {
     const agent = chatWithReview(ALL);
     await sendMessage('Send it');
     fireEvent.click(await screen.findByTestId('approval-edit-open'));
-    fireEvent.change(screen.getByLabelText('Arguments (JSON)'), { target: { value: '{"to": "team@example.com", "subject": "Deploy done"}' } });
+    fireEvent.change(screen.getByLabelText('Arguments (JSON)'), {
+      target: { value: '{"to": "team@example.com", "subject": "Deploy done"}' },
+    });
     fireEvent.click(screen.getByTestId('approval-approve-edited'));
     expect(await screen.findByText('Understood.')).toBeInTheDocument();
     expect(agent.runs[1].resume).toEqual([
@@ -97,7 +107,8 @@ describe('A LangGraph review request in the chat', () => {
 
   it('given a request without a config, should show the plain interrupt with the problem on screen and in the console', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const { config: _none, ...noConfig } = request(ALL);
+    const noConfig: Record<string, unknown> = request(ALL);
+    delete noConfig.config;
     chatWithReview(ALL, noConfig);
     await sendMessage('Send it');
     const card = await screen.findByTestId('interrupt-builtin-fallback');

@@ -46,7 +46,8 @@ describe('fromLangGraphReview (agent-inbox HumanInterrupt)', () => {
   });
 
   it('given no description, the card has no message', () => {
-    const { description: _ignored, ...noDescription } = request();
+    const noDescription: Record<string, unknown> = request();
+    delete noDescription.description;
     expect(fromLangGraphReview('abc', noDescription)).not.toHaveProperty('interrupt.message');
   });
 
@@ -66,7 +67,9 @@ describe('fromLangGraphReview (agent-inbox HumanInterrupt)', () => {
     expect(problemOf(request({ action_request: { action: 42, args: {} } }))).toBe(
       "The LangGraph review request's action_request.action should be non-empty text, but it is a number.",
     );
-    expect(problemOf(request({ action_request: null }))).toBe("The LangGraph review request's action_request should be an object, but it is null.");
+    expect(problemOf(request({ action_request: null }))).toBe(
+      "The LangGraph review request's action_request should be an object, but it is null.",
+    );
     expect(problemOf([request(), request()])).toBe(
       'The LangGraph review request lists 2 requests; only a list of one can be answered (one HumanResponse goes back).',
     );
@@ -95,7 +98,12 @@ describe('fromLangGraphReview (agent-inbox HumanInterrupt)', () => {
   });
 
   it('given any action and flags, the id carries them to the resume exactly', () => {
-    const flags = fc.record({ allow_accept: fc.boolean(), allow_edit: fc.boolean(), allow_respond: fc.boolean(), allow_ignore: fc.boolean() });
+    const flags = fc.record({
+      allow_accept: fc.boolean(),
+      allow_edit: fc.boolean(),
+      allow_respond: fc.boolean(),
+      allow_ignore: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), flags, fc.stringMatching(/^[0-9a-f-]{1,40}$/), (action, config, langGraphId) => {
         fc.pre(Object.values(config).some(Boolean));
@@ -104,7 +112,13 @@ describe('fromLangGraphReview (agent-inbox HumanInterrupt)', () => {
         expect(parseInterruptId(read.interrupt.id)).toEqual({
           kind: 'langgraph-review',
           langGraphId,
-          review: { action, accept: config.allow_accept, edit: config.allow_edit, respond: config.allow_respond, ignore: config.allow_ignore },
+          review: {
+            action,
+            accept: config.allow_accept,
+            edit: config.allow_edit,
+            respond: config.allow_respond,
+            ignore: config.allow_ignore,
+          },
         });
       }),
     );
@@ -126,14 +140,26 @@ describe('reviewResponse (the HumanResponse list a review request gets)', () => 
       response: [{ type: 'edit', args: { action: 'send_email', args: { to: 'x' } } }],
     });
     expect(reviewResponse('resolved', { approved: false, reason: 'No' }, review)).toEqual({ response: [{ type: 'response', args: 'No' }] });
-    expect(reviewResponse('resolved', { approved: false }, review)).toEqual({ response: [{ type: 'response', args: REJECTED_WITHOUT_REASON }] });
+    expect(reviewResponse('resolved', { approved: false }, review)).toEqual({
+      response: [{ type: 'response', args: REJECTED_WITHOUT_REASON }],
+    });
     expect(reviewResponse('cancelled', undefined, review)).toEqual({ response: [{ type: 'ignore', args: null }] });
   });
 
   it('given any answer and any config, the graph gets one allowed answer, or ignore and a problem', () => {
-    const config = fc.record({ action: fc.constant('a'), accept: fc.boolean(), edit: fc.boolean(), respond: fc.boolean(), ignore: fc.boolean() });
+    const config = fc.record({
+      action: fc.constant('a'),
+      accept: fc.boolean(),
+      edit: fc.boolean(),
+      respond: fc.boolean(),
+      ignore: fc.boolean(),
+    });
     const answer = fc.oneof(
-      fc.record({ approved: fc.boolean(), editedArgs: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }), reason: fc.option(fc.string(), { nil: undefined }) }),
+      fc.record({
+        approved: fc.boolean(),
+        editedArgs: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }),
+        reason: fc.option(fc.string(), { nil: undefined }),
+      }),
       fc.anything(),
     );
     fc.assert(
@@ -141,7 +167,12 @@ describe('reviewResponse (the HumanResponse list a review request gets)', () => 
         const { response, problem } = reviewResponse(status, payload, reviewConfig);
         expect(response).toHaveLength(1);
         const [{ type }] = response;
-        const allowed = { accept: reviewConfig.accept, edit: reviewConfig.edit, response: reviewConfig.respond, ignore: reviewConfig.ignore }[type];
+        const allowed = {
+          accept: reviewConfig.accept,
+          edit: reviewConfig.edit,
+          response: reviewConfig.respond,
+          ignore: reviewConfig.ignore,
+        }[type];
         if (!allowed) {
           expect(type).toBe('ignore');
           expect(problem).toMatch(/ignore/);
