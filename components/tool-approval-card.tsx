@@ -49,7 +49,9 @@ const resultTicket = (result: ToolApprovalResult | undefined) =>
  * status resolves `{metadata: {ticket}}`. Direct mode (no ticket, the user approves): message,
  * tool, arguments, Approve / Reject with an optional reason, resolving `{approved, reason?}`;
  * Edit arguments (a form for a flat `metadata.argsSchema`, else JSON) then "Approve with edits",
- * resolving `{approved: true, editedArgs}`; Dismiss cancels (the agent gets `cancelled`).
+ * resolving `{approved: true, editedArgs}`; Dismiss cancels (the agent gets `cancelled`). Each action
+ * the backend does not take (`metadata.allowApprove` / `allowEdit` / `allowReject` / `allowDismiss`
+ * false, see `toolCallOf`) is not offered.
  *
  * Memoized: a transcript can hold many answered cards, and a chat update that leaves their props
  * unchanged should not re-render them. *
@@ -79,7 +81,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   const call = toolCallOf(interrupt);
   const tool = call.toolName;
   // A tool this conversation always allows: answered at once, without asking (direct mode only).
-  const autoApprove = phase === 'interactive' && !ticket && tool !== undefined && toolGrants?.allows(tool) === true;
+  const autoApprove = phase === 'interactive' && !ticket && call.approvable && tool !== undefined && toolGrants?.allows(tool) === true;
   useEffect(() => {
     if (autoApprove) submit({ approved: true, autoApproved: true });
   }, [autoApprove, submit]);
@@ -215,19 +217,22 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
     );
   } else {
     const note = reason.trim();
-    const offersAlways = tool !== undefined && toolGrants?.offers(tool) === true;
+    const offersAlways = call.approvable && tool !== undefined && toolGrants?.offers(tool) === true;
     const decide = (approved: boolean, editedArgs?: Record<string, unknown>) => {
-      submit({ approved, ...(note ? { reason: note } : {}), ...(editedArgs ? { editedArgs } : {}) });
+      const sendsNote = note !== '' && !(approved && call.reasonOnlyOnReject);
+      submit({ approved, ...(sendsNote ? { reason: note } : {}), ...(editedArgs ? { editedArgs } : {}) });
       if (approved && alwaysAllow && offersAlways) toolGrants?.allow(tool);
     };
     const args = argsObject(call.args);
     body = (
       <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
         <ApprovalDirectDetails interrupt={interrupt} labels={labels} titleId={titleId} hideArgs={editing} />
-        <label className="cki-field" htmlFor={reasonId}>
-          <span className="cki-field__label">{labels.approvalReason}</span>
-          <textarea id={reasonId} className="cki-input" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
-        </label>
+        {call.rejectable ? (
+          <label className="cki-field" htmlFor={reasonId}>
+            <span className="cki-field__label">{call.reasonOnlyOnReject ? labels.approvalRejectReason : labels.approvalReason}</span>
+            <textarea id={reasonId} className="cki-input" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+          </label>
+        ) : null}
         {offersAlways ? (
           <div className="cki-field cki-field--inline">
             <input
@@ -250,20 +255,26 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
           />
         ) : (
           <div className="cki-actions">
-            <button type="button" className="cki-button cki-button--primary" data-testid="approval-approve" onClick={() => decide(true)}>
-              {labels.approvalApprove}
-            </button>
+            {call.approvable ? (
+              <button type="button" className="cki-button cki-button--primary" data-testid="approval-approve" onClick={() => decide(true)}>
+                {labels.approvalApprove}
+              </button>
+            ) : null}
             {call.editable && (args || call.argsSchema !== undefined) ? (
               <button type="button" className="cki-button cki-button--secondary" data-testid="approval-edit-open" onClick={() => setEditing(true)}>
                 {labels.approvalEdit}
               </button>
             ) : null}
-            <button type="button" className="cki-button cki-button--danger" data-testid="approval-reject" onClick={() => decide(false)}>
-              {labels.approvalReject}
-            </button>
-            <button type="button" className="cki-button cki-button--ghost cki-actions__end" data-testid="approval-dismiss" onClick={dismiss}>
-              {labels.approvalDismiss}
-            </button>
+            {call.rejectable ? (
+              <button type="button" className="cki-button cki-button--danger" data-testid="approval-reject" onClick={() => decide(false)}>
+                {labels.approvalReject}
+              </button>
+            ) : null}
+            {call.dismissible ? (
+              <button type="button" className="cki-button cki-button--ghost cki-actions__end" data-testid="approval-dismiss" onClick={dismiss}>
+                {labels.approvalDismiss}
+              </button>
+            ) : null}
           </div>
         )}
         <CountdownText countdown={countdown} labels={labels} />

@@ -84,6 +84,28 @@ export const UnreadableInterrupt: Story = {
   },
 };
 
+/** A LangGraph review request normalizeInterrupts() could not read (no config): the plain interrupt, with the problem. */
+export const UnreadableLangGraphReview: Story = {
+  args: {
+    interrupt: {
+      id: 'langgraph::1e0f3c9a7e5b4d2c8a6f0b9d7c5a3e1f',
+      reason: 'langgraph:interrupt',
+      metadata: {
+        langgraph: {
+          raw: [{ action_request: { action: 'send_email', args: { to: 'ops@example.com' } } }],
+          problem:
+            "The LangGraph review request's config should be an object, but it is missing. Without it the card cannot know which answers the graph takes.",
+        },
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByTestId('fallback-interrupt-problem')).toHaveTextContent("The LangGraph review request's config should be an object");
+    await expect(canvas.getByTestId('fallback-interrupt-card')).toHaveTextContent('langgraph:interrupt');
+  },
+};
+
 export const HtmlIsText: Story = {
   args: { interrupt: { ...unknown, message: '<script>alert(1)</script><b>bold</b>' } },
   play: async ({ canvasElement }) => {

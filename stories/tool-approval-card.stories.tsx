@@ -2,7 +2,17 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { ToolApprovalCard } from '../components/tool-approval-card';
 import { CardHarness } from './support/card-harness';
-import { approvalInterrupt, deployApprovalInterrupt, directApprovalInterrupt, fixedClock, LONG_TEXT, LONG_WORD, PAST, ticket } from './support/fixtures';
+import {
+  approvalInterrupt,
+  deployApprovalInterrupt,
+  directApprovalInterrupt,
+  fixedClock,
+  langGraphReviewInterrupt,
+  LONG_TEXT,
+  LONG_WORD,
+  PAST,
+  ticket,
+} from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';
 
 const meta = {
@@ -250,6 +260,60 @@ export const NotEditable: Story = {
     const canvas = within(canvasElement);
     await expect(await canvas.findByTestId('approval-approve')).toBeVisible();
     await expect(canvas.queryByTestId('approval-edit-open')).toBeNull();
+  },
+};
+
+/** A LangGraph review request that allows accept and ignore only: Approve and Dismiss, nothing else. */
+export const ReviewConfigAcceptIgnore: Story = {
+  args: { interrupt: langGraphReviewInterrupt({ allow_accept: true, allow_edit: false, allow_respond: false, allow_ignore: true }) },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByTestId('approval-card');
+    await expect(card).toHaveTextContent('Send the deploy email to the ops list?');
+    await expect(card).toHaveTextContent('send_email');
+    await expect(canvas.getByTestId('approval-dismiss')).toBeVisible();
+    await expect(canvas.queryByTestId('approval-edit-open')).toBeNull();
+    await expect(canvas.queryByTestId('approval-reject')).toBeNull();
+    await expect(canvas.queryByRole('textbox')).toBeNull();
+    await userEvent.click(canvas.getByTestId('approval-approve'));
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: true });
+  },
+};
+
+/** A LangGraph review request that takes a response only: Reject with its reason, nothing else. */
+export const ReviewConfigRespondOnly: Story = {
+  args: { interrupt: langGraphReviewInterrupt({ allow_accept: false, allow_edit: false, allow_respond: true, allow_ignore: false }) },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(await canvas.findByLabelText('Reason for rejecting (optional)'), 'Wait for QA');
+    await expect(canvas.queryByTestId('approval-approve')).toBeNull();
+    await expect(canvas.queryByTestId('approval-dismiss')).toBeNull();
+    await userEvent.click(canvas.getByTestId('approval-reject'));
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(resolved).toHaveTextContent('Wait for QA');
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: false, reason: 'Wait for QA' });
+  },
+};
+
+/** Every answer allowed: the reason goes with Reject only, since the graph's accept carries no text. */
+export const ReviewConfigAll: Story = {
+  args: { interrupt: langGraphReviewInterrupt({ allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true }) },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(await canvas.findByLabelText('Reason for rejecting (optional)'), 'fine');
+    await expect(canvas.getByTestId('approval-edit-open')).toBeVisible();
+    await expect(canvas.getByTestId('approval-dismiss')).toBeVisible();
+    await userEvent.click(canvas.getByTestId('approval-approve'));
+    await expect(args.onResolve).toHaveBeenCalledWith({ approved: true });
+    await expect(await canvas.findByTestId('approval-card-resolved')).not.toHaveTextContent('fine');
+  },
+};
+
+export const ReviewConfigZhCN: Story = {
+  args: { ...zhCN, interrupt: langGraphReviewInterrupt({ allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByLabelText('拒绝理由（可选）')).toBeVisible();
   },
 };
 

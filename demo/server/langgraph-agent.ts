@@ -25,6 +25,8 @@ const say = (text: string) => ({ messages: [new AIMessage(text)] });
 const isCancel = (value: unknown) =>
   typeof value === 'object' && value !== null && (value as Record<string, unknown>)[LANGGRAPH_CANCELLED_KEY] === true;
 const DISMISSED = 'The user dismissed the card; nothing was done.';
+/** "Deploy v2 to staging for review": the deploy approval as a LangGraph review request. */
+const REVIEW = /\breview\b/i;
 
 /**
  * The demo agent as a LangGraph JS graph: the same scripted decisions, the same cards and the
@@ -55,6 +57,24 @@ export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalS
         if (isCancel(resume)) return say(DISMISSED);
         const known = approvals.get(sn);
         return say(approvalResultText(input, known ? { ...resume, metadata: { ticket: known } } : resume));
+      }
+      if (turn.toolName === 'deploy' && REVIEW.test(textOf(human))) {
+        // The same approval as a LangGraph review request (agent-inbox's HumanInterrupt): the
+        // answer is LangGraph's HumanResponse list, read back into the direct-mode decision.
+        const input = turn.input as unknown as ApprovalToolInput;
+        const [response] = interrupt([
+          {
+            action_request: { action: 'deploy', args: input.args ?? {} },
+            config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
+            description: `Review needed: ${input.action}`,
+          },
+        ]) as [{ type: string; args: unknown }];
+        if (!['accept', 'edit', 'response'].includes(response?.type)) return say(DISMISSED);
+        const edited = response.type === 'edit' ? (response.args as { args: Record<string, unknown> }).args : undefined;
+        const decision =
+          response.type === 'response' ? { approved: false, reason: String(response.args) } : { approved: true, ...(edited ? { editedArgs: edited } : {}) };
+        const text = approvalResultText(input, decision);
+        return say(decision.approved ? `${text} Result: ${deployResultText(edited ?? input.args ?? {})}` : text);
       }
       if (turn.toolName === 'deploy') {
         // Direct mode: the user approves the call itself, and may edit its arguments.

@@ -52,6 +52,7 @@ export interface InterruptLabels {
   approvalTool: string;
   approvalArguments: string;
   approvalReason: string;
+  approvalRejectReason: string;
   approvalApprove: string;
   approvalReject: string;
   approvalApproved: string;
@@ -141,6 +142,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   approvalTool: 'Tool',
   approvalArguments: 'Arguments',
   approvalReason: 'Reason (optional)',
+  approvalRejectReason: 'Reason for rejecting (optional)',
   approvalApprove: 'Approve',
   approvalReject: 'Reject',
   approvalApproved: 'Approved',

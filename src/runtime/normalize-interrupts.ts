@@ -5,20 +5,24 @@ import { isRecord } from '../unwrap/guards';
 import {
   DISMISSED_APPROVAL_REASON,
   LANGGRAPH_INTERRUPT_ID_PREFIX,
+  LANGGRAPH_REVIEW_ID_PREFIX,
   MASTRA_APPROVAL_ID_PREFIX,
   MASTRA_APPROVAL_MARK,
   LEGACY_INTERRUPT_ID_PREFIX,
   LEGACY_INTERRUPT_REASON,
   decodeValue,
+  fromLangGraphReview,
   fromLangGraphValue,
   fromLegacyData,
   fromMastraWrapper,
+  isReviewRequest,
   langGraphInterruptId,
   legacyInterruptId,
   liftInterrupt,
   nonEmptyText,
   parseInterruptId,
 } from '../unwrap/shapes';
+import { reviewResponse } from './langgraph-review';
 import { enableMastraToolApprovals } from './mastra-approvals';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
@@ -65,6 +69,9 @@ interface LegacyEvent {
  *   reaches the graph through the bridge's standard resume; a resume of several becomes LangGraph's
  *   own resume map `Command({resume: {[interruptId]: value}})`, so every node gets its own answer.
  *   A cancel reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
+ *   A review request (agent-inbox's `HumanInterrupt`, see `fromLangGraphReview`) becomes a
+ *   direct-mode `aidev:tool_approval` with the id `langgraph-review::…`; its answer reaches the node
+ *   as LangGraph's `HumanResponse` list (accept / edit / response / ignore, see `reviewResponse`).
  * - Any other backend that sends only legacy `on_interrupt` events: the run finishes with a
  *   standard interrupt outcome built from them; their resume is sent the legacy way,
  *   `forwardedProps.command = {resume, interruptEvent}` (several answers: `resume` maps each
@@ -141,7 +148,7 @@ function safely<T>(work: () => T, fallback: T, report: Report, what: string): T 
 function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], runId: string, report: Report): RunFinishedEvent {
   const outcome = (event as { outcome?: unknown }).outcome;
   if (isRecord(outcome) && outcome.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
-    const interrupts = outcome.interrupts.map((interrupt) => (isRecord(interrupt) ? normalizeStandard(interrupt) : interrupt));
+    const interrupts = outcome.interrupts.map((interrupt) => (isRecord(interrupt) ? normalizeStandard(interrupt, report) : interrupt));
     const changed = interrupts.some((interrupt, i) => interrupt !== (outcome.interrupts as unknown[])[i]);
     return changed ? ({ ...event, outcome: { ...outcome, interrupts } } as RunFinishedEvent) : event;
   }
@@ -159,11 +166,18 @@ function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], ru
 }
 
 /** A standard interrupt: LangGraph's get our id; any payload that names its reason is lifted. */
-function normalizeStandard(interrupt: Json): Json {
+function normalizeStandard(interrupt: Json, report: Report): Json {
   const metadata = interrupt.metadata;
   const id = nonEmptyText(interrupt.id);
-  if (id && isRecord(metadata) && isRecord(metadata.langgraph) && !id.startsWith(LANGGRAPH_INTERRUPT_ID_PREFIX)) {
-    return liftInterrupt({ ...interrupt, id: langGraphInterruptId(id) });
+  if (
+    id &&
+    isRecord(metadata) &&
+    isRecord(metadata.langgraph) &&
+    !id.startsWith(LANGGRAPH_INTERRUPT_ID_PREFIX) &&
+    !id.startsWith(LANGGRAPH_REVIEW_ID_PREFIX)
+  ) {
+    const { raw, ...extra } = metadata.langgraph;
+    return fromLangGraph(id, raw, extra, () => ({ ...interrupt, id: langGraphInterruptId(id) }), report);
   }
   // A Mastra native tool approval (see enableMastraToolApprovals): its id says so, for the resume.
   if (
@@ -179,13 +193,31 @@ function normalizeStandard(interrupt: Json): Json {
   return liftInterrupt(interrupt);
 }
 
+/**
+ * The interrupt for a LangGraph interrupt value: a review request (agent-inbox's `HumanInterrupt`)
+ * becomes a direct-mode tool approval; one that cannot be read stays the `plain` interrupt, with
+ * the problem in `metadata.langgraph.problem` for the card and in the console; any other value is
+ * `plain`, lifted.
+ */
+function fromLangGraph(langGraphId: string, value: unknown, extra: Json, plain: () => Json, report: Report): Json {
+  if (!isReviewRequest(value)) return liftInterrupt(plain());
+  const read = fromLangGraphReview(langGraphId, value, extra);
+  if ('interrupt' in read) return read.interrupt;
+  report(`${read.problem} It is shown as a plain interrupt.`, value);
+  const fallback = plain();
+  const metadata = isRecord(fallback.metadata) ? fallback.metadata : {};
+  const langgraph = isRecord(metadata.langgraph) ? metadata.langgraph : {};
+  return { ...fallback, metadata: { ...metadata, langgraph: { ...langgraph, problem: read.problem } } };
+}
+
 /** The standard interrupt for one legacy `on_interrupt` event, or `undefined` for none. */
 function fromLegacyEvent({ value, rawEvent }: LegacyEvent, runId: string, index: number, report: Report): Json | undefined {
   if (value === undefined || value === null) return undefined;
   // @ag-ui/langgraph sends the interrupt itself as `rawEvent`: `{id, value, ns?, resumable?, when?}`.
   if (isRecord(rawEvent) && nonEmptyText(rawEvent.id) && 'value' in rawEvent) {
     const { ns, resumable, when } = rawEvent;
-    return liftInterrupt(fromLangGraphValue(rawEvent.id as string, rawEvent.value, { ns, resumable, when }));
+    const extra = { ns, resumable, when };
+    return fromLangGraph(rawEvent.id as string, rawEvent.value, extra, () => fromLangGraphValue(rawEvent.id as string, rawEvent.value, extra), report);
   }
   const decoded = decodeValue(value);
   if (decoded.ok && isRecord(decoded.value) && decoded.value.type === 'mastra_suspend') {
@@ -226,7 +258,12 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
           : { ...entry, interruptId: parsed.mastraId, ...declineEdits(entry.payload) },
       );
     } else if (entry && parsed.kind === 'langgraph') langGraph.push({ entry, langGraphId: parsed.langGraphId });
-    else if (entry && parsed.kind === 'legacy') {
+    else if (entry && parsed.kind === 'langgraph-review') {
+      // The card's {approved, editedArgs?, reason?} or a dismissal, as the HumanResponse list the graph reads.
+      const { response, problem } = reviewResponse(entry.status, entry.payload, parsed.review);
+      if (problem) report(problem, entry);
+      langGraph.push({ entry: { ...entry, status: 'resolved', payload: response }, langGraphId: parsed.langGraphId });
+    } else if (entry && parsed.kind === 'legacy') {
       if (parsed.problem) report(parsed.problem, entry.interruptId);
       legacy.push({
         entry,

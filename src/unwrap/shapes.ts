@@ -4,8 +4,9 @@
  * `mastra_suspend` wrapper, LangGraph interrupt values, legacy `on_interrupt` values and the
  * "payload carries its own reason" lift. No other file builds these ids or lifts these payloads.
  */
+import { InterruptReason } from '../protocol/constants';
 import { isRecord } from './guards';
-import { decodeJson } from './json';
+import { decodeJson, preview } from './json';
 import { sanitize } from './sanitize';
 
 type Json = Record<string, unknown>;
@@ -28,6 +29,19 @@ export const MAX_CARRIED_EVENT_LENGTH = 16_384;
 
 export const nonEmptyText = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
+
+/** "<what> should be <expected>, but it is <what the value is>." */
+export const mismatch = (what: string, expected: string, value: unknown) =>
+  `${what} should be ${expected}, but it is ${describeType(value)}.`;
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (value === '') return 'empty';
+  if (typeof value === 'string') return `the text ${preview(value)}`;
+  if (typeof value === 'undefined') return 'missing';
+  return `a ${typeof value}`;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Ids
@@ -57,6 +71,38 @@ export const builtInterruptId = (reason: string, toolCallId: string) => `${reaso
 
 /** `langgraph::<LangGraph's own interrupt id>`: stable, distinct, and tells a resume where it goes. */
 export const langGraphInterruptId = (langGraphId: string) => `${LANGGRAPH_INTERRUPT_ID_PREFIX}${langGraphId}`;
+
+/** Prefix of the ids given to LangGraph review-config interrupts (agent-inbox's `HumanInterrupt`). */
+export const LANGGRAPH_REVIEW_ID_PREFIX = 'langgraph-review::';
+
+/**
+ * What a review-config interrupt's answer needs and the graph allows: the action (an `edit`
+ * response names it) and the `allow_*` flags of its `config`.
+ */
+export interface ReviewConfig {
+  action: string;
+  accept: boolean;
+  edit: boolean;
+  respond: boolean;
+  ignore: boolean;
+}
+
+/** The review flags carried in an id, one letter each, in this order. */
+const REVIEW_FLAGS = [
+  ['accept', 'a'],
+  ['edit', 'e'],
+  ['respond', 'r'],
+  ['ignore', 'i'],
+] as const;
+
+/**
+ * `langgraph-review::<LangGraph's own id>::<base64url JSON of {a: action, c: flags}>`: everything
+ * the resume needs to answer with LangGraph's `HumanResponse`, so the middleware stays stateless.
+ */
+export function langGraphReviewId(langGraphId: string, review: ReviewConfig): string {
+  const flags = REVIEW_FLAGS.filter(([key]) => review[key]).map(([, letter]) => letter).join('');
+  return `${LANGGRAPH_REVIEW_ID_PREFIX}${langGraphId}::${toBase64Url(JSON.stringify({ a: review.action, c: flags }))}`;
+}
 
 /** What a legacy interrupt id carries so that its resume needs no server memory. */
 export interface CarriedLegacyEvent {
@@ -92,12 +138,14 @@ export function legacyInterruptId(runId: string, index: number, carried: Carried
 /** Where an interrupt id says its resume goes. Never throws; the id is untrusted input. */
 export type ParsedInterruptId =
   | { kind: 'langgraph'; langGraphId: string }
+  | { kind: 'langgraph-review'; langGraphId: string; review: ReviewConfig }
   | { kind: 'mastra-approval'; mastraId: string }
   | { kind: 'legacy'; carried?: CarriedLegacyEvent; problem?: string }
   | { kind: 'other' };
 
 export function parseInterruptId(id: unknown): ParsedInterruptId {
   if (typeof id !== 'string') return { kind: 'other' };
+  if (id.startsWith(LANGGRAPH_REVIEW_ID_PREFIX)) return parseReviewId(id);
   if (id.startsWith(LANGGRAPH_INTERRUPT_ID_PREFIX) && id.length > LANGGRAPH_INTERRUPT_ID_PREFIX.length) {
     return { kind: 'langgraph', langGraphId: id.slice(LANGGRAPH_INTERRUPT_ID_PREFIX.length) };
   }
@@ -116,6 +164,22 @@ export function parseInterruptId(id: unknown): ParsedInterruptId {
   const clean = sanitize(decoded.value).value as Json;
   const agentId = nonEmptyText(clean.a);
   return { kind: 'legacy', carried: { ...(agentId ? { agentId } : {}), event: clean.e } };
+}
+
+/** A review id read back; one that does not decode is nobody's (`other`): its answer passes unchanged. */
+function parseReviewId(id: string): ParsedInterruptId {
+  const rest = id.slice(LANGGRAPH_REVIEW_ID_PREFIX.length);
+  const split = rest.lastIndexOf('::');
+  const langGraphId = rest.slice(0, Math.max(split, 0));
+  const text = split > 0 ? fromBase64Url(rest.slice(split + 2)) : undefined;
+  const decoded = text === undefined ? undefined : decodeJson(text);
+  const carried = decoded?.ok && isRecord(decoded.value) ? decoded.value : undefined;
+  const action = nonEmptyText(carried?.a);
+  if (!action || typeof carried?.c !== 'string') return { kind: 'other' };
+  const flags = carried.c;
+  const review = { action } as ReviewConfig;
+  for (const [key, letter] of REVIEW_FLAGS) review[key] = flags.includes(letter);
+  return { kind: 'langgraph-review', langGraphId, review };
 }
 
 function toBase64Url(text: string): string {
@@ -281,4 +345,78 @@ export function fromLegacyData(id: string, value: unknown): Json {
   const responseSchema = objectOrJson(data.responseSchema);
   if (responseSchema) out.responseSchema = responseSchema;
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// LangGraph review requests (agent-inbox's HumanInterrupt)
+
+/** The `config` keys of a review request, and the key of the card's metadata each one sets. */
+const REVIEW_CONFIG_KEYS = [
+  ['allow_accept', 'accept', 'allowApprove'],
+  ['allow_edit', 'edit', 'allowEdit'],
+  ['allow_respond', 'respond', 'allowReject'],
+  ['allow_ignore', 'ignore', 'allowDismiss'],
+] as const;
+
+/**
+ * Whether a LangGraph interrupt value is a review request (agent-inbox's `HumanInterrupt`): an
+ * object with `action_request`, or a list whose first item is one (the form agent-inbox asks for).
+ */
+export function isReviewRequest(value: unknown): boolean {
+  const first = Array.isArray(value) ? value[0] : value;
+  return isRecord(first) && 'action_request' in first;
+}
+
+/**
+ * The direct-mode `aidev:tool_approval` interrupt for a LangGraph review request
+ * `{action_request: {action, args}, config: {allow_accept, allow_edit, allow_respond,
+ * allow_ignore}, description?}` (or a list of one): tool name = `action`, arguments = `args`,
+ * message = `description`; each `allow_*` flag says whether the card offers Approve, Edit
+ * arguments, Reject (with its reason as the graph's `response`) and Dismiss (`ignore`). The id
+ * (`langgraph-review::…`) carries the action and the flags, so the resume can answer with
+ * LangGraph's `HumanResponse`. When the value is not a usable review request, `problem` says why.
+ */
+export function fromLangGraphReview(langGraphId: string, value: unknown, extra: Json = {}): { interrupt: Json } | { problem: string } {
+  const what = 'The LangGraph review request';
+  let request = value;
+  if (Array.isArray(value)) {
+    if (value.length !== 1) {
+      return { problem: `${what} lists ${value.length} requests; only a list of one can be answered (one HumanResponse goes back).` };
+    }
+    request = value[0];
+  }
+  if (!isRecord(request)) return { problem: mismatch(what, 'an object', request) };
+  const actionRequest = request.action_request;
+  if (!isRecord(actionRequest)) return { problem: mismatch(`${what}'s action_request`, 'an object', actionRequest) };
+  const action = nonEmptyText(actionRequest.action);
+  if (!action) return { problem: mismatch(`${what}'s action_request.action`, 'non-empty text', actionRequest.action) };
+  if (!isRecord(actionRequest.args)) return { problem: mismatch(`${what}'s action_request.args`, 'an object', actionRequest.args) };
+  const config = request.config;
+  if (!isRecord(config)) {
+    return { problem: `${mismatch(`${what}'s config`, 'an object', config)} Without it the card cannot know which answers the graph takes.` };
+  }
+  const review = { action } as ReviewConfig;
+  const allowed: Json = {};
+  for (const [key, flag, metadataKey] of REVIEW_CONFIG_KEYS) {
+    if (typeof config[key] !== 'boolean') return { problem: mismatch(`${what}'s config.${key}`, 'true or false', config[key]) };
+    review[flag] = config[key] as boolean;
+    allowed[metadataKey] = config[key];
+  }
+  if (!REVIEW_CONFIG_KEYS.some(([, flag]) => review[flag])) return { problem: `${what}'s config allows no answer: every allow_ flag is false.` };
+  const message = nonEmptyText(request.description);
+  return {
+    interrupt: {
+      id: langGraphReviewId(langGraphId, review),
+      reason: InterruptReason.AIDevToolApproval,
+      ...(message ? { message } : {}),
+      metadata: {
+        toolName: action,
+        args: actionRequest.args,
+        ...allowed,
+        // A HumanResponse of type accept carries no text: the reason goes with Reject only.
+        reasonOnlyOnReject: true,
+        langgraph: { ...extra, raw: value },
+      },
+    },
+  };
 }

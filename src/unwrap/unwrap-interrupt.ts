@@ -1,7 +1,7 @@
 import { isRecord } from './guards';
 import { decodeUntrusted, hashValue, preview, stableHash } from './json';
 import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
-import { MASTRA_SUSPEND_REASON, liftedFields, mastraInterruptId, transportPayload } from './shapes';
+import { MASTRA_SUSPEND_REASON, liftedFields, mastraInterruptId, mismatch, transportPayload } from './shapes';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
 import { errorMessage } from '../error-message';
 
@@ -131,6 +131,9 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
   // LangGraph: the graph's `interrupt(value)` under metadata.langgraph.raw; a value that names its
   // `toolName` is drawn by that tool's card (`tool:<toolName>`) like a Mastra suspend.
   if (transport?.transport === 'langgraph') {
+    // What the server could not read in the graph's value (a malformed review request), for the fallback card.
+    const serverProblem = optionalString((metadata.langgraph as Json).problem);
+    if (serverProblem) problems.push(serverProblem);
     const toolName = isRecord(transport.payload) ? optionalString(transport.payload.toolName) : undefined;
     return liftReason({ ...base, toolName, payload: transport.payload });
   }
@@ -223,19 +226,6 @@ function invalid(name: string, raw: unknown, problem: string, source: InterruptS
     raw,
     problem,
   };
-}
-
-/** "<what> should be <expected>, but it is <what the value is>." */
-const mismatch = (what: string, expected: string, value: unknown) =>
-  `${what} should be ${expected}, but it is ${describeType(value)}.`;
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (value === '') return 'empty';
-  if (typeof value === 'string') return `the text ${preview(value)}`;
-  if (typeof value === 'undefined') return 'missing';
-  return `a ${typeof value}`;
 }
 
 function stripUndefined<T extends object>(value: T): T {

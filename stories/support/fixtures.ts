@@ -1,4 +1,5 @@
 import { APPROVAL_STATUS, InterruptReason } from '../../src/protocol';
+import { fromLangGraphReview } from '../../src/unwrap/shapes';
 
 /** A fixed clock: Wednesday 22 April 2026, 08:00 local time. Fallback slots and countdowns derive from it. */
 export const FIXED_NOW = new Date(2026, 3, 22, 8, 0, 0).getTime();
@@ -60,6 +61,23 @@ export const directApprovalInterrupt = {
   message: 'The agent wants to delete 3 files.',
   metadata: { toolName: 'delete_files', arguments: { paths: ['a.txt', 'b.txt', 'c.txt'], force: true } },
 };
+
+/** An agent-inbox review request's `config`: which answers the LangGraph graph takes. */
+export type ReviewConfig = { allow_accept: boolean; allow_edit: boolean; allow_respond: boolean; allow_ignore: boolean };
+
+/** A LangGraph review request (agent-inbox `HumanInterrupt`) as normalizeInterrupts() hands it to the card. */
+export function langGraphReviewInterrupt(config: ReviewConfig) {
+  const value = [
+    {
+      action_request: { action: 'send_email', args: { to: 'ops@example.com', subject: 'Deploy done' } },
+      config,
+      description: 'Send the deploy email to the ops list?',
+    },
+  ];
+  const read = fromLangGraphReview('1e0f3c9a7e5b4d2c8a6f0b9d7c5a3e1f', value);
+  if (!('interrupt' in read)) throw new Error(read.problem);
+  return read.interrupt;
+}
 
 /** A direct approval whose arguments come with a flat JSON schema: the Edit form is generated from it. */
 export const deployApprovalInterrupt = {

@@ -45,6 +45,7 @@ const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   approvalTool: '工具',
   approvalArguments: '参数',
   approvalReason: '理由（可选）',
+  approvalRejectReason: '拒绝理由（可选）',
   approvalApprove: '批准',
   approvalReject: '拒绝',
   approvalApproved: '已批准',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../../demo/server';
 import { DEMO_QUESTIONS } from '../../../demo/server/scripted-model';
 import { unwrapInterrupt } from '../../../src/unwrap';
+import { toolCallOf } from '../../../components/approval-edit-model';
 
 // The demo's LangGraph agent over real HTTP: CopilotRuntime -> LangGraphAgent + normalizeInterrupts()
 // -> @langchain/langgraph-api -> the graph. Same cards and replies as the Mastra agent.
@@ -61,6 +62,31 @@ describe('demo server: the LangGraph agent', () => {
     await run(agent, { resume: [{ interruptId: card.id, status: 'resolved', payload: { metadata: { ticket } } }] });
     expect(lastText(agent)).toContain(sn);
     expect(lastText(agent)).toMatch(/approved/i);
+  });
+
+  it('given "for review", the deploy approval is a LangGraph review request: the card offers every answer, and edits reach the graph', async () => {
+    const { agent, interrupts } = await say('Deploy v2 to staging for review');
+    expect(interrupts[0].id).toMatch(/^langgraph-review::/);
+    const card = unwrapInterrupt(interrupts[0]);
+    expect(card).toMatchObject({ reason: 'aidev:tool_approval', message: 'Review needed: Deploy v2 to staging for review' });
+    expect(toolCallOf(card)).toMatchObject({
+      toolName: 'deploy',
+      args: { version: 'v2', environment: 'staging', replicas: 2 },
+      approvable: true,
+      editable: true,
+      rejectable: true,
+      dismissible: true,
+    });
+    const editedArgs = { version: 'v2', environment: 'production', replicas: 4 };
+    await run(agent, { resume: [{ interruptId: card.id, status: 'resolved', payload: { approved: true, editedArgs } }] });
+    expect(lastText(agent)).toContain('Deployed v2 to production with 4 replicas.');
+  });
+
+  it('given "for review" and a rejection with a reason, the graph gets the reason and does not deploy', async () => {
+    const { agent, interrupts } = await say('Deploy v3 to production for review');
+    await run(agent, { resume: [{ interruptId: interrupts[0].id, status: 'resolved', payload: { approved: false, reason: 'Freeze week' } }] });
+    expect(lastText(agent)).toContain('Freeze week');
+    expect(lastText(agent)).not.toContain('Deployed');
   });
 
   it('answers anything else in plain text, without a card', async () => {

@@ -17,10 +17,24 @@ const lastHumanText = (messages: BaseMessage[]) => {
 };
 const say = (text: string) => ({ messages: [new AIMessage(text)] });
 
+/** The agent-inbox review request (`HumanInterrupt`) the "review" node sends. */
+export const REVIEW_REQUEST = {
+  action_request: { action: 'send_email', args: { to: 'ops@example.com', subject: 'Deploy done' } },
+  config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
+  description: 'Send the deploy email?',
+};
+/** The "strict review" node's request: accept or ignore only. */
+export const STRICT_REVIEW_REQUEST = {
+  ...REVIEW_REQUEST,
+  config: { allow_accept: true, allow_edit: false, allow_respond: false, allow_ignore: true },
+};
+
 /**
  * A graph with every way a LangGraph app interrupts, chosen by the user's last message:
  * "question" (node-level interrupt with a reason payload), "plain" (a string), "tool" (inside a
- * tool run by ToolNode), "sequence" (two nodes one after the other), "parallel" (two branches).
+ * tool run by ToolNode), "sequence" (two nodes one after the other), "parallel" (two branches),
+ * "review" (an agent-inbox review request, sent as a list of one as agent-inbox asks), "strict
+ * review" (one that allows accept and ignore only, sent as the object itself).
  * Every value `interrupt()` returns is recorded in `received`.
  */
 export function createInterruptGraph(received: Received) {
@@ -57,15 +71,20 @@ export function createInterruptGraph(received: Received) {
     .addNode('second', () => say(`Second: ${JSON.stringify(ask('second', { reason: 'aidev:user_question', message: 'Second question', metadata: { questions: QUESTIONS } }))}`))
     .addNode('left', () => say(`Left: ${JSON.stringify(ask('left', { reason: 'aidev:user_question', message: 'Left question', metadata: { questions: QUESTIONS } }))}`))
     .addNode('right', () => say(`Right: ${JSON.stringify(ask('right', { reason: 'aidev:user_question', message: 'Right question', metadata: { questions: QUESTIONS } }))}`))
+    .addNode('review', (state) => {
+      const strict = lastHumanText(state.messages).includes('strict');
+      return say(`Review answer: ${JSON.stringify(ask('review', strict ? STRICT_REVIEW_REQUEST : [REVIEW_REQUEST]))}`);
+    })
     .addNode('chat', () => say('Hello! Ask me for a question, a plain interrupt, a tool, a sequence or parallel questions.'))
     .addConditionalEdges(START, (state) => {
       const text = lastHumanText(state.messages);
       if (text.includes('parallel')) return ['left', 'right'];
+      if (text.includes('review')) return 'review';
       for (const node of ['question', 'plain', 'tool', 'sequence'] as const) {
         if (text.includes(node)) return node === 'tool' ? 'call_tool' : node === 'sequence' ? 'first' : node;
       }
       return 'chat';
-    }, ['question', 'plain', 'call_tool', 'first', 'left', 'right', 'chat'])
+    }, ['question', 'plain', 'call_tool', 'first', 'left', 'right', 'review', 'chat'])
     .addEdge('call_tool', 'tools')
     .addEdge('tools', 'after_tool')
     .addEdge('first', 'second')
@@ -75,6 +94,7 @@ export function createInterruptGraph(received: Received) {
     .addEdge('second', END)
     .addEdge('left', END)
     .addEdge('right', END)
+    .addEdge('review', END)
     .addEdge('chat', END)
     .compile();
 }

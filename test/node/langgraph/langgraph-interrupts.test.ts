@@ -3,9 +3,10 @@ import type { AbstractAgent, BaseEvent } from '@ag-ui/client';
 import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveGraphs, type ServedGraphs } from '../../../demo/server/langgraph-server';
-import { normalizeInterrupts } from '../../../src/runtime';
+import { normalizeInterrupts, type NormalizeInterruptsOptions } from '../../../src/runtime';
 import { unwrapInterrupt } from '../../../src/unwrap';
-import { QUESTIONS, createInterruptGraph, type Received } from './interrupt-graph';
+import { toolCallOf } from '../../../components/approval-edit-model';
+import { QUESTIONS, REVIEW_REQUEST, createInterruptGraph, type Received } from './interrupt-graph';
 
 // A real LangGraph JS graph, served in-process by @langchain/langgraph-api, bridged by
 // CopilotKit's LangGraphAgent with `.use(normalizeInterrupts())` — all an app writes.
@@ -21,9 +22,9 @@ afterAll(async () => {
 type Interrupt = { id: string; reason: string; message?: string; toolCallId?: string; metadata: Record<string, any> };
 
 /** One conversation: each turn is a fresh clone of the registered agent, as CopilotRuntime makes per request. */
-function conversation(emitInterruptOutcome: boolean) {
+function conversation(emitInterruptOutcome: boolean, options?: NormalizeInterruptsOptions) {
   const registered = new LangGraphAgent({ deploymentUrl: served.url, graphId: 'interrupts', emitInterruptOutcome } as never).use(
-    normalizeInterrupts(),
+    normalizeInterrupts(options),
   ) as AbstractAgent;
   const threadId = randomUUID();
   let messages: AbstractAgent['messages'] = [];
@@ -167,5 +168,88 @@ describe.each([
       { node: 'left', value: 'left only' },
       { node: 'right', value: { __agui_cancelled__: true, interrupt_id: right.id.slice('langgraph::'.length) } },
     ]);
+  });
+});
+
+describe.each([
+  ['default agent settings (legacy on_interrupt only)', false],
+  ['emitInterruptOutcome: true', true],
+])('LangGraph review requests (agent-inbox HumanInterrupt) through normalizeInterrupts(), %s', (_name, emitInterruptOutcome) => {
+  /** Opens the review node's request and returns the interrupt the card gets. */
+  async function openReview(chat: ReturnType<typeof conversation>, text = 'Review the email please') {
+    const { interrupts } = await chat.say(text);
+    expect(interrupts).toHaveLength(1);
+    return interrupts[0];
+  }
+
+  it('given a review request, the card is a direct-mode approval of the action with its arguments, description and allowed answers', async () => {
+    const interrupt = await openReview(conversation(emitInterruptOutcome));
+    expect(interrupt.id).toMatch(/^langgraph-review::[0-9a-f]{32}::[A-Za-z0-9_-]+$/);
+    expect(interrupt).toMatchObject({ reason: 'aidev:tool_approval', message: 'Send the deploy email?' });
+    const card = unwrapInterrupt(interrupt);
+    expect(card).toMatchObject({ reason: 'aidev:tool_approval', message: 'Send the deploy email?' });
+    expect(card.problem).toBeUndefined();
+    expect(toolCallOf(card)).toMatchObject({
+      toolName: 'send_email',
+      args: REVIEW_REQUEST.action_request.args,
+      approvable: true,
+      editable: true,
+      rejectable: true,
+      dismissible: true,
+      reasonOnlyOnReject: true,
+    });
+  });
+
+  it('given Approve, the graph receives [{type: accept, args: null}]', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const interrupt = await openReview(chat);
+    const start = received.length;
+    const { text } = await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]);
+    expect(receivedSince(start)).toEqual([{ node: 'review', value: [{ type: 'accept', args: null }] }]);
+    expect(text).toBe('Review answer: [{"type":"accept","args":null}]');
+  });
+
+  it('given Approve with edits, the graph receives an edit of the action with exactly the edited arguments', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const interrupt = await openReview(chat);
+    const start = received.length;
+    const editedArgs = { to: 'team@example.com', subject: 'Deploy done', cc: ['lead@example.com'] };
+    await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs } }]);
+    expect(receivedSince(start)).toEqual([{ node: 'review', value: [{ type: 'edit', args: { action: 'send_email', args: editedArgs } }] }]);
+  });
+
+  it('given Reject with a reason, the graph receives a response with that reason', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const interrupt = await openReview(chat);
+    const start = received.length;
+    await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: { approved: false, reason: 'Wait for QA' } }]);
+    expect(receivedSince(start)).toEqual([{ node: 'review', value: [{ type: 'response', args: 'Wait for QA' }] }]);
+  });
+
+  it('given Reject without a reason, the graph receives a response that says the user rejected it', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const interrupt = await openReview(chat);
+    const start = received.length;
+    await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: { approved: false } }]);
+    expect(receivedSince(start)).toEqual([{ node: 'review', value: [{ type: 'response', args: 'The user rejected this action.' }] }]);
+  });
+
+  it('given Dismiss, the graph receives [{type: ignore, args: null}], not the bridge cancel marker', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const interrupt = await openReview(chat);
+    const start = received.length;
+    await chat.resume([{ interruptId: interrupt.id, status: 'cancelled' }]);
+    expect(receivedSince(start)).toEqual([{ node: 'review', value: [{ type: 'ignore', args: null }] }]);
+  });
+
+  it('given a request that allows accept and ignore only, the card offers no Edit or Reject, and a forged edit reaches the graph as ignore with a problem', async () => {
+    const problems: string[] = [];
+    const chat = conversation(emitInterruptOutcome, { onProblem: (problem) => void problems.push(problem) });
+    const interrupt = await openReview(chat, 'A strict review please');
+    expect(toolCallOf(unwrapInterrupt(interrupt))).toMatchObject({ approvable: true, editable: false, rejectable: false, dismissible: true });
+    const start = received.length;
+    await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs: { to: 'anyone@example.com' } } }]);
+    expect(receivedSince(start)).toEqual([{ node: 'review', value: [{ type: 'ignore', args: null }] }]);
+    expect(problems).toEqual([expect.stringContaining('allow_edit is false')]);
   });
 });

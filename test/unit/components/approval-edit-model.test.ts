@@ -11,8 +11,26 @@ describe('approval edit model', () => {
       metadata: { tool_name: 'deploy', args: '{"replicas":2}', inputSchema: { type: 'object' } },
     });
     const call = toolCallOf(interrupt);
-    expect(call).toEqual({ toolName: 'deploy', args: '{"replicas":2}', argsSchema: { type: 'object' }, editable: true });
+    expect(call).toEqual({
+      toolName: 'deploy',
+      args: '{"replicas":2}',
+      argsSchema: { type: 'object' },
+      approvable: true,
+      editable: true,
+      rejectable: true,
+      dismissible: true,
+      reasonOnlyOnReject: false,
+    });
     expect(toolCallOf(unwrapInterrupt({ id: 'b', reason: 'aidev:tool_approval', metadata: { args: {}, allowEdit: false } })).editable).toBe(false);
+    // A backend that takes only some answers (a LangGraph review request's config) hides the others.
+    const limited = { allowApprove: false, allowReject: false, allowDismiss: false, reasonOnlyOnReject: true };
+    expect(toolCallOf(unwrapInterrupt({ id: 'c', reason: 'aidev:tool_approval', metadata: { args: {}, ...limited } }))).toMatchObject({
+      approvable: false,
+      editable: true,
+      rejectable: false,
+      dismissible: false,
+      reasonOnlyOnReject: true,
+    });
     expect(argsObject(call.args)).toEqual({ replicas: 2 });
     expect(argsObject('[1,2]')).toBeUndefined();
   });
