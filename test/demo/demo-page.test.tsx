@@ -1,7 +1,8 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { DEMO_SUGGESTIONS, DemoApp } from '../../demo/page/demo-app';
 import { generateCandidateSlots } from '../../src/time-slots';
+import { sendMessage } from '../integration/harness';
 import { AGENT_SLOTS } from './global-setup';
 
 // The demo page component against the demo server over HTTP: real CopilotKit provider and chat,
@@ -14,15 +15,6 @@ beforeEach(() => {
   window.localStorage.clear();
 });
 
-async function send(text: string) {
-  const textarea = await screen.findByTestId('copilot-chat-textarea');
-  fireEvent.change(textarea, { target: { value: text } });
-  // The chat enables sending once it has reached the runtime (`/info`), which takes a moment under load.
-  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
-  await act(async () => {
-    fireEvent.click(screen.getByTestId('copilot-send-button'));
-  });
-}
 
 describe('demo page against the demo server', () => {
   it('shows the suggestion pills with their verbatim titles', async () => {
@@ -33,7 +25,7 @@ describe('demo page against the demo server', () => {
 
   it('books a call: the picker shows the agent’s slots, and the picked slot reaches the tool', async () => {
     render(<DemoApp serverUrl={serverUrl} />);
-    await send('Book an intro call with the sales team to discuss pricing.');
+    await sendMessage('Book an intro call with the sales team to discuss pricing.');
 
     const card = await screen.findByTestId('time-picker-card', {}, { timeout: 15_000 });
     expect(within(screen.getByTestId('copilot-message-list')).getByTestId('time-picker-card')).toBe(card);
@@ -53,7 +45,7 @@ describe('demo page against the demo server', () => {
 
   it('cancel: "None of these work" resumes the tool with {cancelled: true}', async () => {
     render(<DemoApp serverUrl={serverUrl} />);
-    await send('Use schedule_meeting to book a 1:1 with Alice next week to review Q2 goals.');
+    await sendMessage('Use schedule_meeting to book a 1:1 with Alice next week to review Q2 goals.');
     const card = await screen.findByTestId('time-picker-card', {}, { timeout: 15_000 });
     expect(card).toHaveTextContent('Alice');
     fireEvent.click(within(card).getByTestId('time-picker-cancel'));
@@ -65,7 +57,7 @@ describe('demo page against the demo server', () => {
 describe('demo page: approval through the demo approval system', () => {
   it('Refresh asks the server, the approved ticket resolves the card, and the agent quotes the decision', async () => {
     render(<DemoApp serverUrl={serverUrl} />);
-    await send('Request approval to deploy v2 to production.');
+    await sendMessage('Request approval to deploy v2 to production.');
     const card = await screen.findByTestId('approval-card', {}, { timeout: 15_000 });
     expect(within(card).getByTestId('approval-status')).toHaveTextContent(/pending/i);
     // The global setup approves a ticket on its first refresh.
@@ -78,7 +70,7 @@ describe('demo page: approval through the demo approval system', () => {
 describe('demo page: user questions', () => {
   it('answers three questions in the card; the tool gets the answers and the agent repeats them', async () => {
     render(<DemoApp serverUrl={serverUrl} />);
-    await send('Ask me a few questions about my project.');
+    await sendMessage('Ask me a few questions about my project.');
     const card = await screen.findByTestId('user-question-card', {}, { timeout: 15_000 });
     // 1 / 3, single choice: picking a preset option moves on.
     fireEvent.click(within(card).getByRole('radio', { name: /Web app/ }));

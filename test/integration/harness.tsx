@@ -43,7 +43,9 @@ export function renderChat(options: ChatOptions) {
 export async function sendMessage(text: string) {
   const textarea = await screen.findByTestId('copilot-chat-textarea');
   fireEvent.change(textarea, { target: { value: text } });
-  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled());
+  // The chat enables sending once it has reached its agent; over HTTP that is the runtime's
+  // `/info`, which takes a moment under load.
+  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
   await act(async () => {
     fireEvent.click(screen.getByTestId('copilot-send-button'));
   });

@@ -4,11 +4,11 @@ import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeInterrupts } from '../../src/runtime';
-import { Interrupts, makeTestCard, transcript } from './harness';
+import { Interrupts, makeTestCard, sendMessage, transcript } from './harness';
 
 process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
 
@@ -65,21 +65,12 @@ function Chat({ threadId }: { threadId: string }) {
   );
 }
 
-async function send(text: string) {
-  const textarea = await screen.findByTestId('copilot-chat-textarea');
-  fireEvent.change(textarea, { target: { value: text } });
-  // The chat enables sending once it has reached the runtime (`/info`).
-  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
-  await act(async () => {
-    fireEvent.click(screen.getByTestId('copilot-send-button'));
-  });
-}
 
 describe('legacy interrupts through CopilotRuntime and normalizeInterrupts(), in the real chat', () => {
   it('given two threads whose runs each raised the same two legacy interrupts, every answer reaches the agent in its own thread', async () => {
     for (const threadId of ['thread-a', 'thread-b']) {
       const view = render(<Chat threadId={threadId} />);
-      await send('Set it up');
+      await sendMessage('Set it up');
       await waitFor(() => expect(within(transcript()).getAllByTestId('ask')).toHaveLength(2), { timeout: 10_000 });
       for (const button of screen.getAllByRole('button', { name: 'Answer ask' })) fireEvent.click(button);
       expect(await screen.findByText(`Noted for ${threadId}.`, undefined, { timeout: 10_000 })).toBeInTheDocument();
