@@ -1,6 +1,5 @@
 import type { ComponentType } from 'react';
 import { useCopilotChatConfiguration } from '@copilotkit/react-core/v2';
-import type { InterruptHistoryRecord } from '../../src/history';
 import { AnchoredEchoes } from './anchored-echoes';
 import type { InterruptController } from '../../hooks/interrupt-controller';
 
@@ -26,22 +25,24 @@ export function createInterruptEcho(
   function InterruptEcho(props: CustomMessageRendererProps) {
     const chat = useCopilotChatConfiguration();
     const Delegate = delegate();
+    const anchor = anchorHere(props);
     return (
       <>
         {Delegate ? <Delegate {...props} /> : null}
-        <AnchoredEchoes
-          controller={controller}
-          threadId={chat?.threadId ?? controller.threadId}
-          agentId={props.agentId}
-          isHere={(record) => isAnchoredHere(record, props)}
-        />
+        {anchor !== undefined ? (
+          <AnchoredEchoes controller={controller} threadId={chat?.threadId ?? controller.threadId} agentId={props.agentId} anchor={anchor} />
+        ) : null}
       </>
     );
   }
   return InterruptEcho;
 }
 
-function isAnchoredHere(record: InterruptHistoryRecord, { message, position, messageIndex }: CustomMessageRendererProps) {
-  if (record.anchor === null) return position === 'before' && messageIndex === 0;
-  return position === 'after' && record.anchor === message.id;
+/**
+ * The anchor whose records belong at this spot: the message's id after it, `null` (records from an
+ * empty transcript) before the first message; none elsewhere, which then renders no echoes at all.
+ */
+function anchorHere({ message, position, messageIndex }: CustomMessageRendererProps): string | null | undefined {
+  if (position === 'after') return message.id;
+  return messageIndex === 0 ? null : undefined;
 }

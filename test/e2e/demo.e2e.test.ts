@@ -259,7 +259,10 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
       expect(demoTab.resumeRuns.map((run) => run.resume?.[0]?.payload)).toEqual([
         { approved: true, editedArgs: { version: 'v2', environment: 'production', replicas: 4 } },
       ]);
-      const diff = demoTab.transcript.getByTestId('approval-edited-args');
+      // The transcript's card is compact: the diff is in its details.
+      const edited = demoTab.transcript.getByTestId('approval-card-resolved').last();
+      await edited.getByRole('button', { name: 'Details' }).click();
+      const diff = edited.getByTestId('approval-edited-args');
       expect(await diff.textContent()).toContain('replicas: 2 → 4');
       expect(await diff.textContent()).toContain('environment: "staging" → "production"');
       await demoTab.screenshot('07-approval-edited');
