@@ -131,8 +131,15 @@ export interface TranscriptSamples {
   /** Renders of resolved cards during the timed turns (summed per turn kind). */
   appendRenders: number[];
   streamRenders: number[];
+  /** Figure 4b only: scrolling up through the conversation. */
+  scrollMs: number[];
+  scrollCpuMs: number[];
+  scrollRenders: number[];
   echoesInDom: number;
 }
+
+/** Figure 4 (`transcript`: 30 messages, 200 echoes, all mounted) or 4b (`long`: 300 messages, 1,000 echoes, virtualized). */
+export type TranscriptScenario = 'transcript' | 'long';
 
 export type TranscriptVariant = 'echoes' | 'plain';
 
@@ -144,23 +151,38 @@ interface TranscriptPage {
   close: () => Promise<void>;
 }
 
-/** One page with the 30-message transcript loaded, its echoes mounted and checked, warmed up. */
+/**
+ * One page with the transcript loaded, its echoes mounted and checked, warmed up. In the
+ * 30-message transcript every echo is mounted; in the 300-message one CopilotKit virtualizes the
+ * list, so only the echoes of the rows in view (and its overscan) are.
+ */
 async function openTranscriptPage(
   context: BrowserContext,
+  scenario: TranscriptScenario,
   variant: TranscriptVariant,
   into: TranscriptSamples,
   offset: number,
 ): Promise<TranscriptPage> {
-  const page = await openPage(context, `scenario=transcript&variant=${variant}`);
+  const page = await openPage(context, `scenario=${scenario}&variant=${variant}`);
   await pause(page, 200);
   await page.evaluate(() => window.__bench.loadTranscript());
-  const expected = variant === 'echoes' ? 200 : 0;
-  await page.waitForFunction(() => document.body.innerText.includes('Here are some times for call 14.'), undefined, { timeout: 20_000 });
-  await page.waitForFunction((n) => window.__bench.echoesInDom() === n, expected, { timeout: 20_000 });
+  const last = await page.evaluate(() => window.__bench.lastMessageText);
+  await page.waitForFunction((text) => document.body.innerText.includes(text), last, { timeout: 20_000 });
+  const planned = variant === 'echoes' ? await page.evaluate(() => window.__bench.echoesPlanned) : 0;
+  if (scenario === 'transcript') {
+    await page.waitForFunction((n) => window.__bench.echoesInDom() === n, planned, { timeout: 20_000 });
+  } else if (variant === 'echoes') {
+    // Virtualized: some echoes (those of the rows in view), never all of them.
+    await page.waitForFunction(() => window.__bench.echoesInDom() > 0, undefined, { timeout: 20_000 });
+  }
   await pause(page, 300);
   into.echoesInDom = await page.evaluate(() => window.__bench.echoesInDom());
+  if (scenario === 'long' && into.echoesInDom >= planned && planned > 0) {
+    throw new Error(`all ${planned} echoes are mounted: CopilotKit did not virtualize the 300-message conversation`);
+  }
   // Positive control: mounting the echoes must have been counted, or a 0 below means nothing.
   const mounted = await page.evaluate(() => window.__bench.echoRendersTotal());
+  const expected = scenario === 'transcript' ? planned : into.echoesInDom;
   if (mounted < expected) throw new Error(`the Profiler counted ${mounted} card renders while mounting ${expected} echoes`);
   await page.evaluate((k) => window.__bench.append(k), offset);
   const cdp = await context.newCDPSession(page);
@@ -180,12 +202,14 @@ async function openTranscriptPage(
       }));
       await cdp.detach();
       await page.close();
-      if (messages > threshold) throw new Error(`the transcript grew to ${messages} messages: CopilotKit virtualized it mid-run`);
+      if (scenario === 'transcript' && messages > threshold) {
+        throw new Error(`the transcript grew to ${messages} messages: CopilotKit virtualized it mid-run`);
+      }
     },
   };
 }
 
-type TurnKind = 'append' | 'stream' | 'answer';
+type TurnKind = 'append' | 'stream' | 'answer' | 'scroll';
 
 async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promise<void> {
   // A page in the background gets no animation frames: the timed one is always in front.
@@ -193,12 +217,25 @@ async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promis
   await pause(side.page, 50);
   const before = await side.threadMs();
   const result = await side.page.evaluate(
-    ([turn, n]) => (turn === 'append' ? window.__bench.append(n) : turn === 'stream' ? window.__bench.stream(n) : window.__bench.answer(n)),
+    ([turn, n]) =>
+      turn === 'append'
+        ? window.__bench.append(n)
+        : turn === 'stream'
+          ? window.__bench.stream(n)
+          : turn === 'scroll'
+            ? window.__bench.scroll()
+            : window.__bench.answer(n),
     [kind, k] as const,
   );
   const cpu = (await side.threadMs()) - before;
   const { into } = side;
-  if (kind === 'append') {
+  if (kind === 'scroll') {
+    into.scrollCpuMs.push(cpu);
+    into.scrollMs.push(result.ms);
+    into.scrollRenders.push(result.renders);
+    // Back to the newest message, untimed, so the next turn starts where a chat stays.
+    await side.page.evaluate(() => window.__bench.toBottom());
+  } else if (kind === 'append') {
     into.appendCpuMs.push(cpu);
     into.appendMs.push(result.ms);
     into.appendRenders.push(result.renders);
@@ -217,13 +254,20 @@ async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promis
  * One round of figure 4: both transcripts open side by side, each kind of turn timed on one and
  * then the other (order alternating), so a change in the machine's load hits both sides alike.
  */
-async function transcriptRound(context: BrowserContext, turns: number, samples: Record<TranscriptVariant, TranscriptSamples>, offset: number) {
-  const echoes = await openTranscriptPage(context, 'echoes', samples.echoes, offset);
+async function transcriptRound(
+  context: BrowserContext,
+  scenario: TranscriptScenario,
+  turns: number,
+  samples: Record<TranscriptVariant, TranscriptSamples>,
+  offset: number,
+) {
+  const echoes = await openTranscriptPage(context, scenario, 'echoes', samples.echoes, offset);
   let plain: TranscriptPage | undefined;
+  const kinds: readonly TurnKind[] = scenario === 'long' ? ['scroll', 'append', 'answer'] : ['append', 'stream', 'answer'];
   try {
-    plain = await openTranscriptPage(context, 'plain', samples.plain, offset);
+    plain = await openTranscriptPage(context, scenario, 'plain', samples.plain, offset);
     for (let t = 1; t <= turns; t++) {
-      for (const kind of ['append', 'stream', 'answer'] as const) {
+      for (const kind of kinds) {
         const order = t % 2 === 0 ? [echoes, plain] : [plain, echoes];
         for (const side of order) await timeTurn(side, kind, offset + t);
       }
@@ -241,6 +285,9 @@ export interface BrowserSettings {
   /** Page loads per side for figure 4, and timed turns (append + stream) per load. */
   transcriptRounds: number;
   transcriptTurns: number;
+  /** Page loads per side for figure 4b (the 300-message conversation), and timed turns of each kind per load. */
+  longRounds: number;
+  longTurns: number;
 }
 
 export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
@@ -248,18 +295,40 @@ export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
   interruptIterations: 8,
   transcriptRounds: 3,
   transcriptTurns: 5,
+  longRounds: 2,
+  longTurns: 4,
 };
+
+/** Figure 4c: DOM nodes of one answered card of every kind, closed (as the transcript shows it) and opened. */
+export type NodeCounts = Array<{ kind: string; closed: number; opened: number }>;
+
+async function measureNodes(context: BrowserContext): Promise<NodeCounts> {
+  const page = await openPage(context, 'scenario=nodes');
+  try {
+    await pause(page, 200);
+    await page.evaluate(() => window.__bench.loadTranscript());
+    const kinds = await page.evaluate(() => window.__bench.nodeKinds);
+    await page.waitForFunction((n) => window.__bench.echoesOfEveryKind() === n, kinds, { timeout: 20_000 });
+    return await page.evaluate(() => window.__bench.countNodes());
+  } finally {
+    await page.close();
+  }
+}
 
 export interface BrowserResults {
   interrupt: Record<InterruptVariant, InterruptSamples>;
   transcript: Record<TranscriptVariant, TranscriptSamples> | null;
   transcriptError?: string;
+  long: Record<TranscriptVariant, TranscriptSamples> | null;
+  longError?: string;
+  nodes: NodeCounts | null;
+  nodesError?: string;
 }
 
 export async function measureBrowser(
   settings: BrowserSettings,
   log: (message: string) => void,
-  parts: { interrupt: boolean; transcript: boolean },
+  parts: { interrupt: boolean; transcript: boolean; long: boolean; nodes: boolean },
 ): Promise<BrowserResults> {
   log('browser: bundling the bench page with esbuild...');
   const bundle = await buildPage();
@@ -275,9 +344,12 @@ export async function measureBrowser(
     answerRenders: [],
     appendRenders: [],
     streamRenders: [],
+    scrollMs: [],
+    scrollCpuMs: [],
+    scrollRenders: [],
     echoesInDom: 0,
   });
-  const results: BrowserResults = { interrupt: { ours: emptyInterrupt(), seed: emptyInterrupt() }, transcript: null };
+  const results: BrowserResults = { interrupt: { ours: emptyInterrupt(), seed: emptyInterrupt() }, transcript: null, long: null, nodes: null };
   try {
     await serve(launched.browser, bundle);
     if (parts.interrupt) {
@@ -294,11 +366,31 @@ export async function measureBrowser(
       try {
         for (let round = 0; round < settings.transcriptRounds; round++) {
           log(`browser: transcript round ${round + 1}/${settings.transcriptRounds}, both transcripts side by side`);
-          await transcriptRound(launched.browser, settings.transcriptTurns, transcript, round * 100);
+          await transcriptRound(launched.browser, 'transcript', settings.transcriptTurns, transcript, round * 100);
         }
         results.transcript = transcript;
       } catch (error) {
         results.transcriptError = error instanceof Error ? error.message : String(error);
+      }
+    }
+    if (parts.nodes) {
+      log('browser: DOM nodes per echo, one answered card of every kind');
+      try {
+        results.nodes = await measureNodes(launched.browser);
+      } catch (error) {
+        results.nodesError = error instanceof Error ? error.message : String(error);
+      }
+    }
+    if (parts.long) {
+      const long = { echoes: emptyTranscript(), plain: emptyTranscript() };
+      try {
+        for (let round = 0; round < settings.longRounds; round++) {
+          log(`browser: long conversation round ${round + 1}/${settings.longRounds}, 300 messages, both sides`);
+          await transcriptRound(launched.browser, 'long', settings.longTurns, long, 1000 + round * 100);
+        }
+        results.long = long;
+      } catch (error) {
+        results.longError = error instanceof Error ? error.message : String(error);
       }
     }
   } finally {

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import type { InterruptLabels } from '../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../src/unwrap';
 import { toolCallOf } from './approval-edit-model';
@@ -10,8 +9,6 @@ export interface ApprovalDirectDetailsProps {
   labels: InterruptLabels;
   /** Id of the eyebrow, which names the interactive card. */
   titleId?: string;
-  /** The outcome, once there is one; shown next to the eyebrow. */
-  badge?: ReactNode;
   /** Hide the arguments (the editor shows them instead). */
   hideArgs?: boolean;
 }
@@ -20,7 +17,7 @@ export interface ApprovalDirectDetailsProps {
  * Eyebrow, message, the tool and its arguments (formatted, collapsible: native, keyboard-operable),
  * as {@link toolCallOf} reads them.
  */
-export function ApprovalDirectDetails({ interrupt, labels, titleId, badge, hideArgs }: ApprovalDirectDetailsProps) {
+export function ApprovalDirectDetails({ interrupt, labels, titleId, hideArgs }: ApprovalDirectDetailsProps) {
   const { toolName, args } = toolCallOf(interrupt);
   return (
     <>
@@ -28,7 +25,6 @@ export function ApprovalDirectDetails({ interrupt, labels, titleId, badge, hideA
         <span className="cki-eyebrow" id={titleId}>
           {labels.approvalEyebrow}
         </span>
-        {badge}
       </div>
       {interrupt.message ? <p className="cki-card__title">{interrupt.message}</p> : null}
       {toolName ? (

@@ -11,10 +11,13 @@ const TONES: Readonly<Record<string, BadgeTone>> = {
   [APPROVAL_STATUS.REVOKED]: 'danger',
 };
 
+/** The colour family of a ticket status. */
+export const approvalStatusTone = (status: string): BadgeTone => TONES[status] ?? 'neutral';
+
 /** A ticket status as a coloured pill, its text from the labels' `status.<value>` entries. */
 export function ApprovalStatusBadge({ status, labels }: { status: string; labels: InterruptLabels }) {
   return (
-    <Badge tone={TONES[status] ?? 'neutral'} testId="approval-status" className={`cki-badge--status-${status.replace(/[^a-z_-]/gi, '')}`}>
+    <Badge tone={approvalStatusTone(status)} testId="approval-status" className={`cki-badge--status-${status.replace(/[^a-z_-]/gi, '')}`}>
       {approvalStatusLabel(labels, status)}
     </Badge>
   );

@@ -3,11 +3,11 @@ import type { Clock } from '../hooks/use-countdown';
 import type { InterruptRendererProps } from '../hooks/renderer-props';
 import { FlatSchemaFields } from './fallback-form-field';
 import { coerceValues, flatSchemaFields, isFormComplete } from './flat-schema';
-import { Badge } from './shared/badge';
 import { CardFrame } from './shared/card-frame';
 import { CountdownText } from './shared/countdown-text';
 import { ExpiredBody } from './shared/expired-body';
 import { JsonDetails } from './shared/json-details';
+import { ReadOnlyCard } from './shared/read-only-card';
 import { SubmitState } from './shared/submit-state';
 import { useCardBasics } from './shared/use-card-basics';
 
@@ -66,11 +66,11 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
   else if (readOnly) announcement = outcome;
 
   // The header and what the interrupt says, the same in the interactive and read-only bodies.
-  const summary = (
+  // A function: an answered card builds it only when its details are opened.
+  const summary = () => (
     <>
       <div className="cki-card__header">
         <span className="cki-eyebrow">{labels.fallbackEyebrow}</span>
-        {readOnly ? <Badge tone={dismissed ? 'neutral' : 'success'}>{outcome}</Badge> : null}
       </div>
       {interrupt.message ? (
         <p className="cki-card__title" id={titleId}>
@@ -100,10 +100,18 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
     body = <ExpiredBody labels={labels} testId="fallback-interrupt-card" title={interrupt.message} />;
   } else if (readOnly) {
     body = (
-      <div className="cki-card cki-card--readonly cki-fallback" data-testid="fallback-interrupt-card" data-state={phase}>
-        {summary}
+      <ReadOnlyCard
+        testId="fallback-interrupt-card"
+        labels={labels}
+        tone={dismissed ? 'neutral' : 'success'}
+        badge={outcome}
+        title={interrupt.message ?? labels.fallbackEyebrow}
+        answer={interrupt.problem ? `${labels.fallbackProblem}: ${interrupt.problem}` : interrupt.reason}
+        details={summary}
+        className="cki-fallback"
+      >
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </div>
+      </ReadOnlyCard>
     );
   } else {
     const complete = !fields || isFormComplete(fields, values);
@@ -126,7 +134,7 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
           if (complete) submit(fields ? coerceValues(fields, values) : {});
         }}
       >
-        {summary}
+        {summary()}
         {fields ? <FlatSchemaFields fields={fields} values={values} labels={labels} onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))} /> : null}
         <div className="cki-actions">
           <button type="submit" className="cki-button cki-button--primary" data-testid="fallback-continue" disabled={!complete}>

@@ -1,7 +1,7 @@
 import { useId, useMemo, memo } from 'react';
 import type { Clock } from '../hooks/use-countdown';
 import type { InterruptRendererProps } from '../hooks/renderer-props';
-import { formatLabel } from '../src/i18n/labels';
+import { formatLabel, type InterruptLabels } from '../src/i18n/labels';
 import { generateCandidateSlots } from '../src/time-slots';
 import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../src/unwrap';
 import { isRecord } from '../src/unwrap/guards';
@@ -84,14 +84,14 @@ function TimePickerBody(props: TimePickerCardProps) {
     body = (
       <ReadOnlyCard
         testId={cancelled ? 'time-picker-cancelled' : 'time-picker-picked'}
+        labels={labels}
         tone={cancelled ? 'neutral' : 'success'}
         badge={dismissed ? labels.dismissed : cancelled ? labels.timePickerCancelled : labels.timePickerBooked}
         title={topic}
+        answer={cancelled ? labels.timePickerNoTime : pickedLabel}
+        details={payload.attendee || (!cancelled && answer?.chosen_time) ? () => <TimePickerDetails attendee={payload.attendee} time={cancelled ? undefined : answer?.chosen_time} labels={labels} /> : undefined}
         className="cki-time-picker"
       >
-        <p className="cki-card__text">
-          {cancelled ? labels.timePickerNoTime : <strong className="cki-time-picker__picked">{pickedLabel}</strong>}
-        </p>
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
       </ReadOnlyCard>
     );
@@ -138,5 +138,14 @@ function TimePickerBody(props: TimePickerCardProps) {
     <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
+  );
+}
+
+/** The read-only card's details: who the meeting is with and the picked time as sent. */
+function TimePickerDetails({ attendee, time, labels }: { attendee?: string; time?: string; labels: InterruptLabels }) {
+  return (
+    <p className="cki-card__note">
+      {[attendee ? formatLabel(labels.timePickerWith, { attendee }) : '', time ?? ''].filter(Boolean).join(' · ')}
+    </p>
   );
 }

@@ -9,8 +9,10 @@ import { ApprovalArgsEditor } from './approval-args-editor';
 import { ApprovalDirectDetails } from './approval-direct-details';
 import { argsObject, diffArgs, toolCallOf } from './approval-edit-model';
 import { ApprovalTicketDetails } from './approval-ticket-details';
+import { approvalStatusTone } from './approval-status-badge';
 import { malformedPayloadCard } from './fallback-interrupt-card';
-import { Badge, type BadgeTone } from './shared/badge';
+import type { BadgeTone } from './shared/badge';
+import { ReadOnlyCard } from './shared/read-only-card';
 import { CardFrame } from './shared/card-frame';
 import { CountdownText } from './shared/countdown-text';
 import { ExpiredBody } from './shared/expired-body';
@@ -146,32 +148,39 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   if (phase === 'expired') {
     body = <ExpiredBody labels={labels} testId="approval-card-expired" title={shownTicket?.title ?? interrupt.message} />;
   } else if (phase !== 'interactive' || autoApprove) {
+    const ticketShown = shownTicket && !direct ? shownTicket : undefined;
     body = (
-      <div className="cki-card cki-card--readonly cki-approval" data-testid="approval-card-resolved">
-        {shownTicket && !direct ? (
-          <>
-            <ApprovalTicketDetails ticket={shownTicket} labels={labels} />
-            {/* Dismissed without an answer: the ticket keeps its own status, so say it plainly. */}
-            {phase === 'cancelled' || phase === 'dismissed' ? <p className="cki-card__note">{outcome}</p> : null}
-          </>
-        ) : (
-          <>
-            <ApprovalDirectDetails
-              interrupt={interrupt}
-              labels={labels}
-              badge={
-                <Badge tone={outcomeTone} testId="approval-status">
-                  {outcome}
-                </Badge>
-              }
-            />
-            {direct?.editedArgs ? <ApprovalArgsDiff changes={diffArgs(argsObject(toolCallOf(interrupt).args), direct.editedArgs)} labels={labels} /> : null}
-            {direct?.reason ? <p className="cki-card__text cki-quote">{direct.reason}</p> : null}
-            {direct?.autoApproved && tool ? <AutoApprovedNote tool={tool} toolGrants={toolGrants} labels={labels} /> : null}
-          </>
-        )}
+      <ReadOnlyCard
+        testId="approval-card-resolved"
+        labels={labels}
+        className="cki-approval"
+        badgeTestId="approval-status"
+        {...(ticketShown
+          ? {
+              tone: approvalStatusTone(ticketShown.status),
+              badge: approvalStatusLabel(labels, ticketShown.status),
+              title: ticketShown.title,
+              // Dismissed without an answer: the ticket keeps its own status, so say it plainly.
+              answer: phase === 'cancelled' || phase === 'dismissed' ? outcome : ticketShown.sn,
+              details: () => <ApprovalTicketDetails ticket={ticketShown} labels={labels} />,
+            }
+          : {
+              tone: outcomeTone,
+              badge: outcome,
+              title: interrupt.message ?? labels.approvalEyebrow,
+              answer: [tool, direct?.editedArgs && labels.approvalEditedArguments, direct?.reason].filter(Boolean).join(' — '),
+              details: () => (
+                <>
+                  <ApprovalDirectDetails interrupt={interrupt} labels={labels} />
+                  {direct?.editedArgs ? <ApprovalArgsDiff changes={diffArgs(argsObject(call.args), direct.editedArgs)} labels={labels} /> : null}
+                  {direct?.reason ? <p className="cki-card__text cki-quote">{direct.reason}</p> : null}
+                </>
+              ),
+            })}
+      >
+        {direct?.autoApproved && tool ? <AutoApprovedNote tool={tool} toolGrants={toolGrants} labels={labels} /> : null}
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </div>
+      </ReadOnlyCard>
     );
   } else if (ticket) {
     const terminal = isTerminalApprovalStatus(ticket.status);

@@ -12,7 +12,7 @@ import { CountdownText } from './shared/countdown-text';
 import { ExpiredBody } from './shared/expired-body';
 import { SubmitState } from './shared/submit-state';
 import { useCardBasics } from './shared/use-card-basics';
-import { UserQuestionAnsweredList } from './user-question-answered';
+import { UserQuestionAnsweredList, userQuestionAnswerLine } from './user-question-answered';
 import { UserQuestionOptions } from './user-question-options';
 import { answerFromDraft, EMPTY_DRAFT, isChoiceQuestion, OTHERS_LABEL, toggleOption, type QuestionDraft } from './user-question-model';
 
@@ -105,12 +105,14 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
     body = (
       <ReadOnlyCard
         testId={answered ? 'user-question-answered' : 'user-question-skipped'}
+        labels={labels}
         tone={answered ? 'success' : 'neutral'}
         badge={answered ? labels.questionAnswered : phase === 'dismissed' ? labels.dismissed : labels.questionSkipped}
-        title={props.interrupt.message}
+        title={props.interrupt.message ?? questions[0]?.question}
+        answer={userQuestionAnswerLine(questions, answered ? shownResult?.answers : undefined, labels)}
+        details={() => <UserQuestionAnsweredList questions={questions} answers={answered ? shownResult?.answers : undefined} labels={labels} />}
         className="cki-question"
       >
-        <UserQuestionAnsweredList questions={questions} answers={answered ? shownResult?.answers : undefined} labels={labels} />
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
       </ReadOnlyCard>
     );

@@ -129,7 +129,21 @@ export const Resolved: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByTestId('fallback-interrupt-card')).toHaveTextContent('Sent');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    const toggle = canvas.getByRole('button', { name: 'Details' });
+    await expect(canvas.getAllByRole('button')).toEqual([toggle]);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  },
+};
+
+/** The read-only card with its details opened: the reason and what the interrupt said. */
+export const ResolvedDetailsOpen: Story = {
+  args: { status: 'resolved', result: {} },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
+    const details = canvas.getByTestId('read-only-details');
+    await expect(details).toHaveTextContent('Reason');
+    await expect(canvas.getByRole('button', { name: 'Details' })).toHaveAttribute('aria-expanded', 'true');
   },
 };
 

@@ -86,7 +86,7 @@ export const ApprovalEcho: Story = {
     const canvas = within(canvasElement);
     const resolved = await canvas.findByTestId('approval-card-resolved');
     await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Approved');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    await expect(canvas.getAllByRole('button')).toEqual([canvas.getByRole('button', { name: 'Details' })]);
   },
 };
 

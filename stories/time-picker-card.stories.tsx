@@ -43,7 +43,7 @@ export const PickASlot: Story = {
     await userEvent.click(await canvas.findByRole('button', { name: 'Monday 9:00 AM' }));
     const picked = await canvas.findByTestId('time-picker-picked');
     await expect(picked).toHaveTextContent('Booked');
-    await expect(within(picked).getByText('Monday 9:00 AM').tagName).toBe('STRONG');
+    await expect(within(picked).getByTestId('read-only-answer')).toHaveTextContent('Monday 9:00 AM');
     await expect(canvas.queryByTestId('time-picker-card')).toBeNull();
     await expect(args.onResolve).toHaveBeenCalledWith({ chosen_time: SLOTS[2].iso, chosen_label: 'Monday 9:00 AM' });
     await waitFor(() => expect(picked).not.toHaveTextContent('Sending…'));
@@ -102,7 +102,24 @@ export const Resolved: Story = {
     const canvas = within(canvasElement);
     const picked = await canvas.findByTestId('time-picker-picked');
     await expect(picked).toHaveTextContent('Monday 3:30 PM');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    // Compact: nothing to answer, one disclosure, the details not rendered.
+    const toggle = canvas.getByRole('button', { name: 'Details' });
+    await expect(canvas.getAllByRole('button')).toEqual([toggle]);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvas.queryByTestId('read-only-details')).toBeNull();
+  },
+};
+
+/** The read-only card with its details opened: who the meeting is with and the time as sent. */
+export const ResolvedDetailsOpen: Story = {
+  args: { status: 'resolved', result: { chosen_time: SLOTS[3].iso, chosen_label: SLOTS[3].label } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
+    await expect(canvas.getByRole('button', { name: 'Details' })).toHaveAttribute('aria-expanded', 'true');
+    const details = canvas.getByTestId('read-only-details');
+    await expect(details).toHaveTextContent('With Alice');
+    await expect(details).toHaveTextContent(SLOTS[3].iso);
   },
 };
 
@@ -111,7 +128,7 @@ export const Cancelled: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByTestId('time-picker-cancelled')).toHaveTextContent('No time picked.');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    await expect(canvas.getAllByRole('button')).toEqual([canvas.getByRole('button', { name: 'Details' })]);
   },
 };
 
@@ -121,7 +138,8 @@ export const Dismissed: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByTestId('time-picker-cancelled')).toHaveTextContent('Dismissed');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    // Nothing left to answer: the one button is the details disclosure.
+    await expect(canvas.getAllByRole('button')).toEqual([canvas.getByRole('button', { name: 'Details' })]);
   },
 };
 

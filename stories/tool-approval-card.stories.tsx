@@ -201,6 +201,8 @@ export const EditJson: Story = {
     await expect(canvas.queryByTestId('approval-edit-problem')).toBeNull();
     await userEvent.click(canvas.getByTestId('approval-approve-edited'));
     await expect(args.onResolve).toHaveBeenCalledWith({ approved: true, editedArgs: { paths: ['a.txt'], force: false } });
+    // The transcript's card is compact: the diff is in its details.
+    await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
     const diff = await canvas.findByTestId('approval-edited-args');
     await expect(diff).toHaveTextContent('Edited arguments');
     await expect(diff).toHaveTextContent('paths: ["a.txt","b.txt","c.txt"] → ["a.txt"]');
@@ -222,6 +224,8 @@ export const EditForm: Story = {
     await userEvent.click(canvas.getByLabelText('Dry run'));
     await userEvent.click(canvas.getByTestId('approval-approve-edited'));
     await expect(args.onResolve).toHaveBeenCalledWith({ approved: true, editedArgs: { service: 'api', replicas: 5, dryRun: true } });
+    // The transcript's card is compact: the diff is in its details.
+    await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
     await expect(await canvas.findByTestId('approval-edited-args')).toHaveTextContent('replicas: 2 → 5');
   },
 };
@@ -245,6 +249,8 @@ export const ResolvedEdited: Story = {
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
+    // The transcript's card is compact: the diff is in its details.
+    await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
     const diff = await canvas.findByTestId('approval-edited-args');
     await expect(within(canvasElement).getByTestId('approval-status')).toHaveTextContent('Approved');
     await expect(diff).toHaveTextContent('replicas: 2 → 3');
@@ -387,7 +393,22 @@ export const ResolvedTicket: Story = {
     const canvas = within(canvasElement);
     const resolved = await canvas.findByTestId('approval-card-resolved');
     await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Approved');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    await expect(within(resolved).getByTestId('read-only-answer')).toHaveTextContent(ticket.sn);
+    const toggle = canvas.getByRole('button', { name: 'Details' });
+    await expect(canvas.getAllByRole('button')).toEqual([toggle]);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  },
+};
+
+/** The resolved ticket with its details opened: number, submit time and the link to the ticket. */
+export const ResolvedTicketDetailsOpen: Story = {
+  args: ResolvedTicket.args,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
+    const details = canvas.getByTestId('read-only-details');
+    await expect(details).toHaveTextContent(ticket.sn);
+    await expect(within(details).getByRole('link')).toBeInTheDocument();
   },
 };
 
@@ -398,6 +419,18 @@ export const ResolvedDirect: Story = {
     const resolved = await canvas.findByTestId('approval-card-resolved');
     await expect(resolved).toHaveTextContent('Rejected');
     await expect(resolved).toHaveTextContent('Too risky');
+  },
+};
+
+/** The direct decision with its details opened: the tool, its arguments and the reason. */
+export const ResolvedDirectDetailsOpen: Story = {
+  args: ResolvedDirect.args,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
+    const details = canvas.getByTestId('read-only-details');
+    await expect(details).toHaveTextContent('Tool');
+    await expect(details).toHaveTextContent('Too risky');
   },
 };
 
@@ -427,7 +460,7 @@ export const TicketDismissed: Story = {
     const card = await canvas.findByTestId('approval-card-resolved');
     await expect(card).toHaveTextContent(ticket.title);
     await expect(card).toHaveTextContent('Cancelled');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    await expect(canvas.getAllByRole('button')).toEqual([canvas.getByRole('button', { name: 'Details' })]);
   },
 };
 

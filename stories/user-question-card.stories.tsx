@@ -75,6 +75,8 @@ export const AnswerAllAndSubmit: Story = {
     await userEvent.click(canvas.getByTestId('user-question-submit'));
     const answered = await canvas.findByTestId('user-question-answered');
     await expect(answered).toHaveTextContent('Answered');
+    await expect(within(answered).getByTestId('read-only-answer')).toHaveTextContent('basic · Java, Rust · Keep it simple');
+    await userEvent.click(canvas.getByRole('button', { name: 'Details' }));
     await expect(answered).toHaveTextContent('basic — Plain bubble sort');
     await expect(answered).toHaveTextContent('Rust');
     await expect(answered).toHaveTextContent('Keep it simple');
@@ -215,9 +217,23 @@ export const Answered: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const answered = await canvas.findByTestId('user-question-answered');
+    // Compact: every answer in one line, the questions behind the disclosure.
+    await expect(within(answered).getByTestId('read-only-answer')).toHaveTextContent('optimized · Go, Rust · Nothing');
+    await expect(canvas.getAllByRole('button')).toEqual([canvas.getByRole('button', { name: 'Details' })]);
+    await expect(canvas.queryByText(questions[1].question)).toBeNull();
+  },
+};
+
+/** The answered card with its details opened: every question with its answers. */
+export const AnsweredDetailsOpen: Story = {
+  args: Answered.args,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const answered = await canvas.findByTestId('user-question-answered');
+    await userEvent.click(canvas.getByRole('button', { name: 'Details' }));
     for (const q of questions) await expect(answered).toHaveTextContent(q.question);
     await expect(answered).toHaveTextContent('optimized — Bubble sort with early exit');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    await expect(canvas.getByRole('button', { name: 'Details' })).toHaveAttribute('aria-expanded', 'true');
   },
 };
 
@@ -225,8 +241,11 @@ export const Skipped: Story = {
   args: { status: 'cancelled' },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByTestId('user-question-skipped')).toHaveTextContent(questions[0].question);
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    const skipped = await canvas.findByTestId('user-question-skipped');
+    await expect(skipped).toHaveTextContent('Skipped');
+    await expect(skipped).toHaveTextContent('No answer');
+    await userEvent.click(canvas.getByRole('button', { name: 'Details' }));
+    await expect(canvas.getByTestId('read-only-details')).toHaveTextContent(questions[0].question);
   },
 };
 
@@ -236,7 +255,8 @@ export const Dismissed: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByTestId('user-question-skipped')).toHaveTextContent('Dismissed');
-    await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+    // Nothing left to answer: the one button is the details disclosure.
+    await expect(canvas.getAllByRole('button')).toEqual([canvas.getByRole('button', { name: 'Details' })]);
   },
 };
 

@@ -8,6 +8,9 @@
  *   `setTimeout(() => resolve(result), 500)`.
  * - `?scenario=transcript&variant=echoes|plain`: a 30-message transcript with 200 resolved echoes
  *   (or none), the hook mounted in both, to time appending and streaming.
+ * - `?scenario=long&variant=echoes|plain`: a 300-message conversation (virtualized by CopilotKit)
+ *   with 1,000 resolved echoes (or none), to time scrolling, appending and answering.
+ * - `?scenario=nodes`: one answered card of every kind in the transcript, to count DOM nodes per echo.
  *
  * The node driver (bench/browser.ts) talks to `window.__bench`.
  */
@@ -20,7 +23,7 @@ import { useInterruptRenderers } from '../../components/interrupt-renderers';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { createInterruptHistory, type InterruptHistory } from '../../src/history';
 import { unwrapInterrupt, type UnwrappedInterrupt } from '../../src/unwrap';
-import { mastraScheduleInterrupt, slots } from '../../test/fixtures/interrupts';
+import { approvalInterrupt, mastraScheduleInterrupt, questionInterrupt, questions, slots, ticket } from '../../test/fixtures/interrupts';
 import '../../components/styles.css';
 import {
   BenchAgent,
@@ -200,7 +203,9 @@ function OurInterrupts() {
 
 // ---------------------------------------------------------------- figure 4
 
-const ECHOES = 200;
+/** Figure 4 (`transcript`): 200 echoes over 30 messages; figure 4b (`long`): 1,000 over 300. */
+const LONG = scenario === 'long';
+const ECHOES = LONG ? 1000 : 200;
 /**
  * 15 user/assistant pairs: with the timed turns' answers the transcript stays under CopilotKit's
  * virtualization threshold (more than 50 messages), so every message and all 200 echoes (13 or 14
@@ -208,7 +213,7 @@ const ECHOES = 200;
  * remounts the whole list, so the driver checks it never does. A longer transcript would be
  * virtualized and mount only the visible rows.
  */
-const PAIRS = 15;
+const PAIRS = LONG ? 150 : 15;
 export const VIRTUALIZE_THRESHOLD = 50;
 let echoRenders = 0;
 /** Every read-only card render since the page loaded: proves the Profiler counts at all. */
@@ -266,7 +271,7 @@ function echoHistory(withEchoes: boolean): InterruptHistory {
   return history;
 }
 
-const transcriptHistory = scenario === 'transcript' ? echoHistory(variant === 'echoes') : undefined;
+const transcriptHistory = scenario === 'transcript' || LONG ? echoHistory(variant === 'echoes') : undefined;
 
 function TranscriptInterrupts() {
   useInterruptRenderers({ resolveDelayMs: 0, history: transcriptHistory, renderers: profiledRenderers });
@@ -288,6 +293,86 @@ function whenText(marker: string): Promise<number> {
     });
     observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   });
+}
+
+// ---------------------------------------------------------------- figure 4c: DOM nodes per echo
+
+/** A question card with many questions and answers: its echo must cost what a small one costs. */
+const manyQuestions = Array.from({ length: 40 }, (_, i) => ({ ...questions[1], question: `Question ${i}: which languages?` }));
+
+/** One answered interrupt of every kind the built-in cards draw, as the history stores it. */
+const NODE_KINDS: Array<{ kind: string; raw: Record<string, unknown>; result: unknown }> = [
+  {
+    kind: 'time picker, booked',
+    raw: { ...mastraScheduleInterrupt, id: 'n-time', toolCallId: 'n-time' },
+    result: { chosen_time: slots[0].iso, chosen_label: slots[0].label },
+  },
+  {
+    kind: 'question, 2 answered',
+    raw: { ...questionInterrupt, id: 'n-question' },
+    result: { answers: questions.map((q) => ({ question: q.question, answer: [q.options[0]] })) },
+  },
+  {
+    kind: 'question, 40 answered x 5',
+    raw: { ...questionInterrupt, id: 'n-questions', metadata: { questions: manyQuestions } },
+    result: { answers: manyQuestions.map((q) => ({ question: q.question, answer: Array.from({ length: 5 }, (_, j) => ({ label: `Language ${j}`, description: `Language ${j}` })) })) },
+  },
+  {
+    kind: 'approval, direct, edited',
+    raw: {
+      id: 'n-direct',
+      reason: 'aidev:tool_approval',
+      message: 'The agent wants to deploy a service.',
+      metadata: { toolName: 'deploy_service', arguments: { service: 'api', replicas: 2, regions: ['eu', 'us', 'ap'] } },
+    },
+    result: { approved: true, reason: 'After the freeze', editedArgs: { service: 'api', replicas: 4, regions: ['eu'] } },
+  },
+  {
+    kind: 'approval, ticket',
+    raw: { ...approvalInterrupt, id: 'n-ticket' },
+    result: { metadata: { ticket: { ...ticket, status: 'approved' } } },
+  },
+  {
+    kind: 'fallback, sent',
+    raw: { id: 'n-fallback', reason: 'acme:survey', message: 'Rate this answer.', metadata: { scale: [1, 2, 3, 4, 5], anonymous: true } },
+    result: {},
+  },
+];
+
+const nodesHistory = scenario === 'nodes' ? createInterruptHistory() : undefined;
+NODE_KINDS.forEach(({ raw, result }, i) => {
+  const interrupt = unwrapInterrupt(raw);
+  nodesHistory?.record({ threadId: THREAD_ID, id: interrupt.id, reason: interrupt.reason, interrupt, status: 'resolved', result, anchor: 'a0', agentId: 'default', time: i });
+});
+
+function NodesInterrupts() {
+  useInterruptRenderers({ resolveDelayMs: 0, history: nodesHistory });
+  return null;
+}
+
+/** Elements and text nodes in one echo, its `.cki-interrupt` wrapper included. */
+function nodesIn(root: Element): number {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  let nodes = 1;
+  while (walker.nextNode()) nodes++;
+  return nodes;
+}
+
+/** Per kind: DOM nodes of the echo as the transcript shows it, and with its details opened. */
+async function countNodes(): Promise<Array<{ kind: string; closed: number; opened: number }>> {
+  const counts = [];
+  for (const { kind, raw } of NODE_KINDS) {
+    const echo = document.querySelector(`[data-interrupt-id="${String(raw.id)}"]`);
+    if (!echo) throw new Error(`no echo of ${kind} in the transcript`);
+    const closed = nodesIn(echo);
+    const toggle = echo.querySelector<HTMLElement>('[aria-expanded]');
+    toggle?.click();
+    await frame();
+    await frame();
+    counts.push({ kind, closed, opened: nodesIn(echo) });
+    toggle?.click();
+  }
+  return counts;
 }
 
 // ---------------------------------------------------------------- page + driver API
@@ -337,6 +422,39 @@ const bench = {
   },
   /** Figure 4: resolved cards drawn in the transcript right now. */
   echoesInDom: () => count(PICKED),
+  /** Figure 4: how many messages and echoes the scenario fills in. */
+  echoesPlanned: ECHOES,
+  lastMessageText: `Here are some times for call ${PAIRS - 1}.`,
+  /** Figure 4c: one answered card of every kind; DOM nodes per echo, closed and opened. */
+  nodeKinds: NODE_KINDS.length,
+  echoesOfEveryKind: () => count('.cki-interrupt'),
+  countNodes,
+  /**
+   * Figure 4b: the user scrolls up through the conversation, `steps` jumps of `px` pixels, one per
+   * frame (CopilotKit's virtualizer mounts the rows, and their echoes, that come into view).
+   */
+  async scroll(steps = 24, px = 600) {
+    const scroller = scrollElement();
+    await frame();
+    echoRenders = 0;
+    const start = performance.now();
+    for (let i = 0; i < steps; i++) {
+      scroller.scrollTop = Math.max(0, scroller.scrollTop - px);
+      await frame();
+    }
+    await frame();
+    await frame();
+    return { ms: performance.now() - start, renders: echoRenders };
+  },
+  /** Figure 4b: back to the newest message (not timed), so the next turn starts at the bottom. */
+  async toBottom() {
+    const scroller = scrollElement();
+    for (let i = 0; i < 10 && scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 2; i++) {
+      scroller.scrollTop = scroller.scrollHeight;
+      await frame();
+      await frame();
+    }
+  },
   echoRendersTotal: () => echoRendersTotal,
   /** Figure 4: messages in the transcript; above 50 CopilotKit virtualizes (and remounts) the list. */
   messageCount: () => driver!.agent.messages.length,
@@ -383,6 +501,14 @@ const bench = {
   },
 };
 
+/** The chat's scrolling element (the one CopilotKit's virtualizer listens to). */
+function scrollElement(): HTMLElement {
+  for (let at = document.querySelector('[data-testid="copilot-message-list"]'); at; at = at.parentElement) {
+    if (at instanceof HTMLElement && at.scrollHeight > at.clientHeight && /auto|scroll/.test(getComputedStyle(at).overflowY)) return at;
+  }
+  throw new Error('no scrolling element around the message list');
+}
+
 /** Resolves at the first frame where `check()` holds. */
 async function untilFrame(check: () => boolean): Promise<void> {
   while (!check()) await frame();
@@ -412,7 +538,15 @@ function App() {
   return (
     <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
       <Driver />
-      {scenario === 'transcript' ? <TranscriptInterrupts /> : variant === 'seed' ? <SeedInterrupts /> : <OurInterrupts />}
+      {scenario === 'nodes' ? (
+        <NodesInterrupts />
+      ) : scenario === 'transcript' || LONG ? (
+        <TranscriptInterrupts />
+      ) : variant === 'seed' ? (
+        <SeedInterrupts />
+      ) : (
+        <OurInterrupts />
+      )}
       <div style={{ height: '100vh', maxWidth: 896, margin: '0 auto' }}>
         <CopilotChat threadId={THREAD_ID} />
       </div>

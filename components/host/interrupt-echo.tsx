@@ -1,7 +1,6 @@
 import type { ComponentType } from 'react';
 import { useAgent, useCopilotChatConfiguration, UseAgentUpdate } from '@copilotkit/react-core/v2';
-import type { InterruptHistoryRecord } from '../../src/history';
-import { AnchoredEchoes } from './anchored-echoes';
+import { AnchoredEchoes, UnanchoredEchoes } from './anchored-echoes';
 import type { InterruptController } from '../../hooks/interrupt-controller';
 
 /** The props CopilotKit's chat gives a custom message renderer. */
@@ -27,21 +26,17 @@ export function createInterruptEcho(
   function InterruptEcho(props: CustomMessageRendererProps) {
     const chat = useCopilotChatConfiguration();
     const Delegate = delegate();
+    const threadId = chat?.threadId ?? controller.threadId;
     return (
       <>
         {/* The displaced renderer is the app's own component, looked up (not created) here. */}
         {/* eslint-disable-next-line react-hooks/static-components */}
         {Delegate ? <Delegate {...props} /> : null}
         {props.position === 'before' && props.messageIndex === 0 ? (
-          <UnanchoredEchoes controller={controller} threadId={chat?.threadId ?? controller.threadId} agentId={props.agentId} />
-        ) : (
-          <AnchoredEchoes
-            controller={controller}
-            threadId={chat?.threadId ?? controller.threadId}
-            agentId={props.agentId}
-            isHere={(record) => props.position === 'after' && record.anchor === props.message.id}
-          />
-        )}
+          <EchoesBeforeTranscript controller={controller} threadId={threadId} agentId={props.agentId} />
+        ) : props.position === 'after' ? (
+          <AnchoredEchoes controller={controller} threadId={threadId} agentId={props.agentId} anchor={props.message.id} />
+        ) : null}
       </>
     );
   }
@@ -49,15 +44,11 @@ export function createInterruptEcho(
 }
 
 /**
- * Before the first message: the cards whose anchor is not in the transcript. Either it was empty
- * when the interrupt appeared, or the turn they were anchored to is gone: a chat remounted while
- * the agent held the interrupt cannot restore it (CopilotKit's reconnect is refused then), and
- * the answered card must not vanish with it. Only this spot follows the messages, so a streaming
- * reply does not redraw every echo.
+ * Before the first message: the cards whose anchor is not in the transcript. Only this spot
+ * follows the messages, so a streaming reply does not redraw every echo.
  */
-function UnanchoredEchoes({ controller, threadId, agentId }: { controller: InterruptController; threadId: string; agentId: string }) {
+function EchoesBeforeTranscript({ controller, threadId, agentId }: { controller: InterruptController; threadId: string; agentId: string }) {
   const { agent } = useAgent({ agentId, updates: [UseAgentUpdate.OnMessagesChanged] });
   const shown = new Set(agent.messages.map((m) => m.id));
-  const isHere = (record: InterruptHistoryRecord) => record.anchor === null || !shown.has(record.anchor);
-  return <AnchoredEchoes controller={controller} threadId={threadId} agentId={agentId} isHere={isHere} />;
+  return <UnanchoredEchoes controller={controller} threadId={threadId} agentId={agentId} shown={shown} />;
 }

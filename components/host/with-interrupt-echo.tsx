@@ -37,7 +37,7 @@ export function withInterruptEcho<P extends object>(
             controller={controller}
             threadId={controller.threadId}
             agentId={agentId}
-            isHere={(record) => record.anchor === messageId}
+            anchor={messageId}
           />
         ) : null}
       </>

@@ -3,9 +3,5 @@ import { ReadOnlyCard } from './read-only-card';
 
 /** The read-only body of any card whose deadline passed: no answer was or will be sent. */
 export function ExpiredBody({ labels, testId, title }: { labels: InterruptLabels; testId: string; title?: string }) {
-  return (
-    <ReadOnlyCard testId={testId} tone="neutral" badge={labels.expired} title={title} className="cki-card--expired">
-      <p className="cki-card__text">{labels.expiredText}</p>
-    </ReadOnlyCard>
-  );
+  return <ReadOnlyCard testId={testId} labels={labels} tone="neutral" badge={labels.expired} title={title} answer={labels.expiredText} className="cki-card--expired" />;
 }

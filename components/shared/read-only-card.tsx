@@ -1,25 +1,60 @@
-import type { ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import type { InterruptLabels } from '../../src/i18n/labels';
 import { Badge, type BadgeTone } from './badge';
 import { cx } from './class-names';
 
 export interface ReadOnlyCardProps {
   testId: string;
+  labels: InterruptLabels;
   tone: BadgeTone;
   /** The outcome in one word ("Booked", "Answered", "Expired"). */
   badge: string;
+  /** `data-testid` of the outcome badge. */
+  badgeTestId?: string;
   title?: string;
+  /** The answer in one line of text (shortened with an ellipsis when it does not fit). */
+  answer?: string;
+  /** The full read-only details: rendered only while the disclosure is open. */
+  details?: () => ReactNode;
   className?: string;
+  /** Always shown under the summary (sending, error and Retry). */
   children?: ReactNode;
 }
 
-/** The common shape of every card's read-only form: an outcome badge, the title, the details. */
-export function ReadOnlyCard({ testId, tone, badge, title, className, children }: ReadOnlyCardProps) {
+/**
+ * Every card's read-only form: one summary line (outcome badge, title, answer) and the details on
+ * demand. The details are not rendered until asked for, so an answered card in a long transcript
+ * costs the same handful of DOM nodes however large its answer is.
+ */
+export function ReadOnlyCard({ testId, labels, tone, badge, badgeTestId, title, answer, details, className, children }: ReadOnlyCardProps) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
   return (
     <div className={cx('cki-card', 'cki-card--readonly', className)} data-testid={testId}>
-      <div className="cki-card__header">
-        <Badge tone={tone}>{badge}</Badge>
-      </div>
-      {title ? <p className="cki-card__title">{title}</p> : null}
+      <p className="cki-summary" id={id + 's'}>
+        <Badge tone={tone} testId={badgeTestId}>
+          {badge}
+        </Badge>
+        {title ? <span className="cki-summary__title">{title}</span> : null}
+        {answer ? <span className="cki-summary__answer" data-testid="read-only-answer">{answer}</span> : null}
+      </p>
+      {details ? (
+        <button
+          type="button"
+          className="cki-button cki-button--ghost cki-disclosure"
+          aria-expanded={open}
+          aria-controls={open ? id + 'd' : undefined}
+          aria-describedby={id + 's'}
+          onClick={() => setOpen(!open)}
+        >
+          {labels.details}
+        </button>
+      ) : null}
+      {open && details ? (
+        <div className="cki-card__details" id={id + 'd'} data-testid="read-only-details">
+          {details()}
+        </div>
+      ) : null}
       {children}
     </div>
   );

@@ -16,6 +16,8 @@ export interface InterruptLabels {
   errorTitle: string;
   retry: string;
   cancelledBadge: string;
+  /** The disclosure button of a read-only card: shows or hides its full details. */
+  details: string;
   /** Shown on an open card when the user sent a chat message the agent refused while it waits for the card. */
   answerFirst: string;
   /** Shown on a card closed because the user sent a chat message instead (the agent got `cancelled`). */
@@ -112,6 +114,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   errorTitle: 'Your answer could not be sent.',
   retry: 'Retry',
   cancelledBadge: 'Cancelled',
+  details: 'Details',
   answerFirst: 'Answer or dismiss this card before sending a new message.',
   dismissed: 'Dismissed',
   timePickerEyebrow: 'Book a call',

@@ -140,7 +140,7 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
       const picked = demoTab.transcript.getByTestId('time-picker-picked');
       await picked.waitFor();
       expect(await picked.textContent()).toContain('Booked');
-      expect((await picked.locator('strong, b').first().textContent())?.trim()).toBe(label);
+      expect(await picked.getByTestId('read-only-answer').textContent()).toBe(label);
       await demoTab.waitForAnswer(new RegExp(`Scheduled ".+" for ${label}`));
       const gaps = await page.evaluate(() => {
         const w = window as unknown as { gaps: number; observer: MutationObserver };
@@ -180,7 +180,12 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
       await demoTab.send('Book an intro call with the sales team to discuss pricing.');
       const slot = demoTab.transcript.getByTestId('time-picker-slot').first();
       await slot.waitFor();
-      await slot.dblclick();
+      // Both clicks on the slot itself: the compact read-only card is shorter than the picker, so
+      // a mouse double click's second click would land on whatever moved up under the pointer.
+      await slot.evaluate((el: HTMLElement) => {
+        el.click();
+        el.click();
+      });
       await demoTab.waitForAnswer(/Scheduled ".+" for/);
       expect(demoTab.resumeRuns).toHaveLength(1);
       expect(await demoTab.assistantMessages().filter({ hasText: /Scheduled ".+" for/ }).count()).toBe(1);
@@ -259,7 +264,10 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
       expect(demoTab.resumeRuns.map((run) => run.resume?.[0]?.payload)).toEqual([
         { approved: true, editedArgs: { version: 'v2', environment: 'production', replicas: 4 } },
       ]);
-      const diff = demoTab.transcript.getByTestId('approval-edited-args');
+      // The transcript's card is compact: the diff is in its details.
+      const edited = demoTab.transcript.getByTestId('approval-card-resolved').last();
+      await edited.getByRole('button', { name: 'Details' }).click();
+      const diff = edited.getByTestId('approval-edited-args');
       expect(await diff.textContent()).toContain('replicas: 2 → 4');
       expect(await diff.textContent()).toContain('environment: "staging" → "production"');
       await demoTab.screenshot('07-approval-edited');

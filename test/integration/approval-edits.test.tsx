@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ToolApprovalCard } from '../../components/tool-approval-card';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
@@ -36,7 +36,11 @@ describe('ToolApprovalCard in the chat (direct mode)', () => {
     expect(agent.runs[1].resume).toEqual([
       { interruptId: deploy.id, status: 'resolved', payload: { approved: true, editedArgs: { service: 'api', replicas: 4 } } },
     ]);
-    await waitFor(() => expect(screen.getByTestId('approval-edited-args')).toHaveTextContent('replicas: 2 → 4'));
+    // The transcript's compact card says the arguments were edited; its details show how.
+    const resolved = await screen.findByTestId('approval-card-resolved');
+    expect(within(resolved).getByTestId('read-only-answer')).toHaveTextContent('Edited arguments');
+    fireEvent.click(within(resolved).getByRole('button', { name: 'Details' }));
+    expect(within(resolved).getByTestId('approval-edited-args')).toHaveTextContent('replicas: 2 → 4');
   });
 
   it('given a rejection with a reason, should send {approved: false, reason}', async () => {

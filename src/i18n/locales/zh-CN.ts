@@ -15,6 +15,7 @@ const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   errorTitle: '回答发送失败。',
   retry: '重试',
   cancelledBadge: '已取消',
+  details: '详情',
   answerFirst: '请先回答或忽略此卡片，再发送新消息。',
   dismissed: '已忽略',
   timePickerEyebrow: '预约通话',

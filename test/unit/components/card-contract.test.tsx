@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -41,17 +41,32 @@ describe('defaultRenderers', () => {
   });
 });
 
-describe('restored from history: read-only, nothing to click', () => {
-  const cases: Array<[string, ComponentType<any>, unknown, unknown, string]> = [
-    ['TimePickerCard', TimePickerCard, timePickerInterrupt, { chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label }, 'time-picker-picked'],
-    ['ToolApprovalCard', ToolApprovalCard, approvalInterrupt(), { metadata: { ticket: { ...ticket, status: 'approved' } } }, 'approval-card-resolved'],
-    ['UserQuestionCard', UserQuestionCard, questionInterrupt(), { answers: [] }, 'user-question-answered'],
-    ['FallbackInterruptCard', FallbackInterruptCard, { id: 'x', reason: 'acme:x' }, {}, 'fallback-interrupt-card'],
+describe('restored from history: a compact summary, the details on demand, nothing else to click', () => {
+  const cases: Array<[string, ComponentType<any>, unknown, unknown, string, string]> = [
+    ['TimePickerCard', TimePickerCard, timePickerInterrupt, { chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label }, 'time-picker-picked', SLOTS[0].label],
+    ['ToolApprovalCard', ToolApprovalCard, approvalInterrupt(), { metadata: { ticket: { ...ticket, status: 'approved' } } }, 'approval-card-resolved', ticket.sn],
+    ['UserQuestionCard', UserQuestionCard, questionInterrupt(), { answers: [] }, 'user-question-answered', 'No answer'],
+    ['FallbackInterruptCard', FallbackInterruptCard, { id: 'x', reason: 'acme:x' }, {}, 'fallback-interrupt-card', 'acme:x'],
   ];
-  it.each(cases)('%s', (_name, Card, raw, result, testId) => {
+  it.each(cases)('%s', async (_name, Card, raw, result, testId, answer) => {
     render(<Card {...props(raw, { status: 'resolved', result })} />);
-    expect(screen.getByTestId(testId)).toBeInTheDocument();
-    expect(screen.queryAllByRole('button')).toHaveLength(0);
+    const card = screen.getByTestId(testId);
+    expect(within(card).getByTestId('read-only-answer')).toHaveTextContent(answer);
+    // Given a closed card, its only button is the disclosure, and the details are not in the DOM.
+    const toggle = screen.getByRole('button', { name: 'Details' });
+    expect(screen.getAllByRole('button')).toEqual([toggle]);
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByTestId('read-only-details')).toBeNull();
+    // When opened by keyboard, the details appear, named by the button, and focus stays on it.
+    toggle.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(toggle).toHaveAttribute('aria-controls', screen.getByTestId('read-only-details').id);
+    expect(toggle).toHaveFocus();
+    expect(screen.getAllByRole('button')).toEqual([toggle]);
+    // And closed again, they leave the DOM.
+    await userEvent.keyboard(' ');
+    expect(screen.queryByTestId('read-only-details')).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { InterruptMessageRender } from '../../../components/interrupt-message-render';
@@ -26,7 +26,7 @@ describe('InterruptMessageRender', () => {
     expect(screen.getByTestId('user-question-skipped')).toBeInTheDocument();
   });
 
-  it('shows an answered interrupt of an interrupt outcome as its echo when the result is stored with it', () => {
+  it('shows an answered interrupt of an interrupt outcome as its echo when the result is stored with it', async () => {
     const result = {
       interruptId: 'interrupt_question_1',
       reason: InterruptReason.UserQuestion as const,
@@ -34,11 +34,14 @@ describe('InterruptMessageRender', () => {
       payload: { answers: [{ question: questions[0].question, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] },
     };
     render(<InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] }, result })} />);
+    expect(screen.getByTestId('read-only-answer')).toHaveTextContent('basic');
+    // Nothing to answer any more: the one button opens the details.
+    await userEvent.click(screen.getByRole('button', { name: 'Details' }));
+    expect(screen.getAllByRole('button')).toHaveLength(1);
     expect(screen.getByTestId('user-question-answered')).toHaveTextContent('basic — Plain bubble sort');
-    expect(screen.queryAllByRole('button')).toHaveLength(0);
   });
 
-  it('shows a stored answer list with broken entries without crashing the transcript', () => {
+  it('shows a stored answer list with broken entries without crashing the transcript', async () => {
     const result = {
       interruptId: 'interrupt_question_1',
       reason: InterruptReason.UserQuestion as const,
@@ -46,8 +49,10 @@ describe('InterruptMessageRender', () => {
       payload: { answers: [null, 7, { question: questions[0].question, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] as never },
     };
     render(<InterruptMessageRender message={message({ outcome: { type: 'success' }, result })} />);
-    expect(screen.getByText(questions[0].question)).toBeInTheDocument();
-    expect(screen.getByText(/basic — Plain bubble sort/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Details' }));
+    const details = within(screen.getByTestId('read-only-details'));
+    expect(details.getByText(questions[0].question)).toBeInTheDocument();
+    expect(details.getByText(/basic — Plain bubble sort/)).toBeInTheDocument();
   });
 
   it('uses the app renderers over the built-in cards, and renders nothing but the text without an outcome', () => {
