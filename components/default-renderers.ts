@@ -1,7 +1,7 @@
 import type { AnyInterruptRenderer } from '../hooks/renderer-props';
-import { TimePickerCard } from './time-picker-card';
-import { ToolApprovalCard } from './tool-approval-card';
-import { UserQuestionCard } from './user-question-card';
+import { TimePickerCard } from './time-picker-card/time-picker-card';
+import { ToolApprovalCard } from './tool-approval-card/tool-approval-card';
+import { UserQuestionCard } from './user-question-card/user-question-card';
 
 /**
  * The built-in cards, keyed the way the registry looks them up:

@@ -17,21 +17,21 @@ export type { InterruptStatus } from '../src/session/status';
 
 // The built-in renderers (the cards) and the one for everything else
 export { defaultRenderers } from './default-renderers';
-export { ToolApprovalCard, type ToolApprovalCardProps, type ToolApprovalResult } from './tool-approval-card';
+export { ToolApprovalCard, type ToolApprovalCardProps, type ToolApprovalResult } from './tool-approval-card/tool-approval-card';
 export {
   UserQuestionCard,
   type RenderQuestionContext,
   type UserQuestionCardProps,
   type UserQuestionResult,
-} from './user-question-card';
-export { TimePickerCard, type TimePickerCardProps, type TimePickerResult } from './time-picker-card';
-export { FallbackInterruptCard, type FallbackInterruptCardProps } from './fallback-interrupt-card';
+} from './user-question-card/user-question-card';
+export { TimePickerCard, type TimePickerCardProps, type TimePickerResult } from './time-picker-card/time-picker-card';
+export { FallbackInterruptCard, type FallbackInterruptCardProps } from './fallback-interrupt-card/fallback-interrupt-card';
 
 // Stored transcripts and CopilotKit's v1 chat
 export { InterruptMessageRender, type InterruptMessageRenderProps } from './interrupt-message-render';
 export { withInterruptEcho } from './host/with-interrupt-echo';
 
-// Building your own card
+// Building your own renderer
 export { useLocalInterruptState, type LocalInterruptState, type LocalInterruptStateOptions } from '../hooks/use-local-interrupt-state';
 export { useCountdown, type Clock, type Countdown } from '../hooks/use-countdown';
 

@@ -3,11 +3,11 @@ import type { AnyInterruptRenderer } from '../hooks/renderer-props';
 import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
 import { useLocalInterruptState } from '../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../src/i18n/locale';
-import { InterruptReason, type InterruptMessage, type InterruptResult } from '../src/protocol';
-import { createRendererRegistry, type RendererRegistry } from '../src/registry';
-import { toProtocolInterrupt, unwrapInterrupt } from '../src/unwrap';
+import { InterruptReason, type InterruptMessage, type InterruptResult } from '../src/protocol/index';
+import { createRendererRegistry, type RendererRegistry } from '../src/registry/index';
+import { toProtocolInterrupt, unwrapInterrupt } from '../src/unwrap/index';
 import { defaultRenderers } from './default-renderers';
-import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { FallbackInterruptCard } from './fallback-interrupt-card/fallback-interrupt-card';
 import { RenderedInterrupt } from './host/rendered-interrupt';
 
 export interface InterruptMessageRenderProps {

@@ -3,14 +3,14 @@ import type { InterruptRenderersConfig } from '../hooks/types';
 import type { AnyInterruptRenderer } from '../hooks/renderer-props';
 import { useInterruptRenderersWith } from './host/use-interrupt-renderers-with';
 import { defaultRenderers } from './default-renderers';
-import { FallbackInterruptCard } from './fallback-interrupt-card';
+import { FallbackInterruptCard } from './fallback-interrupt-card/fallback-interrupt-card';
 
 const DEFAULTS = { renderers: defaultRenderers, fallback: FallbackInterruptCard as AnyInterruptRenderer };
 
 /**
- * Render every interrupt of one agent as a card inside `<CopilotChat>`: the built-in cards by
- * reason (approval, user question, time picker), yours merged over them, and a fallback for the
- * rest. Use it once per agent; CopilotKit has a single interrupt slot. After an answer the card
+ * Render every interrupt of one agent as a card inside `<CopilotChat>`, drawn by the renderer
+ * its reason picks: the built-in ones (approval, user question, time picker), yours merged over
+ * them, and the fallback for the rest. Use it once per agent; CopilotKit has a single interrupt slot. After an answer the card
  * turns read-only, the agent resumes once that is painted, and the card stays in the transcript.
  *
  * @example

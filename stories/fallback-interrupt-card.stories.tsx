@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { FallbackInterruptCard } from '../components/fallback-interrupt-card';
+import { FallbackInterruptCard } from '../components/fallback-interrupt-card/fallback-interrupt-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, LONG_TEXT, LONG_WORD, PAST } from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { TimePickerCard } from '../components/time-picker-card';
+import { TimePickerCard } from '../components/time-picker-card/time-picker-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, FUTURE, LONG_TEXT, mastraTimePicker, PAST, SLOTS, timePickerInterrupt } from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { ToolApprovalCard } from '../components/tool-approval-card';
+import { ToolApprovalCard } from '../components/tool-approval-card/tool-approval-card';
 import { CardHarness } from './support/card-harness';
 import {
   approvalInterrupt,

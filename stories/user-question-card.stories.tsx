@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import type { RenderQuestionContext } from '../components/user-question-card';
-import { UserQuestionCard } from '../components/user-question-card';
+import type { RenderQuestionContext } from '../components/user-question-card/user-question-card';
+import { UserQuestionCard } from '../components/user-question-card/user-question-card';
 import { CardHarness } from './support/card-harness';
 import { fixedClock, LONG_TEXT, PAST, questionInterrupt, questions } from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';

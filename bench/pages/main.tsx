@@ -18,7 +18,7 @@ import { Profiler, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { CopilotChat, CopilotKitProvider, useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2';
 import type { Message, RunAgentInput } from '@ag-ui/client';
-import { TimePickerCard, type TimePickerResult } from '../../components/time-picker-card';
+import { TimePickerCard, type TimePickerResult } from '../../components/time-picker-card/time-picker-card';
 import { useInterruptRenderers } from '../../components/interrupt-renderers';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { createInterruptHistory, type InterruptHistory } from '../../src/history';

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ToolApprovalCard } from '../../components/tool-approval-card';
+import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
 import { renderChat, sendMessage } from './harness';
 

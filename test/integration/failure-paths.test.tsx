@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { LastResortCard } from '../../components/host/last-resort-card';
-import { FallbackInterruptCard } from '../../components/fallback-interrupt-card';
+import { FallbackInterruptCard } from '../../components/fallback-interrupt-card/fallback-interrupt-card';
 import { approvalInterrupt, slots } from '../fixtures/interrupts';
 import {
   ScriptedAgent,

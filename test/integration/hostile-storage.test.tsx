@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FallbackInterruptCard } from '../../components/fallback-interrupt-card';
+import { FallbackInterruptCard } from '../../components/fallback-interrupt-card/fallback-interrupt-card';
 import { resolveLabels } from '../../src/i18n/labels';
 import { createInterruptHistory } from '../../src/history';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ToolApprovalCard } from '../../components/tool-approval-card';
+import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
 import { normalizeInterrupts } from '../../src/runtime';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
 import { renderChat, sendMessage } from './harness';

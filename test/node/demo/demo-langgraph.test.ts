@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../../demo/server';
 import { DEMO_QUESTIONS } from '../../../demo/server/scripted-model';
 import { unwrapInterrupt } from '../../../src/unwrap';
-import { toolCallOf } from '../../../components/approval-edit-model';
+import { toolCallOf } from '../../../components/tool-approval-card/approval-edit-model';
 
 // The demo's LangGraph agent over real HTTP: CopilotRuntime -> LangGraphAgent + normalizeInterrupts()
 // -> @langchain/langgraph-api -> the graph. Same cards and replies as the Mastra agent.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveGraphs, type ServedGraphs } from '../../../demo/server/langgraph-server';
 import { normalizeInterrupts, type NormalizeInterruptsOptions } from '../../../src/runtime';
 import { unwrapInterrupt } from '../../../src/unwrap';
-import { toolCallOf } from '../../../components/approval-edit-model';
+import { toolCallOf } from '../../../components/tool-approval-card/approval-edit-model';
 import { QUESTIONS, REVIEW_REQUEST, createInterruptGraph, type Received } from './interrupt-graph';
 
 // A real LangGraph JS graph, served in-process by @langchain/langgraph-api, bridged by

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { argsObject, diffArgs, formValuesFrom, parseArgsJson, toolCallOf } from '../../../components/approval-edit-model';
-import { flatSchemaFields } from '../../../components/flat-schema';
+import { argsObject, diffArgs, formValuesFrom, parseArgsJson, toolCallOf } from '../../../components/tool-approval-card/approval-edit-model';
+import { flatSchemaFields } from '../../../components/shared/flat-schema';
 import { unwrapInterrupt } from '../../../src/unwrap';
 
 describe('approval edit model', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { coerceValues, flatSchemaFields, isFormComplete } from '../../../components/flat-schema';
+import { coerceValues, flatSchemaFields, isFormComplete } from '../../../components/shared/flat-schema';
 import { formatJson } from '../../../components/shared/format-json';
 import { safeHttpUrl } from '../../../components/shared/safe-url';
-import { answerFromDraft, EMPTY_DRAFT, toggleOption } from '../../../components/user-question-model';
+import { answerFromDraft, EMPTY_DRAFT, toggleOption } from '../../../components/user-question-card/user-question-model';
 import { formatRemaining } from '../../../hooks/use-countdown';
 
 describe('safeHttpUrl', () => {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The dependency direction is one way: src <- hooks <- components <- demo/stories.
@@ -25,6 +25,13 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
 }
 
+/** The folders under components/ that hold one card each (all but the shared kit and the host). */
+function cardFolders(): string[] {
+  return readdirSync(join(root, 'components'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'shared' && entry.name !== 'host')
+    .map((entry) => entry.name);
+}
+
 function offenders(dir: string, forbidden: RegExp): string[] {
   return sourceFiles(dir).flatMap((file) =>
     importsOf(file)
@@ -48,6 +55,27 @@ describe('layering', () => {
 
   it('keeps hooks/ from importing components, demo or stories', () => {
     expect(offenders('hooks', /(^|\/)(components|demo|stories)\//)).toEqual([]);
+  });
+
+  it('gives every card a folder of its own, named like its component file', () => {
+    const cards = cardFolders();
+    expect(cards.length).toBeGreaterThan(0);
+    expect(cards.filter((folder) => !sourceFiles(`components/${folder}`).includes(`components/${folder}/${folder}.tsx`))).toEqual([]);
+  });
+
+  it('keeps each card folder from importing another card: they share components/shared and the fallback', () => {
+    // The fallback card is the one exception: every card shows it for a payload it cannot read.
+    const cards = cardFolders().filter((folder) => folder !== 'fallback-interrupt-card');
+    const crossings = cardFolders().flatMap((folder) =>
+      sourceFiles(`components/${folder}`).flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => spec.startsWith('.'))
+          .map((spec) => normalize(join(dirname(file), spec)))
+          .filter((target) => cards.some((other) => other !== folder && target.startsWith(`components/${other}/`)))
+          .map((target) => `${file} imports ${target}`),
+      ),
+    );
+    expect(crossings).toEqual([]);
   });
 
   it('keeps components/ from importing demo or stories', () => {

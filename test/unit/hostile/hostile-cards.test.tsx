@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FallbackInterruptCard } from '../../../components/fallback-interrupt-card';
-import { coerceValues, isFormComplete, type FlatField } from '../../../components/flat-schema';
+import { FallbackInterruptCard } from '../../../components/fallback-interrupt-card/fallback-interrupt-card';
+import { coerceValues, isFormComplete, type FlatField } from '../../../components/shared/flat-schema';
 import { LastResortCard } from '../../../components/host/last-resort-card';
 import type { InterruptRendererProps } from '../../../hooks/renderer-props';
 

@@ -1,17 +1,17 @@
 import { useId, useMemo, memo } from 'react';
-import type { Clock } from '../hooks/use-countdown';
-import type { InterruptRendererProps } from '../hooks/renderer-props';
-import { formatLabel, type InterruptLabels } from '../src/i18n/labels';
-import { generateCandidateSlots } from '../src/time-slots';
-import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../src/unwrap';
-import { isRecord } from '../src/unwrap/guards';
-import { malformedPayloadCard } from './fallback-interrupt-card';
-import { ReadOnlyCard } from './shared/read-only-card';
-import { CardFrame } from './shared/card-frame';
-import { CountdownText } from './shared/countdown-text';
-import { ExpiredBody } from './shared/expired-body';
-import { SubmitState } from './shared/submit-state';
-import { useCardBasics } from './shared/use-card-basics';
+import type { Clock } from '../../hooks/use-countdown';
+import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { formatLabel, type InterruptLabels } from '../../src/i18n/labels';
+import { generateCandidateSlots } from '../../src/time-slots/index';
+import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../../src/unwrap/index';
+import { isRecord } from '../../src/unwrap/guards';
+import { malformedPayloadCard } from '../fallback-interrupt-card/fallback-interrupt-card';
+import { ReadOnlyCard } from '../shared/read-only-card';
+import { CardFrame } from '../shared/card-frame';
+import { CountdownText } from '../shared/countdown-text';
+import { ExpiredBody } from '../shared/expired-body';
+import { SubmitState } from '../shared/submit-state';
+import { useCardBasics } from '../shared/use-card-basics';
 
 /** What the card resolves with; the `schedule_meeting` tool's resume schema. */
 export type TimePickerResult = { chosen_time: string; chosen_label: string } | { cancelled: true };

@@ -1,9 +1,9 @@
-import type { ApprovalTicket } from '../hooks/renderer-props';
-import { APPROVAL_STATUS } from '../src/protocol';
-import type { InterruptLabels } from '../src/i18n/labels';
+import type { ApprovalTicket } from '../../hooks/renderer-props';
+import { APPROVAL_STATUS } from '../../src/protocol/index';
+import type { InterruptLabels } from '../../src/i18n/labels';
 import { ApprovalStatusBadge } from './approval-status-badge';
-import { DetailsRow } from './shared/details-row';
-import { SafeLink } from './shared/safe-link';
+import { DetailsRow } from '../shared/details-row';
+import { SafeLink } from '../shared/safe-link';
 
 const OPEN_STATUSES: readonly string[] = [APPROVAL_STATUS.PENDING, APPROVAL_STATUS.DRAFT];
 

@@ -1,9 +1,9 @@
 import { useId, useMemo, useState } from 'react';
-import type { InterruptLabels } from '../src/i18n/labels';
-import { formatLabel } from '../src/i18n/labels';
+import type { InterruptLabels } from '../../src/i18n/labels';
+import { formatLabel } from '../../src/i18n/labels';
 import { argsEditorFor, formValuesFrom, parseArgsJson } from './approval-edit-model';
-import { FlatSchemaFields } from './fallback-form-field';
-import { coerceValues, isFormComplete } from './flat-schema';
+import { FlatSchemaFields } from '../shared/flat-schema-fields';
+import { coerceValues, isFormComplete } from '../shared/flat-schema';
 
 type Args = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { UserQuestionAnswerItem, UserQuestionItem, UserQuestionOptionItem } from '../src/protocol';
+import type { UserQuestionAnswerItem, UserQuestionItem, UserQuestionOptionItem } from '../../src/protocol/index';
 
 /** The label of the free-input option every choice question gets (the protocol's `others`). */
 export const OTHERS_LABEL = 'others';

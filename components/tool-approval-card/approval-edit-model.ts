@@ -1,6 +1,6 @@
-import type { UnwrappedInterrupt } from '../src/unwrap';
-import { isRecord } from '../src/unwrap/guards';
-import { flatSchemaFields, type FlatField } from './flat-schema';
+import type { UnwrappedInterrupt } from '../../src/unwrap/index';
+import { isRecord } from '../../src/unwrap/guards';
+import { flatSchemaFields, type FlatField } from '../shared/flat-schema';
 
 type Args = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { useId, type ChangeEvent } from 'react';
-import type { InterruptLabels } from '../src/i18n/labels';
+import type { InterruptLabels } from '../../src/i18n/labels';
 import { ownValue, type FlatField } from './flat-schema';
 
 export interface FallbackFormFieldProps {

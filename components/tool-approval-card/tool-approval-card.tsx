@@ -1,24 +1,24 @@
 import { useEffect, useId, useRef, useState, memo } from 'react';
-import type { ApprovalTicket, InterruptRendererProps } from '../hooks/renderer-props';
-import type { Clock } from '../hooks/use-countdown';
-import { APPROVAL_STATUS, InterruptResumeOperation, isTerminalApprovalStatus } from '../src/protocol';
-import { approvalStatusLabel, formatLabel, type InterruptLabels } from '../src/i18n/labels';
-import { isApprovalTicket, toProtocolInterrupt } from '../src/unwrap';
+import type { ApprovalTicket, InterruptRendererProps } from '../../hooks/renderer-props';
+import type { Clock } from '../../hooks/use-countdown';
+import { APPROVAL_STATUS, InterruptResumeOperation, isTerminalApprovalStatus } from '../../src/protocol/index';
+import { approvalStatusLabel, formatLabel, type InterruptLabels } from '../../src/i18n/labels';
+import { isApprovalTicket, toProtocolInterrupt } from '../../src/unwrap/index';
 import { ApprovalArgsDiff } from './approval-args-diff';
 import { ApprovalArgsEditor } from './approval-args-editor';
 import { ApprovalDirectDetails } from './approval-direct-details';
 import { argsObject, diffArgs, toolCallOf } from './approval-edit-model';
 import { ApprovalTicketDetails } from './approval-ticket-details';
 import { approvalStatusTone } from './approval-status-badge';
-import { malformedPayloadCard } from './fallback-interrupt-card';
-import type { BadgeTone } from './shared/badge';
-import { ReadOnlyCard } from './shared/read-only-card';
-import { CardFrame } from './shared/card-frame';
-import { CountdownText } from './shared/countdown-text';
-import { ExpiredBody } from './shared/expired-body';
-import { SubmitState } from './shared/submit-state';
-import { useCardBasics } from './shared/use-card-basics';
-import { errorMessage } from '../src/error-message';
+import { malformedPayloadCard } from '../fallback-interrupt-card/fallback-interrupt-card';
+import type { BadgeTone } from '../shared/badge';
+import { ReadOnlyCard } from '../shared/read-only-card';
+import { CardFrame } from '../shared/card-frame';
+import { CountdownText } from '../shared/countdown-text';
+import { ExpiredBody } from '../shared/expired-body';
+import { SubmitState } from '../shared/submit-state';
+import { useCardBasics } from '../shared/use-card-basics';
+import { errorMessage } from '../../src/error-message';
 
 /**
  * Ticket mode resolves the final ticket (the seed's AIDevToolApprovalResume payload); direct mode

@@ -1,5 +1,5 @@
-import type { InterruptLabels } from '../src/i18n/labels';
-import { formatLabel } from '../src/i18n/labels';
+import type { InterruptLabels } from '../../src/i18n/labels';
+import { formatLabel } from '../../src/i18n/labels';
 import type { ArgChange } from './approval-edit-model';
 
 const compact = (value: unknown) => {

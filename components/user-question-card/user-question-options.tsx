@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
-import type { InterruptLabels } from '../src/i18n/labels';
-import { cx } from './shared/class-names';
+import type { InterruptLabels } from '../../src/i18n/labels';
+import { cx } from '../shared/class-names';
 import { OTHERS_LABEL, type ChoiceQuestion, type QuestionDraft } from './user-question-model';
 
 export interface UserQuestionOptionsProps {

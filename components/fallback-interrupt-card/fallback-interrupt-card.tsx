@@ -1,15 +1,15 @@
 import { useId, useState, memo } from 'react';
-import type { Clock } from '../hooks/use-countdown';
-import type { InterruptRendererProps } from '../hooks/renderer-props';
-import { FlatSchemaFields } from './fallback-form-field';
-import { coerceValues, flatSchemaFields, isFormComplete } from './flat-schema';
-import { CardFrame } from './shared/card-frame';
-import { CountdownText } from './shared/countdown-text';
-import { ExpiredBody } from './shared/expired-body';
-import { JsonDetails } from './shared/json-details';
-import { ReadOnlyCard } from './shared/read-only-card';
-import { SubmitState } from './shared/submit-state';
-import { useCardBasics } from './shared/use-card-basics';
+import type { Clock } from '../../hooks/use-countdown';
+import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { FlatSchemaFields } from '../shared/flat-schema-fields';
+import { coerceValues, flatSchemaFields, isFormComplete } from '../shared/flat-schema';
+import { CardFrame } from '../shared/card-frame';
+import { CountdownText } from '../shared/countdown-text';
+import { ExpiredBody } from '../shared/expired-body';
+import { JsonDetails } from '../shared/json-details';
+import { ReadOnlyCard } from '../shared/read-only-card';
+import { SubmitState } from '../shared/submit-state';
+import { useCardBasics } from '../shared/use-card-basics';
 
 export interface FallbackInterruptCardProps extends InterruptRendererProps<unknown> {
   now?: Clock;

@@ -1,5 +1,5 @@
-import type { UserQuestionAnswerItem, UserQuestionItem, UserQuestionOptionItem } from '../src/protocol';
-import type { InterruptLabels } from '../src/i18n/labels';
+import type { UserQuestionAnswerItem, UserQuestionItem, UserQuestionOptionItem } from '../../src/protocol/index';
+import type { InterruptLabels } from '../../src/i18n/labels';
 import { OTHERS_LABEL } from './user-question-model';
 
 function optionText(option: UserQuestionOptionItem): string {

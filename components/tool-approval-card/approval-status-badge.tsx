@@ -1,6 +1,6 @@
-import { APPROVAL_STATUS } from '../src/protocol';
-import { approvalStatusLabel, type InterruptLabels } from '../src/i18n/labels';
-import { Badge, type BadgeTone } from './shared/badge';
+import { APPROVAL_STATUS } from '../../src/protocol/index';
+import { approvalStatusLabel, type InterruptLabels } from '../../src/i18n/labels';
+import { Badge, type BadgeTone } from '../shared/badge';
 
 /** Every other status (cancelled, expired, abandoned, unknown ones) is neutral. */
 const TONES: Readonly<Record<string, BadgeTone>> = {

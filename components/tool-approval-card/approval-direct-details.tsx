@@ -1,8 +1,8 @@
-import type { InterruptLabels } from '../src/i18n/labels';
-import type { UnwrappedInterrupt } from '../src/unwrap';
+import type { InterruptLabels } from '../../src/i18n/labels';
+import type { UnwrappedInterrupt } from '../../src/unwrap/index';
 import { toolCallOf } from './approval-edit-model';
-import { DetailsRow } from './shared/details-row';
-import { JsonDetails } from './shared/json-details';
+import { DetailsRow } from '../shared/details-row';
+import { JsonDetails } from '../shared/json-details';
 
 export interface ApprovalDirectDetailsProps {
   interrupt: UnwrappedInterrupt;
