@@ -4,7 +4,7 @@ import type { RendererMap } from '../src/registry';
 import type { InterruptRenderer } from './renderer-props';
 import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
 
-/** Options of `useInterruptRenderers` / `<InterruptRenderers>` (SPEC section 4). */
+/** Options of `useInterruptRenderers` / `<InterruptRenderers>`. */
 export interface InterruptRenderersConfig {
   /** The agent whose interrupts to render; CopilotKit's default agent when omitted. */
   agentId?: string;
