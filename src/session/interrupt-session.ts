@@ -151,6 +151,7 @@ export const NOT_HANDED_OVER =
 const NO_LONGER_OPEN = 'The interrupt is no longer open, so the answer could not be sent.';
 const SUPERSEDED = 'Not sent: the agent asked something new before every card of this set was answered.';
 const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
+const expiredBeforeSent = (key: InterruptKey) => `Not sent: interrupt "${key.id}" expired before the answer went out.`;
 
 export class InterruptSession {
   #threadId: string;
@@ -369,7 +370,7 @@ export class InterruptSession {
     // Answered in time but past `expiresAt` now: the agent may only get `cancelled` for it.
     const late = entries.filter((e) => e.phase === 'answered' && isPastExpiry(e.expiresAt, this.#now()));
     for (const e of late) {
-      const message = `Not sent: interrupt "${e.key.id}" expired before the answer went out.`;
+      const message = expiredBeforeSent(e.key);
       Object.assign(e, { phase: 'expired', error: message });
       decisions.push({ type: 'show-error', keys: [e.key], message, canRetry: false });
     }
@@ -393,8 +394,13 @@ export class InterruptSession {
     for (const key of batch.keys) {
       const entry = this.get(key)!;
       if (entry.phase !== 'sending') continue;
-      entry.phase = entry.answer?.status === 'cancelled' ? 'cancelled' : 'resolved';
       this.#failed.delete(keyOf(key));
+      // What the agent got is what the batch carried: an expired interrupt (answered too late, or
+      // not at all) got `cancelled` even when Retry sent it, and its card says it expired.
+      const carried = batch.resume.find((r) => r.interruptId === key.id)?.status;
+      if (carried === 'resolved') Object.assign(entry, { phase: 'resolved' });
+      else if (entry.answer?.status === 'cancelled') Object.assign(entry, { phase: 'cancelled' });
+      else Object.assign(entry, { phase: 'expired', error: entry.answer ? expiredBeforeSent(key) : undefined });
     }
     return batch.withChat && chatUnanswered ? [{ type: 'reply-to-chat' }] : [NOTHING];
   }
@@ -403,9 +409,14 @@ export class InterruptSession {
   notDelivered(batchId: number, message: string, canRetry = true): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
-    const keys = batch.keys.filter((k) => this.get(k)!.phase === 'sending');
+    // Everything the batch carried failed with it, the `cancelled` owed for an expired interrupt too:
+    // the agent still waits for it, so its card says why and Retry sends it again.
+    const keys = batch.keys.filter((k) => {
+      const entry = this.get(k)!;
+      return entry.phase === 'sending' || (entry.phase === 'expired' && entry.cancelSent);
+    });
     for (const key of keys) {
-      Object.assign(this.get(key)!, { phase: 'failed', error: message });
+      Object.assign(this.get(key)!, { phase: 'failed', error: message, cancelSent: false });
       if (canRetry) this.#failed.set(keyOf(key), batch);
     }
     return keys.length ? [{ type: 'show-error', keys, message, canRetry }] : [NOTHING];

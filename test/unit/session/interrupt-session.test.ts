@@ -140,6 +140,39 @@ describe('InterruptSession', () => {
     expect(s.canRetry(key('a'))).toBe(false);
   });
 
+  // Found by the model test: the `cancelled` owed for an expired interrupt was treated as handed
+  // over once its run started, so a failed run left the card saying "expired" while the agent,
+  // never told, still waited on it.
+  for (const answer of [{ status: 'resolved', payload: 'in time' } as const, { status: 'cancelled' } as const, undefined]) {
+    it(`given an expired interrupt (${answer ? `answered ${answer.status} in time` : 'unanswered'}) whose run fails, should offer Retry and end as the agent got it`, () => {
+      let now = 0;
+      const s = session({ now: () => now });
+      s.raised('run-1', [{ id: 'a', expiresAt: new Date(1000).toISOString() }]);
+      now = 700;
+      if (answer) s.answered(key('a'), answer);
+      now = 1400;
+      if (!answer) s.expired(key('a'));
+      const [send] = sends(s.chatSent());
+      const batch = send.type === 'send' ? send.batch : undefined;
+      expect(batch?.resume).toEqual([{ interruptId: 'a', status: 'cancelled' }]);
+
+      expect(s.notDelivered(batch!.batchId, 'The resume run failed.')).toEqual([
+        { type: 'show-error', keys: [key('a')], message: 'The resume run failed.', canRetry: true },
+      ]);
+      expect(s.get(key('a'))).toMatchObject({ phase: 'failed', error: 'The resume run failed.' });
+      const [again] = sends(s.retry(key('a')));
+      expect(again.type === 'send' && again.batch.resume).toEqual([{ interruptId: 'a', status: 'cancelled' }]);
+      s.delivered(again.type === 'send' ? again.batch.batchId : -1);
+
+      const entry = s.get(key('a'))!;
+      if (answer?.status === 'cancelled') expect(statusOf(entry)).toBe('cancelled');
+      else expect(entry.phase).toBe('expired');
+      // A payload the agent never got is never shown as sent: the card says it expired.
+      if (answer?.status === 'resolved') expect(entry.error).toMatch(/expired before the answer went out/);
+      if (!answer) expect(statusOf(entry)).toBe('expired');
+    });
+  }
+
   it('given an answer waiting to be sent when the thread switches, should say it was not sent', () => {
     const s = session();
     s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
