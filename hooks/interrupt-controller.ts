@@ -106,7 +106,7 @@ const runFailed = (error: unknown): string => errorText(error, 'The resume run f
  * wiring: which card shows which interrupt, where each appeared, the runs it started.
  */
 export class InterruptController {
-  settings: ControllerSettings;
+  #settings: ControllerSettings;
   /** How cards draw themselves; replaced with {@link setView}. */
   view: CardView;
   readonly history: InterruptHistory;
@@ -131,7 +131,7 @@ export class InterruptController {
 
   constructor(history: InterruptHistory, settings: ControllerSettings, view: CardView) {
     this.history = history;
-    this.settings = settings;
+    this.#settings = settings;
     this.view = view;
     this.session = new InterruptSession({ threadId: 'default', onChatWhileOpen: settings.onChatWhileOpen });
   }
@@ -152,6 +152,20 @@ export class InterruptController {
    * callback, so a card CopilotKit keeps memoized never calls a stale one.
    */
   readonly forwardResume: OnInterruptResume<AnyInterruptResume, unknown> = (payload, interrupt) => this.settings.onInterruptResume?.(payload, interrupt);
+
+  /** The app's latest options; read when a card draws or an answer is sent. */
+  get settings(): ControllerSettings {
+    return this.#settings;
+  }
+
+  /** New options from the app. Cards redraw only when what they show changes. */
+  setSettings(settings: ControllerSettings): void {
+    const before = this.#settings;
+    this.#settings = settings;
+    this.session.policy = settings.onChatWhileOpen ?? 'dismiss';
+    const offers = (s: ControllerSettings) => (Array.isArray(s.allowAlways) ? s.allowAlways.join('\u0000') : String(s.allowAlways ?? false));
+    if (offers(before) !== offers(settings) || !before.onInterruptResume !== !settings.onInterruptResume) this.#emit();
+  }
 
   /** New renderers, locale or labels: every card redraws. */
   setView(view: CardView): void {

@@ -1,7 +1,7 @@
 import type { InterruptHistory } from '../src/history';
 import type { InterruptLocale } from '../src/i18n/locale';
 import type { RendererMap } from '../src/registry';
-import type { InterruptRenderer } from './renderer-props';
+import type { AnyInterruptRenderer } from './renderer-props';
 import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
 
 /** Options of `useInterruptRenderers` / `<InterruptRenderers>`. */
@@ -9,9 +9,9 @@ export interface InterruptRenderersConfig {
   /** The agent whose interrupts to render; CopilotKit's default agent when omitted. */
   agentId?: string;
   /** Renderers keyed by reason, `tool:<toolName>` or `<namespace>:*`, merged over the built-in cards. */
-  renderers?: RendererMap<InterruptRenderer<any>>;
+  renderers?: RendererMap<AnyInterruptRenderer>;
   /** The card for interrupts no renderer claims, malformed ones, and renderers that threw. */
-  fallback?: InterruptRenderer<any>;
+  fallback?: AnyInterruptRenderer;
   /** Extra wait after the read-only card is painted, before the agent resumes. Default 500 ms. */
   resolveDelayMs?: number;
   /** Called with the seed's resume record for every answer, and by cards for their operations. */
@@ -48,8 +48,8 @@ export interface InterruptRenderersConfig {
 
 /** The built-in cards the component layer passes in. */
 export interface InterruptRendererDefaults {
-  renderers: RendererMap<InterruptRenderer<any>>;
-  fallback?: InterruptRenderer<any>;
+  renderers: RendererMap<AnyInterruptRenderer>;
+  fallback?: AnyInterruptRenderer;
 }
 
 export const DEFAULT_RESOLVE_DELAY_MS = 500;

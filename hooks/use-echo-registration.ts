@@ -1,21 +1,33 @@
-import { useLayoutEffect, type ComponentType } from 'react';
+import { useLayoutEffect } from 'react';
 
-interface CustomMessageRendererEntry {
+/** One of CopilotKit's custom message renderers; `R` is the component type. */
+export interface CustomMessageRendererEntry<R> {
   agentId?: string;
-  render: ComponentType<any> | null;
+  render: R | null;
 }
 
 /** The part of CopilotKit's core that holds the chat's custom message renderers. */
-export interface CustomMessageRendererHost {
-  renderCustomMessages: CustomMessageRendererEntry[];
-  setRenderCustomMessages(renderers: CustomMessageRendererEntry[]): void;
+export interface CustomMessageRendererHost<R> {
+  renderCustomMessages: CustomMessageRendererEntry<R>[];
+  setRenderCustomMessages(renderers: CustomMessageRendererEntry<R>[]): void;
 }
 
-function register(host: CustomMessageRendererHost, agentId: string, render: ComponentType<any>): CustomMessageRendererEntry[] {
-  const current = host.renderCustomMessages;
-  if (current.some((entry) => entry.render === render)) return current.filter((entry) => entry.render !== render);
-  host.setRenderCustomMessages([{ agentId, render }, ...current]);
-  return current;
+/**
+ * The renderer CopilotKit would draw for `agentId` if `render` were not registered: CopilotKit
+ * draws only the first match, so the echo draws this one too. Derived from the host's list on
+ * every call, never stored, so it follows the app registering or removing renderers.
+ */
+export function displacedRenderer<R>(host: CustomMessageRendererHost<R>, agentId: string, render: R): R | null {
+  // CopilotKit's own order: renderers for this agent first, then agent-less ones.
+  const applicable = host.renderCustomMessages.filter(
+    (entry) => entry.render && entry.render !== render && (entry.agentId === undefined || entry.agentId === agentId),
+  );
+  return (applicable.find((entry) => entry.agentId !== undefined) ?? applicable[0])?.render ?? null;
+}
+
+function register<R>(host: CustomMessageRendererHost<R>, agentId: string, render: R): void {
+  if (host.renderCustomMessages.some((entry) => entry.render === render)) return;
+  host.setRenderCustomMessages([{ agentId, render }, ...host.renderCustomMessages]);
 }
 
 /**
@@ -24,32 +36,15 @@ function register(host: CustomMessageRendererHost, agentId: string, render: Comp
  * a chat that mounts with messages already in it (a remount, a restored thread) reads the list
  * while rendering and would otherwise miss the echoes until its next update. Registering is
  * idempotent, so a repeated render does nothing.
- *
- * Returns a getter for the renderer the echo displaced (CopilotKit draws only the first match).
  */
-export function useEchoRegistration(
-  host: CustomMessageRendererHost,
-  agentId: string,
-  render: ComponentType<any>,
-  enabled: boolean,
-  displaced: { current: ComponentType<any> | null },
-): void {
-  const registerEcho = () => {
-    // CopilotKit's own order: renderers for this agent first, then agent-less ones.
-    const applicable = register(host, agentId, render).filter(
-      (entry) => entry.render && (entry.agentId === undefined || entry.agentId === agentId),
-    );
-    displaced.current = (applicable.find((entry) => entry.agentId !== undefined) ?? applicable[0])?.render ?? null;
-  };
-
-  if (enabled && !host.renderCustomMessages.some((entry) => entry.render === render)) registerEcho();
+export function useEchoRegistration<R>(host: CustomMessageRendererHost<R>, agentId: string, render: R, enabled: boolean): void {
+  if (enabled) register(host, agentId, render);
 
   useLayoutEffect(() => {
     if (!enabled) return;
-    registerEcho();
+    register(host, agentId, render);
     return () => {
       host.setRenderCustomMessages(host.renderCustomMessages.filter((entry) => entry.render !== render));
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- registerEcho only reads these deps.
-  }, [host, agentId, render, enabled, displaced]);
+  }, [host, agentId, render, enabled]);
 }

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useInsertionEffect, useRef, useState } from 'react';
 import type { InterruptStatus } from '../src/session/status';
 import { errorMessage } from '../src/error-message';
 
@@ -39,9 +39,13 @@ export function useLocalInterruptState<T>(options: LocalInterruptStateOptions<T>
   const [status, setStatus] = useState<InterruptStatus>(options.initialStatus ?? 'pending');
   const [result, setResult] = useState<T | undefined>(options.initialResult);
   const [error, setError] = useState<string | undefined>(options.initialError);
-  // Latest options without re-creating the callbacks each render.
+  // Latest options without re-creating the callbacks each render. Stored in an effect (refs are not
+  // written during render); the insertion effect runs before any handler can read it, and is
+  // silent in server rendering, where this hook runs for stored transcripts.
   const latest = useRef(options);
-  latest.current = options;
+  useInsertionEffect(() => {
+    latest.current = options;
+  });
   // Guards against a second resolve before React re-renders with the new status.
   const busy = useRef(false);
 

@@ -1,41 +1,41 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, type ComponentType, type ReactElement } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState, type ComponentType, type ReactElement } from 'react';
 import { useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2';
 import { createInterruptHistory, type InterruptHistory } from '../../src/history';
 import { unwrapInterrupts } from '../../src/unwrap';
 import { LastResortCard } from './last-resort-card';
 import { controllerRegistry } from '../../hooks/controller-registry';
-import { createInterruptEcho } from './interrupt-echo';
+import { createInterruptEcho, type CustomMessageRendererProps } from './interrupt-echo';
 import { InterruptController, type ControlledAgent, type ControlledCopilotKit, type ControllerSettings } from '../../hooks/interrupt-controller';
 import type { CardView } from '../../hooks/card-view';
 import { InterruptSlot } from './interrupt-slot';
 import { createRendererRegistry } from '../../src/registry';
 import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from '../../hooks/types';
-import { useEchoRegistration, type CustomMessageRendererHost } from '../../hooks/use-echo-registration';
+import { displacedRenderer, useEchoRegistration, type CustomMessageRendererHost } from '../../hooks/use-echo-registration';
 
 const DEFAULT_AGENT_ID = 'default';
 
+type MessageRenderer = ComponentType<CustomMessageRendererProps>;
+
 interface Host {
   controller: InterruptController;
-  Echo: ComponentType<any>;
-  /** The custom message renderer the echo displaced (CopilotKit draws only the first match). */
-  displaced: { current: ComponentType<any> | null };
+  Echo: MessageRenderer;
 }
 
+/** One host per agent (or per hook, before the agent is known), outliving unmounts. */
 const hosts = new WeakMap<object, Host>();
 
-function createHost(history: InterruptHistory, settings: ControllerSettings, view: CardView): Host {
+function createHost(history: InterruptHistory, settings: ControllerSettings, view: CardView, messages: CustomMessageRendererHost<MessageRenderer>): Host {
   const controller = new InterruptController(history, settings, view);
-  const displaced: Host['displaced'] = { current: null };
-  return { controller, Echo: createInterruptEcho(controller, () => displaced.current), displaced };
+  const Echo: MessageRenderer = createInterruptEcho(controller, () => displacedRenderer(messages, controller.settings.agentId, Echo));
+  return { controller, Echo };
 }
 
-/** The host kept for `agent`, unless the app now gives another history. */
-function hostFor(agent: object | undefined, history: InterruptHistory | undefined, own: { current?: Host }, create: () => Host): Host {
-  const existing = agent ? hosts.get(agent) : own.current;
+/** The host kept under `key`, unless the app now gives another history. */
+function hostFor(key: object, history: InterruptHistory | undefined, create: () => Host): Host {
+  const existing = hosts.get(key);
   if (existing && (!history || existing.controller.history === history)) return existing;
   const created = create();
-  if (agent) hosts.set(agent, created);
-  else own.current = created;
+  hosts.set(key, created);
   return created;
 }
 
@@ -76,17 +76,16 @@ export function useInterruptRenderersWith(
 
   // One controller per agent (and history): it outlives an unmount of the hook, so an answer not
   // yet sent goes out once the hook mounts again. The echo is bound to it; both change together.
-  const own = useRef<Host | undefined>(undefined);
-  const { controller, Echo, displaced } = useMemo(
-    () => hostFor(agent ?? undefined, config.history, own, () => createHost(config.history ?? createInterruptHistory(), settings, view)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- settings and view are pushed below, not rebuilt.
-    [agent, config.history],
+  const [ownKey] = useState(() => ({}));
+  const messages = copilotkit as unknown as CustomMessageRendererHost<MessageRenderer>;
+  const { controller, Echo } = useMemo(
+    () => hostFor(agent ?? ownKey, config.history, () => createHost(config.history ?? createInterruptHistory(), settings, view, messages)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- settings and view only seed a new controller; the layout effect below keeps them current.
+    [agent, ownKey, config.history, messages],
   );
-  // Read at send time only; no card shows them, so assigning during render is safe.
-  controller.settings = settings;
-  // Assigned during render so cards drawn in this pass see it; the layout effect then wakes the
-  // cards CopilotKit keeps memoized (a card whose view is already current does not redraw).
-  controller.view = view;
+  // The app's latest options, before the browser paints: new settings or a new view wake the cards
+  // CopilotKit keeps memoized (a card whose view is already current does not redraw).
+  useLayoutEffect(() => controller.setSettings(settings));
   useLayoutEffect(() => controller.setView(view), [controller, view]);
 
   useEffect(() => {
@@ -95,7 +94,7 @@ export function useInterruptRenderersWith(
     return detach;
   }, [controller, agent, copilotkit]);
 
-  useEchoRegistration(copilotkit as unknown as CustomMessageRendererHost, agentId, Echo, renderInChat, displaced);
+  useEchoRegistration(messages, agentId, Echo, renderInChat);
   // For `withInterruptEcho` (v1 UI), which finds this controller by CopilotKit instance and agent.
   useLayoutEffect(() => controllerRegistry.set(copilotkit, agentId, controller), [copilotkit, agentId, controller]);
 
