@@ -70,7 +70,7 @@ async function openPage(context: BrowserContext, query: string): Promise<Page> {
 
 const pause = (page: Page, ms: number) => page.waitForTimeout(ms);
 
-export type InterruptVariant = 'ours' | 'seed';
+export type InterruptVariant = 'ours' | 'plain';
 
 export interface InterruptSamples {
   /** Figure 2: RUN_FINISHED emitted -> interactive card in the DOM, ms. */
@@ -349,12 +349,12 @@ export async function measureBrowser(
     scrollRenders: [],
     echoesInDom: 0,
   });
-  const results: BrowserResults = { interrupt: { ours: emptyInterrupt(), seed: emptyInterrupt() }, transcript: null, long: null, nodes: null };
+  const results: BrowserResults = { interrupt: { ours: emptyInterrupt(), plain: emptyInterrupt() }, transcript: null, long: null, nodes: null };
   try {
     await serve(launched.browser, bundle);
     if (parts.interrupt) {
       for (let round = 0; round < settings.interruptRounds; round++) {
-        const order: InterruptVariant[] = round % 2 === 0 ? ['ours', 'seed'] : ['seed', 'ours'];
+        const order: InterruptVariant[] = round % 2 === 0 ? ['ours', 'plain'] : ['plain', 'ours'];
         for (const variant of order) {
           log(`browser: interrupt round ${round + 1}/${settings.interruptRounds}, ${variant}`);
           await interruptRound(launched.browser, variant, settings.interruptIterations, results.interrupt[variant]);

@@ -113,7 +113,7 @@ function hostileRow(): BenchRow {
 
 /** Figure 2 target: our card appears no later than 1.05x the plain CopilotKit render. */
 export const CARD_MAX_RATIO = 1.05;
-/** Figure 3 targets: click to resume within 50 ms, and at least 10x faster than the seed's 500 ms defer. */
+/** Figure 3 targets: click to resume within 50 ms, and at least 10x faster than the plain pattern's 500 ms defer. */
 export const RESUME_MAX_MS = 50;
 export const RESUME_MAX_RATIO = 0.1;
 /** Figure 4 target (issue 17): an append / a streamed answer / an answer costs at most 1.1x the same without echoes (was 1.2x). */
@@ -124,56 +124,56 @@ export const LONG_MAX_RATIO = 1.1;
 export const NODES_MAX = 20;
 
 function interruptRows(results: BrowserResults): BenchRow[] {
-  const { ours, seed } = results.interrupt;
+  const { ours, plain } = results.interrupt;
   const rows: BenchRow[] = [];
   const cardOurs = median(ours.toCard);
-  const cardSeed = median(seed.toCard);
-  const cardRatio = ratioOf(cardOurs, cardSeed);
+  const cardPlain = median(plain.toCard);
+  const cardRatio = ratioOf(cardOurs, cardPlain);
   rows.push({
     figure: 'interrupt -> card in DOM',
     ours: cardOurs,
-    baseline: cardSeed,
+    baseline: cardPlain,
     unit: 'ms',
     ratio: cardRatio,
     target: `<= ${CARD_MAX_RATIO}x plain useInterrupt`,
     pass: cardRatio !== null && cardRatio <= CARD_MAX_RATIO,
-    samples: `median of ${ours.toCard.length} / ${seed.toCard.length}`,
-    spread: { ours: quartiles(ours.toCard), baseline: quartiles(seed.toCard) },
+    samples: `median of ${ours.toCard.length} / ${plain.toCard.length}`,
+    spread: { ours: quartiles(ours.toCard), baseline: quartiles(plain.toCard) },
     note:
-      `quartiles ours ${quartiles(ours.toCard).join(' / ')} ms, plain ${quartiles(seed.toCard).join(' / ')} ms; ` +
-      `ratio of the lower quartiles (less load noise) ${round(percentile(ours.toCard, 25) / percentile(seed.toCard, 25))}x.`,
+      `quartiles ours ${quartiles(ours.toCard).join(' / ')} ms, plain ${quartiles(plain.toCard).join(' / ')} ms; ` +
+      `ratio of the lower quartiles (less load noise) ${round(percentile(ours.toCard, 25) / percentile(plain.toCard, 25))}x.`,
   });
   const resumeOurs = median(ours.toResume);
-  const resumeSeed = median(seed.toResume);
-  const resumeRatio = ratioOf(resumeOurs, resumeSeed);
+  const resumePlain = median(plain.toResume);
+  const resumeRatio = ratioOf(resumeOurs, resumePlain);
   const painted = ours.readOnly.filter((check) => check.painted).length;
   const vanished = ours.readOnly.filter((check) => check.vanished).length;
-  const seedVanished = seed.readOnly.filter((check) => check.vanished).length;
+  const plainVanished = plain.readOnly.filter((check) => check.vanished).length;
   const readOnlyOk = painted === ours.readOnly.length && vanished === 0 && ours.readOnly.length > 0;
   rows.push({
     figure: 'click -> resume input at agent',
     ours: resumeOurs,
-    baseline: resumeSeed,
+    baseline: resumePlain,
     unit: 'ms',
     ratio: resumeRatio,
-    target: `<= ${RESUME_MAX_MS} ms and <= ${RESUME_MAX_RATIO}x seed`,
+    target: `<= ${RESUME_MAX_MS} ms and <= ${RESUME_MAX_RATIO}x plain`,
     pass: resumeRatio !== null && resumeOurs <= RESUME_MAX_MS && resumeRatio <= RESUME_MAX_RATIO && ours.resumeShapesOk,
-    samples: `median of ${ours.toResume.length} / ${seed.toResume.length}`,
-    spread: { ours: quartiles(ours.toResume), baseline: quartiles(seed.toResume) },
+    samples: `median of ${ours.toResume.length} / ${plain.toResume.length}`,
+    spread: { ours: quartiles(ours.toResume), baseline: quartiles(plain.toResume) },
   });
   rows.push({
     figure: 'read-only card painted, never vanished',
     ours: ours.readOnly.length - Math.max(ours.readOnly.length - painted, vanished),
-    baseline: seed.readOnly.length - seedVanished,
+    baseline: plain.readOnly.length - plainVanished,
     unit: `of ${ours.readOnly.length}`,
     ratio: null,
     target: 'every click (ours)',
     pass: readOnlyOk,
-    samples: `${ours.readOnly.length} / ${seed.readOnly.length} clicks`,
+    samples: `${ours.readOnly.length} / ${plain.readOnly.length} clicks`,
     note:
       `ours: painted ${painted}/${ours.readOnly.length}, vanished ${vanished}; ` +
-      `seed pattern: painted ${seed.readOnly.filter((check) => check.painted).length}/${seed.readOnly.length}, ` +
-      `vanished ${seedVanished} (CopilotKit removes its interrupt element when the resume run starts).`,
+      `plain pattern: painted ${plain.readOnly.filter((check) => check.painted).length}/${plain.readOnly.length}, ` +
+      `vanished ${plainVanished} (CopilotKit removes its interrupt element when the resume run starts).`,
   });
   return rows;
 }

@@ -2,7 +2,7 @@ import type { BaseResume, InterruptReason } from '../src/protocol';
 import type { InterruptHistoryRecord } from '../src/history';
 
 /**
- * The seed's resume record for an answer (`UserQuestionResume` and its kin): what
+ * The protocol's resume record for an answer (`UserQuestionResume` and its kin): what
  * `onInterruptResume` receives. A cancel carries an empty payload, as `BaseResume` requires one.
  */
 export function toResumeRecord(

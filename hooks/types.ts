@@ -14,7 +14,7 @@ export interface InterruptRenderersConfig {
   fallback?: AnyInterruptRenderer;
   /** Extra wait after the read-only card is painted, before the agent resumes. Default 500 ms. */
   resolveDelayMs?: number;
-  /** Called with the seed's resume record for every answer, and by cards for their operations. */
+  /** Called with the protocol's resume record for every answer, and by cards for their operations. */
   onInterruptResume?: OnInterruptResume<AnyInterruptResume, unknown>;
   /**
    * Draw cards inside `<CopilotChat>` (default). With `false` the hook returns the element for

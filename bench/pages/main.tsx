@@ -3,8 +3,8 @@
  * CopilotKit and card code; the URL picks the side:
  *
  * - `?scenario=interrupt&variant=ours`: `useInterruptRenderers({ resolveDelayMs: 0 })` (transcript echo on).
- * - `?scenario=interrupt&variant=seed`: a hand-written plain CopilotKit `useInterrupt` render of the
- *   same TimePickerCard, the seed article's pattern: unwrap by hand, card state local, and
+ * - `?scenario=interrupt&variant=plain`: a hand-written plain CopilotKit `useInterrupt` render of the
+ *   same TimePickerCard, the usual hand-written pattern: unwrap by hand, card state local, and
  *   `setTimeout(() => resolve(result), 500)`.
  * - `?scenario=transcript&variant=echoes|plain`: a 30-message transcript with 200 resolved echoes
  *   (or none), the hook mounted in both, to time appending and streaming.
@@ -140,8 +140,8 @@ function startInterruptScenario(agent: BenchAgent) {
   );
 }
 
-/** The seed's card state machine around the same TimePickerCard: local state, no library hook. */
-function SeedTimePicker({ id, payload, onSubmit }: { id: string; payload: unknown; onSubmit: (result: TimePickerResult) => void }) {
+/** The hand-written card state machine around the same TimePickerCard: local state, no library hook. */
+function PlainTimePicker({ id, payload, onSubmit }: { id: string; payload: unknown; onSubmit: (result: TimePickerResult) => void }) {
   const [result, setResult] = useState<TimePickerResult | undefined>(undefined);
   const interrupt: UnwrappedInterrupt = {
     id,
@@ -169,8 +169,8 @@ function SeedTimePicker({ id, payload, onSubmit }: { id: string; payload: unknow
   return <TimePickerCard {...props} />;
 }
 
-/** The seed article's section 3, against the CopilotKit 1.74 shapes (standard interrupt first). */
-function SeedInterrupts() {
+/** The usual hand-written glue, against the CopilotKit 1.74 shapes (standard interrupt first). */
+function PlainInterrupts() {
   useInterrupt({
     renderInChat: true,
     render: ({ event, interrupt, resolve }) => {
@@ -183,7 +183,7 @@ function SeedInterrupts() {
       const payload = parsed.metadata?.mastra?.suspendPayload ?? parsed.suspendPayload ?? parsed;
       const id = parsed.id ?? 'legacy';
       return (
-        <SeedTimePicker
+        <PlainTimePicker
           key={id}
           id={id}
           payload={payload}
@@ -542,8 +542,8 @@ function App() {
         <NodesInterrupts />
       ) : scenario === 'transcript' || LONG ? (
         <TranscriptInterrupts />
-      ) : variant === 'seed' ? (
-        <SeedInterrupts />
+      ) : variant === 'plain' ? (
+        <PlainInterrupts />
       ) : (
         <OurInterrupts />
       )}

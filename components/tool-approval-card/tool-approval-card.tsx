@@ -21,7 +21,7 @@ import { useCardBasics } from '../shared/use-card-basics';
 import { errorMessage } from '../../src/error-message';
 
 /**
- * Ticket mode resolves the final ticket (the seed's AIDevToolApprovalResume payload); direct mode
+ * Ticket mode resolves the final ticket (the protocol's AIDevToolApprovalResume payload); direct mode
  * the decision, with `editedArgs` when the user edited the arguments before approving (they
  * replace the tool call's arguments whole, as in AG-UI 1.0).
  */

@@ -38,7 +38,7 @@ export type AIDevToolApprovalInterrupt = BaseInterrupt<
 
 export type UserQuestionOptionItem = {
   /**
-   * Optional, although the seed requires it: the card shows it under the label when present,
+   * Optional, although the published protocol requires it: the card shows it under the label when present,
    * and an "Others" answer always carries the typed text here.
    */
   description?: string;
@@ -143,9 +143,9 @@ export type InterruptMessage = BaseMessage<
  * Called when the user acts on an interrupt card (answer, approval cancel / refresh, flow node).
  * `interrupt` is passed for interrupt-sourced actions and omitted for flow nodes.
  *
- * Without type arguments it is the seed's signature. The hook, `InterruptMessageRender` and the
+ * Without type arguments it takes the protocol's own `InterruptResume` union. The hook, `InterruptMessageRender` and the
  * cards take `OnInterruptResume<AnyInterruptResume, unknown>`: they also pass the resume record of
- * cards outside the seed's union (a time picker's `BaseResume`), and `approval_refresh` may return
+ * cards outside that union (a time picker's `BaseResume`), and `approval_refresh` may return
  * the updated ticket.
  */
 export type OnInterruptResume<TPayload = InterruptResume, TReturn = Promise<void> | void> = (
@@ -153,5 +153,5 @@ export type OnInterruptResume<TPayload = InterruptResume, TReturn = Promise<void
   interrupt?: Interrupt,
 ) => TReturn;
 
-/** Every payload `onInterruptResume` can get from this library: the seed's, or any card's resume record. */
+/** Every payload `onInterruptResume` can get from this library: the protocol's, or any card's resume record. */
 export type AnyInterruptResume = InterruptResume | BaseResume<InterruptReason, Record<string, unknown>>;

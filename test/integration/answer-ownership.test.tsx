@@ -26,7 +26,7 @@ describe('who an answer belongs to', () => {
     expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-twin', status: 'resolved', payload: { ok: true } }]);
   });
 
-  it('given an id a later stop reuses (the seed\'s fixed approval id), the new interrupt gets a fresh card that can be answered', async () => {
+  it('given an id a later stop reuses (a fixed approval id), the new interrupt gets a fresh card that can be answered', async () => {
     const agent = new ScriptedAgent((input, n) =>
       n < 2
         ? [runStarted(input), ...textMessage(`r${n}`, `Step ${n}.`), runFinished(input, interruptOutcome(approvalInterrupt))]

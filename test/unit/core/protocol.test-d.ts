@@ -184,7 +184,7 @@ describe('one vocabulary', () => {
     expectTypeOf<InterruptHistoryRecord['status']>().toEqualTypeOf<InterruptStatus>();
   });
 
-  it('given a resume callback, should type it with OnInterruptResume: the seed signature alone, the wider one the library calls', () => {
+  it('given a resume callback, should type it with OnInterruptResume: the protocol union alone, the wider one the library calls', () => {
     expectTypeOf<OnInterruptResume<AnyInterruptResume, unknown>>().toEqualTypeOf<
       (payload: AnyInterruptResume, interrupt?: Interrupt) => unknown
     >();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 // A comment or a doc that sends the reader to a document outside the repository (the product
 // spec, the research notes, the source documents) is a dead end for everyone else.
 const root = join(__dirname, '../../..');
-const OUTSIDE = /\bSPEC(\.md)?\b(?!\w)|REFERENCE\.md|\bseeds\//;
+const OUTSIDE = /\bSPEC(\.md)?\b(?!\w)|REFERENCE\.md|\bseeds\/|\b[Tt]he seed('s)?\b|\b[Ss]eed (article|document)/;
 
 const files = execFileSync('git', ['ls-files', '*.ts', '*.tsx', '*.mjs', '*.js', '*.md', '*.css', '.ci/run'], { cwd: root, encoding: 'utf8' })
   .split('\n')
