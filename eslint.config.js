@@ -8,7 +8,17 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'storybook-static/', 'demo/dist/', '.demo-build/', 'coverage/', 'test-results/', 'examples/*/.next/', 'examples/*/node_modules/', 'examples/*/next-env.d.ts'],
+    ignores: [
+      'dist/',
+      'storybook-static/',
+      'demo/dist/',
+      '.demo-build/',
+      'coverage/',
+      'test-results/',
+      'examples/*/.next/',
+      'examples/*/node_modules/',
+      'examples/*/next-env.d.ts',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -8,7 +8,16 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/chromium';
 
 const configDir = path.dirname(fileURLToPath(import.meta.url));
 
-const CHAT_STORY_DEPS = ['@copilotkit/react-core/v2', '@ag-ui/client', 'rxjs', 'react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'];
+const CHAT_STORY_DEPS = [
+  '@copilotkit/react-core/v2',
+  '@ag-ui/client',
+  'rxjs',
+  'react',
+  'react-dom',
+  'react-dom/client',
+  'react/jsx-runtime',
+  'react/jsx-dev-runtime',
+];
 
 /**
  * The two ways every story's play function runs in `npm test`:

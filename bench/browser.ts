@@ -349,7 +349,12 @@ export async function measureBrowser(
     scrollRenders: [],
     echoesInDom: 0,
   });
-  const results: BrowserResults = { interrupt: { ours: emptyInterrupt(), plain: emptyInterrupt() }, transcript: null, long: null, nodes: null };
+  const results: BrowserResults = {
+    interrupt: { ours: emptyInterrupt(), plain: emptyInterrupt() },
+    transcript: null,
+    long: null,
+    nodes: null,
+  };
   try {
     await serve(launched.browser, bundle);
     if (parts.interrupt) {

@@ -53,10 +53,16 @@ const bigShared = { items: Array.from({ length: 100_000 }, (_, i) => ({ i })) };
 /** Each entry: a name and the render props CopilotKit could hand the renderers. */
 export const HOSTILE_CORPUS: ReadonlyArray<[string, InterruptRenderInput]> = [
   ['deep object (100,000 levels)', { interrupt: deep(100_000) }],
-  ['deep legacy JSON string (80,000 levels)', { event: { name: 'on_interrupt', value: `${'{"x":'.repeat(80_000)}1${'}'.repeat(80_000)}` } }],
+  [
+    'deep legacy JSON string (80,000 levels)',
+    { event: { name: 'on_interrupt', value: `${'{"x":'.repeat(80_000)}1${'}'.repeat(80_000)}` } },
+  ],
   ['wide JSON string (500 kB, 35,000 keys)', { interrupt: wideText }],
   ['wide object (35,000 keys, from JSON)', { interrupt: JSON.parse(wideText) }],
-  ['wide list (1,000,000 items)', { interrupt: { id: 'l', reason: 'x:y', metadata: { list: Array.from({ length: 1_000_000 }, (_, i) => i) } } }],
+  [
+    'wide list (1,000,000 items)',
+    { interrupt: { id: 'l', reason: 'x:y', metadata: { list: Array.from({ length: 1_000_000 }, (_, i) => i) } } },
+  ],
   ['shared references (2^40 paths)', { interrupt: [sharedTree(40)] }],
   ['sparse list (length 2^32 - 1)', { interrupt: new Array(2 ** 32 - 1) }],
   ['typed array (16 MB)', { interrupt: { id: 't', reason: 'x:y', metadata: { bytes: new Uint8Array(16 * 1024 * 1024) } } }],

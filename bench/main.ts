@@ -298,7 +298,9 @@ function longRows(results: BrowserResults): BenchRow[] {
       spread: { ours: quartiles(ours.cpu), baseline: quartiles(base.cpu) },
       note:
         `echoes mounted at the bottom (virtualized): ${echoes.echoesInDom} of 1000; ` +
-        (kind === 'scroll' ? `echo renders while scrolling (mounts of rows coming into view): ${renders}; ` : `resolved-card renders: ${renders}; `) +
+        (kind === 'scroll'
+          ? `echo renders while scrolling (mounts of rows coming into view): ${renders}; `
+          : `resolved-card renders: ${renders}; `) +
         `wall time: ${round(median(ours.wall))} vs ${round(median(base.wall))} ms.`,
     };
   };

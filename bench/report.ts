@@ -43,7 +43,11 @@ export function formatTable(rows: readonly BenchRow[]): string {
     row.samples,
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((line) => line[column].length)));
-  const line = (cells: string[]) => cells.map((text, column) => text.padEnd(widths[column])).join(' | ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((text, column) => text.padEnd(widths[column]))
+      .join(' | ')
+      .trimEnd();
   const notes = rows.filter((row) => row.note).map((row) => `- ${row.figure}: ${row.note}`);
   return [line(header), widths.map((width) => '-'.repeat(width)).join('-|-'), ...body.map(line), '', ...notes].join('\n');
 }

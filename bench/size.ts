@@ -110,12 +110,7 @@ function readPackage(): PackageJson {
 
 /** `./dist/core.js` -> `core`; `./dist/styles.css` -> `styles`. */
 function distBase(target: PackageJson['exports'][string]): string | undefined {
-  const file =
-    typeof target === 'string'
-      ? target
-      : typeof target.import === 'string'
-        ? target.import
-        : target.import?.default;
+  const file = typeof target === 'string' ? target : typeof target.import === 'string' ? target.import : target.import?.default;
   if (!file) return undefined;
   return file.replace(/^\.\/dist\//, '').replace(/\.(c|m)?js$|\.css$/, '');
 }
@@ -169,7 +164,10 @@ export function exportSources(): Array<{ entry: string; source: string }> {
   return result;
 }
 
-async function bundleSize(stdinOrFile: { file: string } | { contents: string }, css: boolean): Promise<{ minified: number; gzipped: number }> {
+async function bundleSize(
+  stdinOrFile: { file: string } | { contents: string },
+  css: boolean,
+): Promise<{ minified: number; gzipped: number }> {
   const common = {
     bundle: true,
     minify: true,

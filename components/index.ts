@@ -8,11 +8,7 @@
 // The hook, and the contract every renderer implements
 export { useInterruptRenderers, InterruptRenderers } from './interrupt-renderers';
 export type { InterruptRenderersConfig } from '../hooks/types';
-export type {
-  InterruptRenderer,
-  InterruptRendererProps,
-  ToolGrants,
-} from '../hooks/renderer-props';
+export type { InterruptRenderer, InterruptRendererProps, ToolGrants } from '../hooks/renderer-props';
 export type { InterruptStatus } from '../src/session/status';
 
 // The built-in renderers (the cards) and the one for everything else
@@ -37,12 +33,7 @@ export { useCountdown, type Clock, type Countdown } from '../hooks/use-countdown
 
 // Answers kept for the transcript (and across reloads)
 export { createInterruptHistory } from '../src/history/create-interrupt-history';
-export type {
-  InterruptHistory,
-  InterruptHistoryOptions,
-  InterruptHistoryPersistence,
-  InterruptHistoryRecord,
-} from '../src/history/types';
+export type { InterruptHistory, InterruptHistoryOptions, InterruptHistoryPersistence, InterruptHistoryRecord } from '../src/history/types';
 
 // Languages: English built in, others one import away (`copilotkit-interrupts/locales/zh-CN`)
 export { EN_LABELS, type InterruptLabels } from '../src/i18n/labels';

@@ -25,11 +25,26 @@ export interface InterruptMessageRenderProps {
 type Registry = RendererRegistry<AnyInterruptRenderer>;
 
 /** One open interrupt of a stored message, with its own pending -> resolved life. */
-function StoredInterrupt({ raw, registry, props, echo }: { raw: unknown; registry: Registry; props: InterruptMessageRenderProps; echo?: InterruptResult }) {
+function StoredInterrupt({
+  raw,
+  registry,
+  props,
+  echo,
+}: {
+  raw: unknown;
+  registry: Registry;
+  props: InterruptMessageRenderProps;
+  echo?: InterruptResult;
+}) {
   const interrupt = useMemo(() => unwrapInterrupt(raw), [raw]);
   const send = (status: 'resolved' | 'cancelled', payload: unknown) =>
     props.onInterruptResume?.(
-      { interruptId: interrupt.id, reason: interrupt.reason as InterruptReason, status, payload: (payload ?? {}) as Record<string, unknown> },
+      {
+        interruptId: interrupt.id,
+        reason: interrupt.reason as InterruptReason,
+        status,
+        payload: (payload ?? {}) as Record<string, unknown>,
+      },
       toProtocolInterrupt(interrupt),
     );
   const state = useLocalInterruptState<unknown>({
@@ -71,7 +86,11 @@ function echoInterrupt(result: InterruptResult): Record<string, unknown> {
 export function InterruptMessageRender(props: InterruptMessageRenderProps) {
   const { message, renderers, fallback } = props;
   const registry = useMemo(
-    () => createRendererRegistry<AnyInterruptRenderer>({ ...defaultRenderers, ...renderers }, fallback ?? (FallbackInterruptCard as AnyInterruptRenderer)),
+    () =>
+      createRendererRegistry<AnyInterruptRenderer>(
+        { ...defaultRenderers, ...renderers },
+        fallback ?? (FallbackInterruptCard as AnyInterruptRenderer),
+      ),
     [renderers, fallback],
   );
   const content = message.content ?? {};
@@ -80,7 +99,13 @@ export function InterruptMessageRender(props: InterruptMessageRenderProps) {
   let cards: ReactElement[] = [];
   if (outcome?.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
     cards = outcome.interrupts.map((raw, i) => (
-      <StoredInterrupt key={`${raw?.id ?? i}`} raw={raw} registry={registry} props={props} echo={result && result.interruptId === raw?.id ? result : undefined} />
+      <StoredInterrupt
+        key={`${raw?.id ?? i}`}
+        raw={raw}
+        registry={registry}
+        props={props}
+        echo={result && result.interruptId === raw?.id ? result : undefined}
+      />
     ));
   } else if (result) {
     cards = [<StoredInterrupt key={result.interruptId} raw={echoInterrupt(result)} registry={registry} props={props} echo={result} />];
@@ -92,4 +117,3 @@ export function InterruptMessageRender(props: InterruptMessageRenderProps) {
     </div>
   );
 }
-

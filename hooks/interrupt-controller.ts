@@ -38,7 +38,12 @@ type RunMessages = ReadonlyArray<{ id: string }>;
 
 /** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
 interface RunSubscriber {
-  onRunFinishedEvent?(params: { outcome?: string; interrupts?: Array<{ id?: unknown; expiresAt?: unknown }>; input?: RunInput; messages?: RunMessages }): unknown;
+  onRunFinishedEvent?(params: {
+    outcome?: string;
+    interrupts?: Array<{ id?: unknown; expiresAt?: unknown }>;
+    input?: RunInput;
+    messages?: RunMessages;
+  }): unknown;
   onCustomEvent?(params: { event?: { name?: string; value?: unknown }; input?: RunInput; messages?: RunMessages }): unknown;
   onRunInitialized?(params: { input?: RunInput }): unknown;
   onRunErrorEvent?(params: { event?: { message?: unknown }; input?: RunInput }): unknown;
@@ -48,7 +53,12 @@ interface RunSubscriber {
 
 /** The slice of CopilotKit the controller needs to send a resume. */
 export interface ControlledCopilotKit {
-  runAgent(params: { agent: ControlledAgent; resume?: unknown; runId?: string; forwardedProps?: Record<string, unknown> }): Promise<unknown>;
+  runAgent(params: {
+    agent: ControlledAgent;
+    resume?: unknown;
+    runId?: string;
+    forwardedProps?: Record<string, unknown>;
+  }): Promise<unknown>;
   /** CopilotKit's error events: a run the agent refused to start is only reported here. */
   subscribe?(subscriber: { onError?: (event: { code?: string; context?: { agentId?: string } }) => unknown }): { unsubscribe(): void };
 }
@@ -151,7 +161,8 @@ export class InterruptController {
    * What cards get as `onInterruptResume`: a stable function that calls the app's latest
    * callback, so a card CopilotKit keeps memoized never calls a stale one.
    */
-  readonly forwardResume: OnInterruptResume<AnyInterruptResume, unknown> = (payload, interrupt) => this.settings.onInterruptResume?.(payload, interrupt);
+  readonly forwardResume: OnInterruptResume<AnyInterruptResume, unknown> = (payload, interrupt) =>
+    this.settings.onInterruptResume?.(payload, interrupt);
 
   /** The app's latest options; read when a card draws or an answer is sent. */
   get settings(): ControllerSettings {
@@ -163,7 +174,8 @@ export class InterruptController {
     const before = this.#settings;
     this.#settings = settings;
     this.session.policy = settings.onChatWhileOpen ?? 'dismiss';
-    const offers = (s: ControllerSettings) => (Array.isArray(s.allowAlways) ? s.allowAlways.join('\u0000') : String(s.allowAlways ?? false));
+    const offers = (s: ControllerSettings) =>
+      Array.isArray(s.allowAlways) ? s.allowAlways.join('\u0000') : String(s.allowAlways ?? false);
     if (offers(before) !== offers(settings) || !before.onInterruptResume !== !settings.onInterruptResume) this.#emit();
   }
 
@@ -213,7 +225,9 @@ export class InterruptController {
         if (outcome !== 'interrupt' || !Array.isArray(interrupts)) return;
         this.#followThread();
         this.#raises++;
-        const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: typeof i.expiresAt === 'string' ? i.expiresAt : undefined }] : []));
+        const raised = interrupts.flatMap((i) =>
+          typeof i?.id === 'string' ? [{ id: i.id, expiresAt: typeof i.expiresAt === 'string' ? i.expiresAt : undefined }] : [],
+        );
         this.#apply(this.session.raised(input?.runId ?? 'unknown', raised, this.#recorded));
         for (const key of this.session.openSet) this.#anchors.set(keyOf(key), lastId(messages));
       },
@@ -296,7 +310,8 @@ export class InterruptController {
 
   #openCards(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[]): UnwrappedInterrupt[] {
     const unique = interrupts.filter((i, n) => interrupts.findIndex((j) => j.id === i.id) === n);
-    if (unique.length < interrupts.length) this.#warnOnce('duplicate', `${LOG} Interrupts share an id; each id is shown and answered once.`);
+    if (unique.length < interrupts.length)
+      this.#warnOnce('duplicate', `${LOG} Interrupts share an id; each id is shown and answered once.`);
     let open = this.session.openSet;
     const known = unique.every((i) => open.some((k) => k.id === i.id));
     if (!known) {
@@ -324,7 +339,8 @@ export class InterruptController {
         interrupt: card,
         anchor: this.#anchors.get(keyOf(key)) ?? this.#lastMessageId(),
       });
-      if (interrupt.problem) this.#warnOnce(id, `${LOG} Interrupt "${id}" could not be fully understood: ${interrupt.problem}`, interrupt.raw);
+      if (interrupt.problem)
+        this.#warnOnce(id, `${LOG} Interrupt "${id}" could not be fully understood: ${interrupt.problem}`, interrupt.raw);
       return card;
     });
   }
@@ -424,7 +440,8 @@ export class InterruptController {
         this.#emit();
       } else if (decision.type === 'reply-to-chat') {
         const agent = this.#agent;
-        if (agent) this.#copilotkit?.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
+        if (agent)
+          this.#copilotkit?.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
       } else if (decision.type === 'answer-first') {
         this.#answerFirst = this.#cardId(decision.key);
         this.#emit();
@@ -563,7 +580,6 @@ export class InterruptController {
   isClaimed(id: string): boolean {
     return this.#claims.has(id);
   }
-
 }
 
 /** The legacy event's `value`, as CopilotKit forwards it in `command.interruptEvent`. */

@@ -9,7 +9,11 @@ export function carriesBatch(
   batch: CarriedBatch,
   input: { resume?: Array<{ interruptId?: string }>; forwardedProps?: { command?: unknown } } | undefined,
 ): boolean {
-  if (batch.legacy) return sameJson((input?.forwardedProps?.command as { interruptEvent?: unknown } | undefined)?.interruptEvent, batch.legacy.interruptEvent);
+  if (batch.legacy)
+    return sameJson(
+      (input?.forwardedProps?.command as { interruptEvent?: unknown } | undefined)?.interruptEvent,
+      batch.legacy.interruptEvent,
+    );
   return !!input?.resume?.some((entry) => !!entry.interruptId && batch.ids.includes(entry.interruptId));
 }
 

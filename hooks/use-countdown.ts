@@ -12,8 +12,7 @@ export interface Countdown {
   expired: boolean;
 }
 
-const remaining = (deadline: number | undefined, now: Clock) =>
-  deadline === undefined ? undefined : Math.max(0, deadline - now());
+const remaining = (deadline: number | undefined, now: Clock) => (deadline === undefined ? undefined : Math.max(0, deadline - now()));
 
 /**
  * Time left until an ISO `expiresAt`, re-measured every second until it reaches zero.

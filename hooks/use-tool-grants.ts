@@ -27,7 +27,11 @@ export function toolGrantsFor(
  * The {@link ToolGrants} of one thread, read from the history (so every card of the thread sees
  * a grant or a revoke at once), or `undefined` when the app does not offer `allowAlways`.
  */
-export function useToolGrants(history: InterruptHistory, threadId: string, allowAlways: boolean | readonly string[] | undefined): ToolGrants | undefined {
+export function useToolGrants(
+  history: InterruptHistory,
+  threadId: string,
+  allowAlways: boolean | readonly string[] | undefined,
+): ToolGrants | undefined {
   const allowed = useSyncExternalStore(history.subscribe, () => history.allowedTools(threadId));
   return useMemo(
     () =>

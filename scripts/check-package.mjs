@@ -21,7 +21,15 @@ for (const required of ['LICENSE', 'README.md', 'package.json', 'dist/index.js',
 console.log(`ok the package ships ${packedFiles.size} files, LICENSE and README.md among them`);
 // Stylesheet exports have no JavaScript or types for attw to resolve; the loop below skips them too.
 const cssEntries = Object.keys(pkg.exports).filter((key) => key.endsWith('.css'));
-run('npx', ['--no-install', 'attw', '--pack', '.', '--profile', 'node16', ...(cssEntries.length > 0 ? ['--exclude-entrypoints', ...cssEntries] : [])]);
+run('npx', [
+  '--no-install',
+  'attw',
+  '--pack',
+  '.',
+  '--profile',
+  'node16',
+  ...(cssEntries.length > 0 ? ['--exclude-entrypoints', ...cssEntries] : []),
+]);
 
 // Entries whose code needs a browser-ish React tree still load in Node (they only define components).
 // The React entry pulls in CopilotKit's stylesheet: load CSS as empty modules, as a bundler would.
@@ -34,7 +42,9 @@ for (const entry of entries) {
   try {
     const esm = await import(specifier);
     const cjs = require(specifier);
-    const esmKeys = Object.keys(esm).filter((k) => k !== 'default' && k !== 'module.exports').sort();
+    const esmKeys = Object.keys(esm)
+      .filter((k) => k !== 'default' && k !== 'module.exports')
+      .sort();
     const cjsKeys = Object.keys(cjs).sort();
     if (esmKeys.length === 0) throw new Error('the ESM build exports nothing');
     if (esmKeys.join() !== cjsKeys.join()) throw new Error(`ESM and CJS export different names:\n  esm: ${esmKeys}\n  cjs: ${cjsKeys}`);

@@ -73,7 +73,9 @@ export const BookACall: Story = {
     await expect(within(card).getAllByTestId('time-picker-slot')).toHaveLength(4);
     await userEvent.click(within(card).getByRole('button', { name: SLOTS[2].label }));
 
-    await expect(await canvas.findByText(`Scheduled "Intro call with sales" for ${SLOTS[2].label}.`, {}, { timeout: 5000 })).toBeInTheDocument();
+    await expect(
+      await canvas.findByText(`Scheduled "Intro call with sales" for ${SLOTS[2].label}.`, {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     const picked = await canvas.findByTestId('time-picker-picked');
     await expect(picked).toHaveTextContent('Booked');
     await expect(picked).toHaveTextContent(SLOTS[2].label);
@@ -101,7 +103,9 @@ export const ChatWhileTheCardIsOpen: Story = {
     const notice = await canvas.findByRole('alert', {}, { timeout: 5000 });
     await expect(notice).toHaveTextContent('Answer or dismiss this card before sending a new message.');
     await userEvent.click(within(card).getByRole('button', { name: SLOTS[0].label }));
-    await expect(await canvas.findByText(`Scheduled "Intro call with sales" for ${SLOTS[0].label}.`, {}, { timeout: 5000 })).toBeInTheDocument();
+    await expect(
+      await canvas.findByText(`Scheduled "Intro call with sales" for ${SLOTS[0].label}.`, {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     await expect(canvas.queryByRole('alert')).toBeNull();
   },
 };

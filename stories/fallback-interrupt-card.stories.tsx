@@ -101,7 +101,9 @@ export const UnreadableLangGraphReview: Story = {
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByTestId('fallback-interrupt-problem')).toHaveTextContent("The LangGraph review request's config should be an object");
+    await expect(await canvas.findByTestId('fallback-interrupt-problem')).toHaveTextContent(
+      "The LangGraph review request's config should be an object",
+    );
     await expect(canvas.getByTestId('fallback-interrupt-card')).toHaveTextContent('langgraph:interrupt');
   },
 };

@@ -45,7 +45,14 @@ const questionEcho: InterruptMessage = {
       status: 'resolved',
       payload: {
         answers: [
-          { question: '请选择语言', multiSelect: true, answer: [{ label: 'Java', description: 'Java' }, { label: 'others', description: 'Rust' }] },
+          {
+            question: '请选择语言',
+            multiSelect: true,
+            answer: [
+              { label: 'Java', description: 'Java' },
+              { label: 'others', description: 'Rust' },
+            ],
+          },
         ],
       },
     },
@@ -73,7 +80,11 @@ export const InterruptOutcome: Story = {
         interruptId: 'interrupt_question_1',
         reason: 'aidev:user_question',
         status: 'resolved',
-        payload: { answers: [{ question: questions[0].question, multiSelect: false, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] },
+        payload: {
+          answers: [
+            { question: questions[0].question, multiSelect: false, answer: [{ label: 'basic', description: 'Plain bubble sort' }] },
+          ],
+        },
       },
       expect.objectContaining({ id: 'interrupt_question_1' }),
     );

@@ -212,7 +212,12 @@ export const VeryLongTexts: Story = {
 };
 
 export const HtmlInPayloadIsText: Story = {
-  args: { interrupt: mastraTimePicker({ topic: '<img src=x onerror="alert(1)">Hacked', slots: [{ label: '<b>bold</b>', iso: '2026-01-01T00:00:00Z' }] }) },
+  args: {
+    interrupt: mastraTimePicker({
+      topic: '<img src=x onerror="alert(1)">Hacked',
+      slots: [{ label: '<b>bold</b>', iso: '2026-01-01T00:00:00Z' }],
+    }),
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByText('<img src=x onerror="alert(1)">Hacked')).toBeInTheDocument();

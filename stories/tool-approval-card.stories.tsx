@@ -517,7 +517,11 @@ export const DarkDirect: Story = {
 
 export const VeryLongTexts: Story = {
   args: {
-    interrupt: approvalInterrupt({ title: LONG_TEXT, sn: LONG_WORD, approvers: Array.from({ length: 12 }, (_, i) => `Approver number ${i + 1}`) }),
+    interrupt: approvalInterrupt({
+      title: LONG_TEXT,
+      sn: LONG_WORD,
+      approvers: Array.from({ length: 12 }, (_, i) => `Approver number ${i + 1}`),
+    }),
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -535,7 +539,10 @@ export const BadPayload: Story = {
 };
 
 export const DarkTicketStatuses: Story = {
-  args: { interrupt: approvalInterrupt({ status: 'rejected' }), onInterruptResume: fn(async (): Promise<unknown> => Promise.reject(new Error('ticket service unavailable'))) },
+  args: {
+    interrupt: approvalInterrupt({ status: 'rejected' }),
+    onInterruptResume: fn(async (): Promise<unknown> => Promise.reject(new Error('ticket service unavailable'))),
+  },
   parameters: { theme: 'dark' },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

@@ -158,7 +158,9 @@ function DateQuestion({ question, setAnswer }: RenderQuestionContext) {
       Meeting date
       <input
         type="date"
-        onChange={(e) => setAnswer(e.target.value ? { question: question.question, answer: [{ label: 'date', description: e.target.value }] } : undefined)}
+        onChange={(e) =>
+          setAnswer(e.target.value ? { question: question.question, answer: [{ label: 'date', description: e.target.value }] } : undefined)
+        }
       />
     </label>
   );
@@ -167,7 +169,10 @@ function DateQuestion({ question, setAnswer }: RenderQuestionContext) {
 export const CustomQuestionSlot: Story = {
   args: {
     interrupt: single({ header: 'Date', question: 'When should we meet?' }),
-    extra: { now: fixedClock, renderQuestion: (ctx: RenderQuestionContext) => (ctx.question.header === 'Date' ? <DateQuestion {...ctx} /> : null) },
+    extra: {
+      now: fixedClock,
+      renderQuestion: (ctx: RenderQuestionContext) => (ctx.question.header === 'Date' ? <DateQuestion {...ctx} /> : null),
+    },
   },
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
@@ -208,8 +213,19 @@ export const Answered: Story = {
     status: 'resolved',
     result: {
       answers: [
-        { question: questions[0].question, multiSelect: false, answer: [{ label: 'optimized', description: 'Bubble sort with early exit' }] },
-        { question: questions[1].question, multiSelect: true, answer: [{ label: 'Go', description: 'Go' }, { label: 'others', description: 'Rust' }] },
+        {
+          question: questions[0].question,
+          multiSelect: false,
+          answer: [{ label: 'optimized', description: 'Bubble sort with early exit' }],
+        },
+        {
+          question: questions[1].question,
+          multiSelect: true,
+          answer: [
+            { label: 'Go', description: 'Go' },
+            { label: 'others', description: 'Rust' },
+          ],
+        },
         { question: questions[2].question, answer: [{ label: 'others', description: 'Nothing' }] },
       ],
     },
@@ -344,7 +360,9 @@ export const DarkAnsweredWithError: Story = {
     interrupt: single(questions[0]),
     status: 'error',
     error: 'The agent could not be reached.',
-    result: { answers: [{ question: questions[0].question, multiSelect: false, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] },
+    result: {
+      answers: [{ question: questions[0].question, multiSelect: false, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }],
+    },
   },
   parameters: { theme: 'dark' },
   play: async ({ canvasElement }) => {

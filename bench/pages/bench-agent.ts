@@ -49,4 +49,7 @@ export const textDelta = (messageId: string, delta: string): BaseEvent =>
 export const textEnd = (messageId: string): BaseEvent => ({ type: EventType.TEXT_MESSAGE_END, messageId }) as BaseEvent;
 
 /** Wait a macrotask (lets React commit whatever the previous events scheduled). */
-export const nextTask = (ms = 0) => () => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const nextTask =
+  (ms = 0) =>
+  () =>
+    new Promise<void>((resolve) => setTimeout(resolve, ms));

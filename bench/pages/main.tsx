@@ -315,7 +315,12 @@ const NODE_KINDS: Array<{ kind: string; raw: Record<string, unknown>; result: un
   {
     kind: 'question, 40 answered x 5',
     raw: { ...questionInterrupt, id: 'n-questions', metadata: { questions: manyQuestions } },
-    result: { answers: manyQuestions.map((q) => ({ question: q.question, answer: Array.from({ length: 5 }, (_, j) => ({ label: `Language ${j}`, description: `Language ${j}` })) })) },
+    result: {
+      answers: manyQuestions.map((q) => ({
+        question: q.question,
+        answer: Array.from({ length: 5 }, (_, j) => ({ label: `Language ${j}`, description: `Language ${j}` })),
+      })),
+    },
   },
   {
     kind: 'approval, direct, edited',
@@ -342,7 +347,17 @@ const NODE_KINDS: Array<{ kind: string; raw: Record<string, unknown>; result: un
 const nodesHistory = scenario === 'nodes' ? createInterruptHistory() : undefined;
 NODE_KINDS.forEach(({ raw, result }, i) => {
   const interrupt = unwrapInterrupt(raw);
-  nodesHistory?.record({ threadId: THREAD_ID, id: interrupt.id, reason: interrupt.reason, interrupt, status: 'resolved', result, anchor: 'a0', agentId: 'default', time: i });
+  nodesHistory?.record({
+    threadId: THREAD_ID,
+    id: interrupt.id,
+    reason: interrupt.reason,
+    interrupt,
+    status: 'resolved',
+    result,
+    anchor: 'a0',
+    agentId: 'default',
+    time: i,
+  });
 });
 
 function NodesInterrupts() {

@@ -126,26 +126,33 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
         aria-labelledby={interrupt.message ? titleId : undefined}
         aria-label={interrupt.message ? undefined : labels.fallbackEyebrow}
       >
-      <form
-        className="cki-fallback__form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (complete) submit(fields ? coerceValues(fields, values) : {});
-        }}
-      >
-        {summary()}
-        {fields ? <FlatSchemaFields fields={fields} values={values} labels={labels} onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))} /> : null}
-        <div className="cki-actions">
-          <button type="submit" className="cki-button cki-button--primary" data-testid="fallback-continue" disabled={!complete}>
-            {labels.fallbackContinue}
-          </button>
-          <button type="button" className="cki-button cki-button--ghost" data-testid="fallback-dismiss" onClick={dismiss}>
-            {labels.fallbackDismiss}
-          </button>
-        </div>
-        <CountdownText countdown={countdown} labels={labels} />
-      </form>
+        <form
+          className="cki-fallback__form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (complete) submit(fields ? coerceValues(fields, values) : {});
+          }}
+        >
+          {summary()}
+          {fields ? (
+            <FlatSchemaFields
+              fields={fields}
+              values={values}
+              labels={labels}
+              onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))}
+            />
+          ) : null}
+          <div className="cki-actions">
+            <button type="submit" className="cki-button cki-button--primary" data-testid="fallback-continue" disabled={!complete}>
+              {labels.fallbackContinue}
+            </button>
+            <button type="button" className="cki-button cki-button--ghost" data-testid="fallback-dismiss" onClick={dismiss}>
+              {labels.fallbackDismiss}
+            </button>
+          </div>
+          <CountdownText countdown={countdown} labels={labels} />
+        </form>
       </div>
     );
   }
@@ -163,5 +170,10 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
  */
 export function malformedPayloadCard<T>(props: InterruptRendererProps<T>, problem: string) {
   // The fallback only shows the problem and offers Dismiss: it never hands a `T` to `resolve`.
-  return <FallbackInterruptCard {...(props as unknown as InterruptRendererProps<unknown>)} interrupt={{ ...props.interrupt, problem: props.interrupt.problem ?? problem }} />;
+  return (
+    <FallbackInterruptCard
+      {...(props as unknown as InterruptRendererProps<unknown>)}
+      interrupt={{ ...props.interrupt, problem: props.interrupt.problem ?? problem }}
+    />
+  );
 }

@@ -39,9 +39,7 @@ function EchoList({ controller, threadId, agentId, pick }: EchoListProps) {
   // spot's list equal: the previous one is kept and the spot does not re-render.
   const last = useRef(NONE);
   const here = useSyncExternalStore(controller.history.subscribe, () => {
-    const next = pick(byAnchor(controller.history.getSnapshot(threadId))).filter(
-      (record) => (record.agentId ?? agentId) === agentId,
-    );
+    const next = pick(byAnchor(controller.history.getSnapshot(threadId))).filter((record) => (record.agentId ?? agentId) === agentId);
     if (!sameRecords(next, last.current)) last.current = next;
     return last.current;
   });

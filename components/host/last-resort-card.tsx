@@ -38,7 +38,12 @@ export function LastResortCard(props: InterruptRendererProps) {
   };
   const statusText = Object.prototype.hasOwnProperty.call(statusTexts, status) ? text(statusTexts[status]) : undefined;
   return (
-    <section className="cki-card cki-builtin-fallback" data-testid="interrupt-builtin-fallback" data-status={text(status)} aria-label={labels.fallbackEyebrow}>
+    <section
+      className="cki-card cki-builtin-fallback"
+      data-testid="interrupt-builtin-fallback"
+      data-status={text(status)}
+      aria-label={labels.fallbackEyebrow}
+    >
       <p className="cki-eyebrow">{labels.fallbackEyebrow}</p>
       {interrupt.message ? <p className="cki-message">{interrupt.message}</p> : null}
       <p className="cki-meta">

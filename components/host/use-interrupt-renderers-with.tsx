@@ -5,7 +5,12 @@ import { unwrapInterrupts } from '../../src/unwrap';
 import { LastResortCard } from './last-resort-card';
 import { controllerRegistry } from '../../hooks/controller-registry';
 import { createInterruptEcho, type CustomMessageRendererProps } from './interrupt-echo';
-import { InterruptController, type ControlledAgent, type ControlledCopilotKit, type ControllerSettings } from '../../hooks/interrupt-controller';
+import {
+  InterruptController,
+  type ControlledAgent,
+  type ControlledCopilotKit,
+  type ControllerSettings,
+} from '../../hooks/interrupt-controller';
 import type { CardView } from '../../hooks/card-view';
 import { InterruptSlot } from './interrupt-slot';
 import { createRendererRegistry } from '../../src/registry';
@@ -24,7 +29,12 @@ interface Host {
 /** One host per agent (or per hook, before the agent is known), outliving unmounts. */
 const hosts = new WeakMap<object, Host>();
 
-function createHost(history: InterruptHistory, settings: ControllerSettings, view: CardView, messages: CustomMessageRendererHost<MessageRenderer>): Host {
+function createHost(
+  history: InterruptHistory,
+  settings: ControllerSettings,
+  view: CardView,
+  messages: CustomMessageRendererHost<MessageRenderer>,
+): Host {
   const controller = new InterruptController(history, settings, view);
   const Echo: MessageRenderer = createInterruptEcho(controller, () => displacedRenderer(messages, controller.settings.agentId, Echo));
   return { controller, Echo };
@@ -47,10 +57,7 @@ function hostFor(key: object, history: InterruptHistory | undefined, create: () 
  * @example
  * useInterruptRenderersWith({ renderers: { 'aidev:user_question': MyQuestionCard } }, { renderers: {} });
  */
-export function useInterruptRenderersWith(
-  config: InterruptRenderersConfig,
-  defaults: InterruptRendererDefaults,
-): ReactElement | null {
+export function useInterruptRenderersWith(config: InterruptRenderersConfig, defaults: InterruptRendererDefaults): ReactElement | null {
   const { copilotkit } = useCopilotKit();
   const { agent } = useAgent({ agentId: config.agentId, updates: [] });
   const agentId = config.agentId ?? agent?.agentId ?? DEFAULT_AGENT_ID;

@@ -20,10 +20,7 @@ export interface V1RenderMessageProps {
  * const AssistantMessageWithEcho = withInterruptEcho(AssistantMessage);
  * <CopilotChat UserMessage={UserMessageWithEcho} AssistantMessage={AssistantMessageWithEcho} />
  */
-export function withInterruptEcho<P extends object>(
-  Message: ComponentType<P>,
-  options: { agentId?: string } = {},
-): ComponentType<P> {
+export function withInterruptEcho<P extends object>(Message: ComponentType<P>, options: { agentId?: string } = {}): ComponentType<P> {
   const agentId = options.agentId ?? 'default';
   function MessageWithInterruptEcho(props: P) {
     const { copilotkit } = useCopilotKit();
@@ -33,12 +30,7 @@ export function withInterruptEcho<P extends object>(
       <>
         <Message {...props} />
         {controller && messageId ? (
-          <AnchoredEchoes
-            controller={controller}
-            threadId={controller.threadId}
-            agentId={agentId}
-            anchor={messageId}
-          />
+          <AnchoredEchoes controller={controller} threadId={controller.threadId} agentId={agentId} anchor={messageId} />
         ) : null}
       </>
     );

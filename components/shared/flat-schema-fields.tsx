@@ -72,6 +72,12 @@ export interface FlatSchemaFieldsProps {
 /** A control for each field of a flat schema (the fallback card's form, the approval card's Edit form). */
 export function FlatSchemaFields({ fields, values, labels, onChange }: FlatSchemaFieldsProps) {
   return fields.map((field) => (
-    <FallbackFormField key={field.name} field={field} value={ownValue(values, field.name)} labels={labels} onChange={(value) => onChange(field.name, value)} />
+    <FallbackFormField
+      key={field.name}
+      field={field}
+      value={ownValue(values, field.name)}
+      labels={labels}
+      onChange={(value) => onChange(field.name, value)}
+    />
   ));
 }

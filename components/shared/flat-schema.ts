@@ -23,7 +23,10 @@ export function flatSchemaFields(schema: unknown): FlatField[] | undefined {
   const fields: FlatField[] = [];
   for (const [name, spec] of Object.entries(schema.properties)) {
     if (!isRecord(spec) || typeof spec.type !== 'string' || !PRIMITIVES.includes(spec.type)) return undefined;
-    const values = Array.isArray(spec.enum) && spec.enum.every((v) => typeof v === 'string' || typeof v === 'number') ? (spec.enum as (string | number)[]) : undefined;
+    const values =
+      Array.isArray(spec.enum) && spec.enum.every((v) => typeof v === 'string' || typeof v === 'number')
+        ? (spec.enum as (string | number)[])
+        : undefined;
     fields.push({
       name,
       type: spec.type as FlatField['type'],

@@ -36,7 +36,11 @@ export function ReadOnlyCard({ testId, labels, tone, badge, badgeTestId, title, 
           {badge}
         </Badge>
         {title ? <span className="cki-summary__title">{title}</span> : null}
-        {answer ? <span className="cki-summary__answer" data-testid="read-only-answer">{answer}</span> : null}
+        {answer ? (
+          <span className="cki-summary__answer" data-testid="read-only-answer">
+            {answer}
+          </span>
+        ) : null}
       </p>
       {details ? (
         <button

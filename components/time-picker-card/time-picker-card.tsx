@@ -89,7 +89,11 @@ function TimePickerBody(props: TimePickerCardProps) {
         badge={dismissed ? labels.dismissed : cancelled ? labels.timePickerCancelled : labels.timePickerBooked}
         title={topic}
         answer={cancelled ? labels.timePickerNoTime : pickedLabel}
-        details={payload.attendee || (!cancelled && answer?.chosen_time) ? () => <TimePickerDetails attendee={payload.attendee} time={cancelled ? undefined : answer?.chosen_time} labels={labels} /> : undefined}
+        details={
+          payload.attendee || (!cancelled && answer?.chosen_time)
+            ? () => <TimePickerDetails attendee={payload.attendee} time={cancelled ? undefined : answer?.chosen_time} labels={labels} />
+            : undefined
+        }
         className="cki-time-picker"
       >
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />

@@ -25,8 +25,7 @@ export function ApprovalArgsDiff({ changes, labels }: { changes: readonly ArgCha
           else spoken = formatLabel(labels.approvalArgChanged, { name: change.name, before, after });
           return (
             <li key={change.name} className="cki-diff__row" aria-label={spoken}>
-              <code>{change.name}</code>:{' '}
-              {before !== undefined ? <del className="cki-diff__before">{before}</del> : null}
+              <code>{change.name}</code>: {before !== undefined ? <del className="cki-diff__before">{before}</del> : null}
               {before !== undefined && after !== undefined ? ' → ' : null}
               {after !== undefined ? <ins className="cki-diff__after">{after}</ins> : null}
             </li>

@@ -49,7 +49,12 @@ export function ApprovalArgsEditor({ args, argsSchema, labels, onApprove, onBack
     <div className="cki-approval__edit" data-testid="approval-edit">
       {editor.kind === 'form' ? (
         <div className="cki-form">
-          <FlatSchemaFields fields={editor.fields} values={values} labels={labels} onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))} />
+          <FlatSchemaFields
+            fields={editor.fields}
+            values={values}
+            labels={labels}
+            onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))}
+          />
         </div>
       ) : (
         <label className="cki-field" htmlFor={jsonId}>

@@ -42,8 +42,7 @@ function ticketFrom(value: unknown): ApprovalTicket | undefined {
   return isApprovalTicket(wrapped) ? wrapped : undefined;
 }
 
-const resultTicket = (result: ToolApprovalResult | undefined) =>
-  result && 'metadata' in result ? ticketFrom(result.metadata) : undefined;
+const resultTicket = (result: ToolApprovalResult | undefined) => (result && 'metadata' in result ? ticketFrom(result.metadata) : undefined);
 
 /**
  * The `aidev:tool_approval` card. Ticket mode (`metadata.ticket`): the third-party ticket with
@@ -172,7 +171,9 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
               details: () => (
                 <>
                   <ApprovalDirectDetails interrupt={interrupt} labels={labels} />
-                  {direct?.editedArgs ? <ApprovalArgsDiff changes={diffArgs(argsObject(call.args), direct.editedArgs)} labels={labels} /> : null}
+                  {direct?.editedArgs ? (
+                    <ApprovalArgsDiff changes={diffArgs(argsObject(call.args), direct.editedArgs)} labels={labels} />
+                  ) : null}
                   {direct?.reason ? <p className="cki-card__text cki-quote">{direct.reason}</p> : null}
                 </>
               ),
@@ -270,7 +271,12 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
               </button>
             ) : null}
             {call.editable && (args || call.argsSchema !== undefined) ? (
-              <button type="button" className="cki-button cki-button--secondary" data-testid="approval-edit-open" onClick={() => setEditing(true)}>
+              <button
+                type="button"
+                className="cki-button cki-button--secondary"
+                data-testid="approval-edit-open"
+                onClick={() => setEditing(true)}
+              >
                 {labels.approvalEdit}
               </button>
             ) : null}
@@ -280,7 +286,12 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
               </button>
             ) : null}
             {call.dismissible ? (
-              <button type="button" className="cki-button cki-button--ghost cki-actions__end" data-testid="approval-dismiss" onClick={dismiss}>
+              <button
+                type="button"
+                className="cki-button cki-button--ghost cki-actions__end"
+                data-testid="approval-dismiss"
+                onClick={dismiss}
+              >
                 {labels.approvalDismiss}
               </button>
             ) : null}
@@ -299,13 +310,26 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
 }
 
 /** Why an approval answered itself, and a way to stop it for the next ones. */
-function AutoApprovedNote({ tool, toolGrants, labels }: { tool: string; toolGrants: ToolApprovalCardProps['toolGrants']; labels: InterruptLabels }) {
+function AutoApprovedNote({
+  tool,
+  toolGrants,
+  labels,
+}: {
+  tool: string;
+  toolGrants: ToolApprovalCardProps['toolGrants'];
+  labels: InterruptLabels;
+}) {
   const allowed = toolGrants?.allows(tool) === true;
   return (
     <div className="cki-approval__auto" data-testid="approval-auto-approved">
       <p className="cki-card__note">{formatLabel(allowed ? labels.approvalAutoApprovedNote : labels.approvalRevoked, { tool })}</p>
       {allowed ? (
-        <button type="button" className="cki-button cki-button--ghost" data-testid="approval-revoke" onClick={() => toolGrants?.revoke(tool)}>
+        <button
+          type="button"
+          className="cki-button cki-button--ghost"
+          data-testid="approval-revoke"
+          onClick={() => toolGrants?.revoke(tool)}
+        >
           {formatLabel(labels.approvalRevoke, { tool })}
         </button>
       ) : null}

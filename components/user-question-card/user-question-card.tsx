@@ -110,7 +110,9 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
         badge={answered ? labels.questionAnswered : phase === 'dismissed' ? labels.dismissed : labels.questionSkipped}
         title={props.interrupt.message ?? questions[0]?.question}
         answer={userQuestionAnswerLine(questions, answered ? shownResult?.answers : undefined, labels)}
-        details={() => <UserQuestionAnsweredList questions={questions} answers={answered ? shownResult?.answers : undefined} labels={labels} />}
+        details={() => (
+          <UserQuestionAnsweredList questions={questions} answers={answered ? shownResult?.answers : undefined} labels={labels} />
+        )}
         className="cki-question"
       >
         <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
@@ -131,7 +133,8 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
       // A preset pick answers a single-choice question: move on. Multi / Others wait for the user.
       if (question.multiSelect !== true && label !== OTHERS_LABEL) go(index + 1);
     };
-    const tag = question.multiSelect === true ? labels.questionMultiple : question.multiSelect === false ? labels.questionSingle : undefined;
+    const tag =
+      question.multiSelect === true ? labels.questionMultiple : question.multiSelect === false ? labels.questionSingle : undefined;
     body = (
       <div className="cki-card cki-question" data-testid="user-question-card" role="group" aria-labelledby={groupId}>
         <div className="cki-card__header">

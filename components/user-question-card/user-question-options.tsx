@@ -26,12 +26,12 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
   const multi = question.multiSelect === true;
   const othersInputId = useId();
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
-  const options = [
-    ...question.options.filter((o) => o.label !== OTHERS_LABEL),
-    { label: OTHERS_LABEL, description: '' },
-  ];
+  const options = [...question.options.filter((o) => o.label !== OTHERS_LABEL), { label: OTHERS_LABEL, description: '' }];
   // One tab stop: the first checked option, else the first option.
-  const tabStop = Math.max(0, options.findIndex((o) => draft.selected.includes(o.label)));
+  const tabStop = Math.max(
+    0,
+    options.findIndex((o) => draft.selected.includes(o.label)),
+  );
   const othersPicked = draft.selected.includes(OTHERS_LABEL);
   // Focus follows the user's intent: they just picked Others to type something. Moved by an
   // effect on that choice, not `autoFocus`, so nothing grabs focus when the card first appears.

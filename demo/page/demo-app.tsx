@@ -70,7 +70,10 @@ export interface DemoAppProps {
  * The demo page: CopilotKit's v2 chat, full height in a centred column, talking to
  * CopilotRuntime at `/api/copilotkit`, with the library's interrupt cards.
  */
-export function DemoApp({ serverUrl = '', agentId = agentFromLocation(typeof window === 'undefined' ? '' : window.location.search) }: DemoAppProps) {
+export function DemoApp({
+  serverUrl = '',
+  agentId = agentFromLocation(typeof window === 'undefined' ? '' : window.location.search),
+}: DemoAppProps) {
   return (
     <CopilotKitProvider runtimeUrl={`${serverUrl}/api/copilotkit`} showDevConsole={false}>
       <div className="demo-shell">

@@ -82,7 +82,11 @@ export function createDemoMastra({
       }),
       ask_user_questions: createUserQuestionTool(),
       // A question that must be answered within seconds: shows "Expired", and the agent gets `cancelled`.
-      quick_poll: createUserQuestionTool({ id: 'quick_poll', description: 'Ask one quick question that must be answered within seconds.', expiresInMs: QUICK_POLL_MS }),
+      quick_poll: createUserQuestionTool({
+        id: 'quick_poll',
+        description: 'Ask one quick question that must be answered within seconds.',
+        expiresInMs: QUICK_POLL_MS,
+      }),
       deploy: createApprovalTool({
         id: 'deploy',
         description: 'Deploy a version of the app to an environment, once the user approves (they may edit the arguments).',

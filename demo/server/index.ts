@@ -135,7 +135,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
           [DEMO_GRAPH_ID]: createDemoGraph({ approvals, ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}) }),
         });
   const agents = graphs
-    ? { ...createDemoAgents(mastra), langgraph: new LangGraphAgent({ deploymentUrl: graphs.url, graphId: DEMO_GRAPH_ID }).use(normalizeInterrupts()) }
+    ? {
+        ...createDemoAgents(mastra),
+        langgraph: new LangGraphAgent({ deploymentUrl: graphs.url, graphId: DEMO_GRAPH_ID }).use(normalizeInterrupts()),
+      }
     : createDemoAgents(mastra);
   const runtime = new CopilotRuntime({ agents: agents as never });
   const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });

@@ -45,7 +45,12 @@ export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalS
       if (turn.toolName === 'schedule_meeting') {
         const input = turn.input as unknown as TimePickerToolInput;
         const slots = timeSlots ? await timeSlots(input) : generateCandidateSlots({ now: new Date() });
-        const resume = interrupt({ toolName: 'schedule_meeting', topic: input.topic, ...(input.attendee ? { attendee: input.attendee } : {}), slots });
+        const resume = interrupt({
+          toolName: 'schedule_meeting',
+          topic: input.topic,
+          ...(input.attendee ? { attendee: input.attendee } : {}),
+          slots,
+        });
         return say(timePickerResultText(input, isCancel(resume) ? { cancelled: true } : resume));
       }
       if (turn.toolName === 'request_approval') {
@@ -53,7 +58,11 @@ export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalS
         const key = `${String(config.configurable?.thread_id)}:${human?.id ?? textOf(human)}`;
         const sn = opened.get(key) ?? approvals.open(input.action).sn;
         opened.set(key, sn);
-        const resume = interrupt({ reason: InterruptReason.AIDevToolApproval, message: `Approval needed: ${input.action}`, metadata: { ticket: approvals.get(sn) } });
+        const resume = interrupt({
+          reason: InterruptReason.AIDevToolApproval,
+          message: `Approval needed: ${input.action}`,
+          metadata: { ticket: approvals.get(sn) },
+        });
         if (isCancel(resume)) return say(DISMISSED);
         const known = approvals.get(sn);
         return say(approvalResultText(input, known ? { ...resume, metadata: { ticket: known } } : resume));
@@ -72,7 +81,9 @@ export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalS
         if (!['accept', 'edit', 'response'].includes(response?.type)) return say(DISMISSED);
         const edited = response.type === 'edit' ? (response.args as { args: Record<string, unknown> }).args : undefined;
         const decision =
-          response.type === 'response' ? { approved: false, reason: String(response.args) } : { approved: true, ...(edited ? { editedArgs: edited } : {}) };
+          response.type === 'response'
+            ? { approved: false, reason: String(response.args) }
+            : { approved: true, ...(edited ? { editedArgs: edited } : {}) };
         const text = approvalResultText(input, decision);
         return say(decision.approved ? `${text} Result: ${deployResultText(edited ?? input.args ?? {})}` : text);
       }
@@ -89,7 +100,11 @@ export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalS
         return say(resume?.approved === true ? `${text} Result: ${deployResultText(resume.editedArgs ?? input.args ?? {})}` : text);
       }
       const input = turn.input as { message?: string; questions: unknown[] };
-      const resume = interrupt({ reason: InterruptReason.UserQuestion, ...(input.message ? { message: input.message } : {}), metadata: { questions: input.questions } });
+      const resume = interrupt({
+        reason: InterruptReason.UserQuestion,
+        ...(input.message ? { message: input.message } : {}),
+        metadata: { questions: input.questions },
+      });
       return say(isCancel(resume) ? DISMISSED : userQuestionResultText(input as never, resume));
     })
     .addEdge(START, 'agent')

@@ -38,7 +38,10 @@ export async function serveGraphs(graphs: Record<string, unknown>): Promise<Serv
     specs[graphId] = `./graphs.mjs:${graphId.replace(/[^A-Za-z0-9_]/g, '_')}`;
   }
   const exportsText = Object.keys(graphs)
-    .map((graphId) => `export const ${graphId.replace(/[^A-Za-z0-9_]/g, '_')} = () => globalThis[Symbol.for('copilotkit-interrupts.langgraph-graphs')].get(${JSON.stringify(graphId)});`)
+    .map(
+      (graphId) =>
+        `export const ${graphId.replace(/[^A-Za-z0-9_]/g, '_')} = () => globalThis[Symbol.for('copilotkit-interrupts.langgraph-graphs')].get(${JSON.stringify(graphId)});`,
+    )
     .join('\n');
   await writeFile(join(cwd, 'graphs.mjs'), `${exportsText}\n`);
   const { host, cleanup } = await startServer({ port: 0, nWorkers: 2, host: '127.0.0.1', cwd, graphs: specs });

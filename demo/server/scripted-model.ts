@@ -4,9 +4,7 @@ type CallOptions = Parameters<MockLanguageModelV3['doStream']>[0];
 type StreamPart = Parameters<typeof convertArrayToReadableStream<unknown>>[0][number];
 
 /** What the scripted model decided to do with a prompt. */
-export type ScriptedTurn =
-  | { kind: 'text'; text: string }
-  | { kind: 'tool'; toolName: string; input: Record<string, unknown> };
+export type ScriptedTurn = { kind: 'text'; text: string } | { kind: 'tool'; toolName: string; input: Record<string, unknown> };
 
 /** The questions the demo's question scenario asks (single choice, multiple choice, free text). */
 export const DEMO_QUESTIONS = [
@@ -34,7 +32,7 @@ export const DEMO_QUESTIONS = [
 ];
 
 export const GREETING =
-  "Hi! I'm the copilotkit-interrupts demo agent. I can book a call (try \"Book a call with sales\"), " +
+  'Hi! I\'m the copilotkit-interrupts demo agent. I can book a call (try "Book a call with sales"), ' +
   'request an approval ("Request approval to deploy v2 to production") or ask you a few questions ' +
   '("Ask me a few questions about my project").';
 
@@ -48,8 +46,7 @@ const QUICK_POLL = /\bquick poll\b/i;
 /** The one question of the quick poll, which expires after `QUICK_POLL_MS`. */
 export const QUICK_POLL_QUESTION = { header: 'Poll', question: 'Coffee or tea?', options: [{ label: 'Coffee' }, { label: 'Tea' }] };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -129,10 +126,18 @@ export function decide(prompt: CallOptions['prompt']): ScriptedTurn {
 
   const said = lastUser >= 0 ? textOf(messages[lastUser].content) : '';
   if (QUICK_POLL.test(said)) {
-    return { kind: 'tool', toolName: 'quick_poll', input: { message: 'Quick, answer within a few seconds.', questions: [QUICK_POLL_QUESTION] } };
+    return {
+      kind: 'tool',
+      toolName: 'quick_poll',
+      input: { message: 'Quick, answer within a few seconds.', questions: [QUICK_POLL_QUESTION] },
+    };
   }
   if (QUESTIONS.test(said)) {
-    return { kind: 'tool', toolName: 'ask_user_questions', input: { message: 'A few questions about your project.', questions: DEMO_QUESTIONS } };
+    return {
+      kind: 'tool',
+      toolName: 'ask_user_questions',
+      input: { message: 'A few questions about your project.', questions: DEMO_QUESTIONS },
+    };
   }
   if (DEPLOY.test(said) && !APPROVAL.test(said)) {
     return { kind: 'tool', toolName: 'deploy', input: { action: capitalize(tidy(said)), toolName: 'deploy', args: deployArgs(said) } };
@@ -145,7 +150,10 @@ export function decide(prompt: CallOptions['prompt']): ScriptedTurn {
     return { kind: 'tool', toolName: 'schedule_meeting', input: { topic: meetingTopic(said), ...(attendee ? { attendee } : {}) } };
   }
   if (/weather/i.test(said)) {
-    return { kind: 'text', text: "I can't look up the weather in this demo. " + GREETING.replace(/^Hi! I'm the copilotkit-interrupts demo agent\. /, '') };
+    return {
+      kind: 'text',
+      text: "I can't look up the weather in this demo. " + GREETING.replace(/^Hi! I'm the copilotkit-interrupts demo agent\. /, ''),
+    };
   }
   return { kind: 'text', text: GREETING };
 }

@@ -121,10 +121,7 @@ const isTerminal = (record: InterruptHistoryRecord) => TERMINAL_STATUSES.include
  * two terminal records the later one wins (this tab's on a tie). In-flight records are never
  * stored: they would come back as a card stuck in "sending" after a reload. Ordered by time.
  */
-export function mergeRecords(
-  theirs: readonly InterruptHistoryRecord[],
-  mine: readonly InterruptHistoryRecord[],
-): InterruptHistoryRecord[] {
+export function mergeRecords(theirs: readonly InterruptHistoryRecord[], mine: readonly InterruptHistoryRecord[]): InterruptHistoryRecord[] {
   const byId = new Map<string, InterruptHistoryRecord>();
   for (const record of theirs) byId.set(record.id, record);
   for (const record of mine) {

@@ -84,11 +84,7 @@ function nameOf(value: unknown, index: number): string {
  * through the unwrap sanitiser (unsafe keys, depth, size). A record that fails is dropped, and one
  * console warning names the dropped records and why. At most `max` records (the newest) are read.
  */
-export function parseRecords(
-  text: string | null | undefined,
-  threadId: string,
-  max = Number.POSITIVE_INFINITY,
-): InterruptHistoryRecord[] {
+export function parseRecords(text: string | null | undefined, threadId: string, max = Number.POSITIVE_INFINITY): InterruptHistoryRecord[] {
   if (text == null || text === '') return [];
   const ignore = (why: string) => {
     console.warn(`${LOG} Ignoring stored interrupt history for thread "${threadId}": ${why}.`);
@@ -115,9 +111,7 @@ export function parseRecords(
   if (dropped.length > 0) {
     const named = dropped.slice(0, NAMED_IN_WARNING).join('; ');
     const more = dropped.length > NAMED_IN_WARNING ? `; and ${dropped.length - NAMED_IN_WARNING} more` : '';
-    console.warn(
-      `${LOG} Dropped ${dropped.length} malformed stored interrupt record(s) for thread "${threadId}": ${named}${more}.`,
-    );
+    console.warn(`${LOG} Dropped ${dropped.length} malformed stored interrupt record(s) for thread "${threadId}": ${named}${more}.`);
   }
   return records;
 }

@@ -4,9 +4,7 @@ import type { InterruptHistoryOptions, InterruptHistoryPersistence } from './typ
  * The adapter for a `persistence` option. Web storage is looked up lazily and guarded: it is
  * missing on a server and throws in some privacy modes, and a history must still work there.
  */
-export function resolvePersistence(
-  option: InterruptHistoryOptions['persistence'],
-): InterruptHistoryPersistence | undefined {
+export function resolvePersistence(option: InterruptHistoryOptions['persistence']): InterruptHistoryPersistence | undefined {
   if (option === undefined) return undefined;
   if (typeof option === 'object') return option;
   return webStorage(option);

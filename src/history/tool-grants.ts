@@ -57,7 +57,11 @@ export function createToolGrants(
     },
     revokeTool(threadId: string, toolName: string) {
       const tools = allowedTools(threadId);
-      if (tools.includes(toolName)) change(threadId, tools.filter((tool) => tool !== toolName));
+      if (tools.includes(toolName))
+        change(
+          threadId,
+          tools.filter((tool) => tool !== toolName),
+        );
     },
   };
 }

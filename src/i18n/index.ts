@@ -1,2 +1,10 @@
 export type { InterruptLocale } from './locale';
-export { EN_LABELS, approvalStatusLabel, formatLabel, resolveLabels, resolveLanguage, type CardLanguage, type InterruptLabels } from './labels';
+export {
+  EN_LABELS,
+  approvalStatusLabel,
+  formatLabel,
+  resolveLabels,
+  resolveLanguage,
+  type CardLanguage,
+  type InterruptLabels,
+} from './labels';

@@ -221,7 +221,8 @@ export function resolveLanguage(locale: InterruptLocale | string | undefined, ov
   if (spoken !== 'en' && !isWholeTable(overrides)) {
     if (!warnedLocales.has(spoken)) {
       warnedLocales.add(spoken);
-      const fix = 'spread the locale module (such as { ...zhCN } from "copilotkit-interrupts/locales/zh-CN") into the options, or give labels for every key of EN_LABELS';
+      const fix =
+        'spread the locale module (such as { ...zhCN } from "copilotkit-interrupts/locales/zh-CN") into the options, or give labels for every key of EN_LABELS';
       console.warn(`${LOG} No whole label table for locale "${spoken}", so the cards show English: ${fix}.`);
     }
     spoken = 'en';
@@ -239,7 +240,10 @@ export function resolveLanguage(locale: InterruptLocale | string | undefined, ov
  * @example
  * resolveLabels('en', { timePickerBooked: 'Locked in' }).timePickerBooked; // 'Locked in'
  */
-export function resolveLabels(locale: InterruptLocale | string | undefined, overrides?: Readonly<Record<string, unknown>>): InterruptLabels {
+export function resolveLabels(
+  locale: InterruptLocale | string | undefined,
+  overrides?: Readonly<Record<string, unknown>>,
+): InterruptLabels {
   return resolveLanguage(locale, overrides).labels;
 }
 

@@ -2,13 +2,7 @@ import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { APPROVAL_STATUS, APPROVAL_STATUS_MAP_EN, InterruptReason } from '../protocol/constants';
 import { missingSuspend, suspendContext } from './context';
-import {
-  approvalResumeSchema,
-  approvalSuspendSchema,
-  type ApprovalResume,
-  type ApprovalSuspend,
-  type ApprovalTicket,
-} from './schemas';
+import { approvalResumeSchema, approvalSuspendSchema, type ApprovalResume, type ApprovalSuspend, type ApprovalTicket } from './schemas';
 
 export interface ApprovalToolInput {
   /** What needs approval, in a few words (e.g. "Deploy v2 to production"). */

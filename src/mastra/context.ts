@@ -18,7 +18,5 @@ export function suspendContext<S, R>(executionContext: unknown): SuspendContext<
 }
 
 export function missingSuspend(toolId: string): Error {
-  return new Error(
-    `${toolId} must run inside a Mastra agent with storage: executionContext.agent.suspend is missing.`,
-  );
+  return new Error(`${toolId} must run inside a Mastra agent with storage: executionContext.agent.suspend is missing.`);
 }

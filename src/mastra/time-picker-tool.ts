@@ -64,9 +64,7 @@ export function createTimePickerTool(options: TimePickerToolOptions = {}) {
       const { suspend, resumeData } = suspendContext<TimePickerSuspend, TimePickerResume>(executionContext);
       if (resumeData) return resultText(input, resumeData);
       if (!suspend) throw missingSuspend(id);
-      const slots = options.slots
-        ? await options.slots(input)
-        : generateCandidateSlots({ now: options.now ? options.now() : new Date() });
+      const slots = options.slots ? await options.slots(input) : generateCandidateSlots({ now: options.now ? options.now() : new Date() });
       const payload: TimePickerSuspend = { topic: input.topic, slots };
       if (input.attendee) payload.attendee = input.attendee;
       // `return suspend(...)`: awaiting it and returning something else lets the loop run past the pause.

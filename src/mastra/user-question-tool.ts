@@ -36,9 +36,7 @@ export const DEFAULT_USER_QUESTION_DESCRIPTION =
 export function userQuestionResultText(_input: UserQuestionToolInput, resume: UserQuestionResumeData): string {
   if (resume.answers.length === 0) return 'The user gave no answers.';
   const parts = resume.answers.map((item) => {
-    const picked = item.answer
-      .map((a) => (a.label === 'others' ? (a.description ?? '').trim() || 'other' : a.label))
-      .join(', ');
+    const picked = item.answer.map((a) => (a.label === 'others' ? (a.description ?? '').trim() || 'other' : a.label)).join(', ');
     return `"${item.question}" → ${picked || '(no answer)'}`;
   });
   return `The user answered: ${parts.join('; ')}.`;
@@ -62,7 +60,9 @@ export function createUserQuestionTool(options: UserQuestionToolOptions = {}) {
       questions: z
         .array(userQuestionItemSchema)
         .optional()
-        .describe('The questions: header (a short tag), question, multiSelect, options [{label, description}]; no options means free text.'),
+        .describe(
+          'The questions: header (a short tag), question, multiSelect, options [{label, description}]; no options means free text.',
+        ),
       message: z.string().optional().describe('One sentence shown above the questions.'),
     }),
     outputSchema: z.string(),

@@ -1,10 +1,4 @@
-import type {
-  APPROVAL_STATUS,
-  InterruptReason,
-  InterruptResumeOperation,
-  MessageRole,
-  MessageStatus,
-} from './constants';
+import type { APPROVAL_STATUS, InterruptReason, InterruptResumeOperation, MessageRole, MessageStatus } from './constants';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the protocol's metadata and payloads are open records (Record<string, any>), as published. */
 
@@ -31,10 +25,7 @@ export type AIDevToolApprovalInterruptPayloadMetaData = {
   };
 };
 
-export type AIDevToolApprovalInterrupt = BaseInterrupt<
-  InterruptReason.AIDevToolApproval,
-  AIDevToolApprovalInterruptPayloadMetaData
->;
+export type AIDevToolApprovalInterrupt = BaseInterrupt<InterruptReason.AIDevToolApproval, AIDevToolApprovalInterruptPayloadMetaData>;
 
 export type UserQuestionOptionItem = {
   /**
@@ -61,10 +52,7 @@ export type UserQuestionInterrupt = BaseInterrupt<
 >;
 
 /** Every interrupt the protocol supports. */
-export type Interrupt =
-  | AIDevToolApprovalInterrupt
-  | UserQuestionInterrupt
-  | BaseInterrupt<InterruptReason, Record<string, any>>;
+export type Interrupt = AIDevToolApprovalInterrupt | UserQuestionInterrupt | BaseInterrupt<InterruptReason, Record<string, any>>;
 
 /** The `outcome` of a RUN_FINISHED event. */
 export type RunFinishedOutcome = { interrupts: Interrupt[]; type: 'interrupt' } | { type: 'success' };

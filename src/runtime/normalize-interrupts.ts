@@ -217,7 +217,13 @@ function fromLegacyEvent({ value, rawEvent }: LegacyEvent, runId: string, index:
   if (isRecord(rawEvent) && nonEmptyText(rawEvent.id) && 'value' in rawEvent) {
     const { ns, resumable, when } = rawEvent;
     const extra = { ns, resumable, when };
-    return fromLangGraph(rawEvent.id as string, rawEvent.value, extra, () => fromLangGraphValue(rawEvent.id as string, rawEvent.value, extra), report);
+    return fromLangGraph(
+      rawEvent.id as string,
+      rawEvent.value,
+      extra,
+      () => fromLangGraphValue(rawEvent.id as string, rawEvent.value, extra),
+      report,
+    );
   }
   const decoded = decodeValue(value);
   if (decoded.ok && isRecord(decoded.value) && decoded.value.type === 'mastra_suspend') {
@@ -333,8 +339,7 @@ export function withNormalizedInterrupts<A extends Cloneable>(
     if (!copy || typeof copy !== 'object') return copy;
     const copied = (copy as unknown as { middlewares?: unknown[] }).middlewares;
     const kept =
-      Array.isArray(copied) &&
-      copied.some((m) => m === middleware || (isRecord(m) && (m as { fn?: unknown }).fn === middleware));
+      Array.isArray(copied) && copied.some((m) => m === middleware || (isRecord(m) && (m as { fn?: unknown }).fn === middleware));
     if (!kept && typeof copy.use === 'function') copy.use(middleware);
     enableMastraToolApprovals(copy);
     // Clones of clones keep it too.

@@ -57,7 +57,8 @@ export function statusOf(entry: SessionInterrupt): InterruptStatus {
 }
 
 /** What the user did. */
-export type InterruptAnswer = { status: Extract<ResumeStatus, 'resolved'>; payload: unknown } | { status: Extract<ResumeStatus, 'cancelled'> };
+export type InterruptAnswer =
+  { status: Extract<ResumeStatus, 'resolved'>; payload: unknown } | { status: Extract<ResumeStatus, 'cancelled'> };
 
 export interface SessionInterrupt {
   key: InterruptKey;
@@ -96,10 +97,7 @@ export interface SessionBatch {
    * event) CopilotKit's `forwardedProps.command`; `dismiss` is a legacy cancel, which only drops
    * the event: no run follows, the batch counts as delivered once carried out.
    */
-  carry:
-    | { type: 'resume' }
-    | { type: 'command'; command: { resume: unknown; interruptEvent: unknown } }
-    | { type: 'dismiss' };
+  carry: { type: 'resume' } | { type: 'command'; command: { resume: unknown; interruptEvent: unknown } } | { type: 'dismiss' };
 }
 
 export type SessionDecision =

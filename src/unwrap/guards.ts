@@ -1,8 +1,5 @@
 import { InterruptReason } from '../protocol/constants';
-import type {
-  AIDevToolApprovalInterruptPayloadMetaData,
-  UserQuestionItem,
-} from '../protocol/types';
+import type { AIDevToolApprovalInterruptPayloadMetaData, UserQuestionItem } from '../protocol/types';
 import type { UnwrappedInterrupt } from './types';
 
 type Ticket = AIDevToolApprovalInterruptPayloadMetaData['ticket'];

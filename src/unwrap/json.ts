@@ -85,8 +85,7 @@ const SEED = 0x811c9dc5;
  * A short stable hash (FNV-1a, 32 bit) of a text, to name interrupts that carry no id. Hashing
  * spends the set's JSON budget; past it, only a bounded sample of the text counts.
  */
-export const stableHash = (text: string, budget: UnwrapBudget = createUnwrapBudget()): string =>
-  hex(addText(SEED, text, budget));
+export const stableHash = (text: string, budget: UnwrapBudget = createUnwrapBudget()): string => hex(addText(SEED, text, budget));
 
 /**
  * A stable hash of a sanitised value (a tree of at most `maxNodes` JSON values), walked directly

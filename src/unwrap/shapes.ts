@@ -27,8 +27,7 @@ export const LANGGRAPH_INTERRUPT_ID_PREFIX = 'langgraph::';
  */
 export const MAX_CARRIED_EVENT_LENGTH = 16_384;
 
-export const nonEmptyText = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
+export const nonEmptyText = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** "<what> should be <expected>, but it is <what the value is>." */
 export const mismatch = (what: string, expected: string, value: unknown) =>
@@ -100,7 +99,9 @@ const REVIEW_FLAGS = [
  * the resume needs to answer with LangGraph's `HumanResponse`, so the middleware stays stateless.
  */
 export function langGraphReviewId(langGraphId: string, review: ReviewConfig): string {
-  const flags = REVIEW_FLAGS.filter(([key]) => review[key]).map(([, letter]) => letter).join('');
+  const flags = REVIEW_FLAGS.filter(([key]) => review[key])
+    .map(([, letter]) => letter)
+    .join('');
   return `${LANGGRAPH_REVIEW_ID_PREFIX}${langGraphId}::${toBase64Url(JSON.stringify({ a: review.action, c: flags }))}`;
 }
 
@@ -393,7 +394,9 @@ export function fromLangGraphReview(langGraphId: string, value: unknown, extra: 
   if (!isRecord(actionRequest.args)) return { problem: mismatch(`${what}'s action_request.args`, 'an object', actionRequest.args) };
   const config = request.config;
   if (!isRecord(config)) {
-    return { problem: `${mismatch(`${what}'s config`, 'an object', config)} Without it the card cannot know which answers the graph takes.` };
+    return {
+      problem: `${mismatch(`${what}'s config`, 'an object', config)} Without it the card cannot know which answers the graph takes.`,
+    };
   }
   const review = { action } as ReviewConfig;
   const allowed: Json = {};
@@ -402,7 +405,8 @@ export function fromLangGraphReview(langGraphId: string, value: unknown, extra: 
     review[flag] = config[key] as boolean;
     allowed[metadataKey] = config[key];
   }
-  if (!REVIEW_CONFIG_KEYS.some(([, flag]) => review[flag])) return { problem: `${what}'s config allows no answer: every allow_ flag is false.` };
+  if (!REVIEW_CONFIG_KEYS.some(([, flag]) => review[flag]))
+    return { problem: `${what}'s config allows no answer: every allow_ flag is false.` };
   const message = nonEmptyText(request.description);
   return {
     interrupt: {

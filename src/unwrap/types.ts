@@ -9,10 +9,7 @@ export type InterruptSource = 'standard' | 'mastra' | 'legacy' | 'raw';
  *   or the bare value).
  * - `problem`: set when the input could not be fully understood; the fallback card shows it.
  */
-export interface UnwrappedInterrupt<
-  M extends Record<string, unknown> = Record<string, unknown>,
-  P = unknown,
-> {
+export interface UnwrappedInterrupt<M extends Record<string, unknown> = Record<string, unknown>, P = unknown> {
   /** The interrupt's own id, unchanged (resume addresses it). Synthesised, stable, when absent. */
   id: string;
   /** The effective reason, lifted from a Mastra suspend payload when it carries one. */

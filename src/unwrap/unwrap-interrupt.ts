@@ -21,8 +21,7 @@ interface Context {
 }
 
 const recordOrEmpty = (value: unknown): Json => (isRecord(value) ? value : {});
-const optionalString = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
+const optionalString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
  * Turns an interrupt in any shape into one {@link UnwrappedInterrupt}. Never throws.
@@ -65,9 +64,7 @@ function unwrapChecked(input: unknown, budget: UnwrapBudget): UnwrappedInterrupt
  * only past the caps still get different ids.
  */
 const nameOf = (value: unknown, context: Context) =>
-  context.text !== undefined && context.problems.length > 0
-    ? stableHash(context.text, context.budget)
-    : hashValue(value, context.budget);
+  context.text !== undefined && context.problems.length > 0 ? stableHash(context.text, context.budget) : hashValue(value, context.budget);
 
 function classify(value: unknown, context: Context): UnwrappedInterrupt {
   if (!isRecord(value)) {
@@ -84,8 +81,7 @@ function classify(value: unknown, context: Context): UnwrappedInterrupt {
   return fromBarePayload(value, context, 'raw');
 }
 
-const isStandardShape = (value: Json) =>
-  optionalString(value.id) !== undefined && optionalString(value.reason) !== undefined;
+const isStandardShape = (value: Json) => optionalString(value.id) !== undefined && optionalString(value.reason) !== undefined;
 
 /** A CUSTOM `on_interrupt` event `{name, value}`. */
 function fromEvent(event: Json, context: Context): UnwrappedInterrupt {

@@ -27,7 +27,13 @@ export function unwrapInterrupts(input: InterruptRenderInput | null | undefined)
     if (Array.isArray(interrupts) && interrupts.length > 0) {
       const count = Math.min(interrupts.length, UNWRAP_LIMITS.maxInterrupts);
       for (let i = 0; i < count; i++) out.push(unwrapInterrupt(interrupts[i], budget));
-      if (interrupts.length > count) out.push(unreadable(`Only ${UNWRAP_LIMITS.maxInterrupts} of ${interrupts.length} interrupts are shown.`, `too-many-interrupts-${interrupts.length}`));
+      if (interrupts.length > count)
+        out.push(
+          unreadable(
+            `Only ${UNWRAP_LIMITS.maxInterrupts} of ${interrupts.length} interrupts are shown.`,
+            `too-many-interrupts-${interrupts.length}`,
+          ),
+        );
     } else if (input.interrupt != null) out.push(unwrapInterrupt(input.interrupt, budget));
     else if (input.event != null) out.push(unwrapInterrupt(input.event, budget));
     return out;

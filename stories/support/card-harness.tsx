@@ -41,7 +41,24 @@ export interface CardHarnessProps {
  * Mimics the host hook around one card: `resolve` flips to `submitting` at once and to `resolved`
  * a moment later (or `error` when `failResume` is set, once). Stories and tests drive cards with it.
  */
-export function CardHarness({ card: Card, interrupt, status, result, error, locale = 'en', labels, settle, failResume, onResolve, onCancel, onInterruptResume, extra, allowAlways, allowedTools, onAllowTool }: CardHarnessProps) {
+export function CardHarness({
+  card: Card,
+  interrupt,
+  status,
+  result,
+  error,
+  locale = 'en',
+  labels,
+  settle,
+  failResume,
+  onResolve,
+  onCancel,
+  onInterruptResume,
+  extra,
+  allowAlways,
+  allowedTools,
+  onAllowTool,
+}: CardHarnessProps) {
   const [allowed, setAllowed] = useState<readonly string[]>(allowedTools ?? []);
   const toolGrants = useMemo(
     () =>

@@ -15,7 +15,6 @@ beforeEach(() => {
   window.localStorage.clear();
 });
 
-
 describe('demo page against the demo server', () => {
   it('shows the suggestion pills with their verbatim titles', async () => {
     render(<DemoApp serverUrl={serverUrl} />);
@@ -38,7 +37,11 @@ describe('demo page against the demo server', () => {
     expect(await screen.findByTestId('time-picker-picked')).toHaveTextContent('Friday 8:45 AM');
     // The tool ran again with resumeData and the agent quoted its result.
     expect(
-      await screen.findByText(/Scheduled "Intro call with the sales team to discuss pricing" for Friday 8:45 AM\./, {}, { timeout: 15_000 }),
+      await screen.findByText(
+        /Scheduled "Intro call with the sales team to discuss pricing" for Friday 8:45 AM\./,
+        {},
+        { timeout: 15_000 },
+      ),
     ).toBeInTheDocument();
     expect(screen.getByTestId('time-picker-picked')).toBeInTheDocument();
   });
@@ -75,7 +78,9 @@ describe('demo page: user questions', () => {
     // 1 / 3, single choice: picking a preset option moves on.
     fireEvent.click(within(card).getByRole('radio', { name: /Web app/ }));
     // 2 / 3, multiple choice: pick two, then next.
-    await waitFor(() => expect(within(screen.getByTestId('user-question-card')).getByText('Which regions should it run in?')).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(screen.getByTestId('user-question-card')).getByText('Which regions should it run in?')).toBeInTheDocument(),
+    );
     fireEvent.click(within(screen.getByTestId('user-question-card')).getByRole('checkbox', { name: /EU/ }));
     fireEvent.click(within(screen.getByTestId('user-question-card')).getByRole('checkbox', { name: /Asia/ }));
     fireEvent.click(screen.getByTestId('user-question-next'));

@@ -100,7 +100,10 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
       const demoTab = await openDemo();
       await demoTab.input.fill('');
       await demoTab.input.press('Enter');
-      await demoTab.page.getByTestId('copilot-send-button').click({ force: true }).catch(() => undefined);
+      await demoTab.page
+        .getByTestId('copilot-send-button')
+        .click({ force: true })
+        .catch(() => undefined);
       // Give a stray send the time to show up before checking nothing happened.
       await demoTab.page.waitForTimeout(500);
       expect(await demoTab.page.getByTestId('copilot-user-message').count()).toBe(0);
@@ -188,7 +191,12 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
       });
       await demoTab.waitForAnswer(/Scheduled ".+" for/);
       expect(demoTab.resumeRuns).toHaveLength(1);
-      expect(await demoTab.assistantMessages().filter({ hasText: /Scheduled ".+" for/ }).count()).toBe(1);
+      expect(
+        await demoTab
+          .assistantMessages()
+          .filter({ hasText: /Scheduled ".+" for/ })
+          .count(),
+      ).toBe(1);
     });
 
     it('multi-turn: a second booking gets a fresh picker below the first, resolved one', async () => {
@@ -223,7 +231,10 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
   describe('approval', () => {
     it('shows the ticket, refreshes until approved, and keeps the read-only echo after the agent answers', async () => {
       const demoTab = await openDemo();
-      await demoTab.page.getByTestId('copilot-suggestion').filter({ hasText: /approval/i }).click();
+      await demoTab.page
+        .getByTestId('copilot-suggestion')
+        .filter({ hasText: /approval/i })
+        .click();
       const card = demoTab.transcript.getByTestId('approval-card');
       await card.waitFor();
       await expect.poll(() => card.getByTestId('approval-status').textContent()).toMatch(/pending/i);
@@ -291,7 +302,10 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
     it('answers the questions, one through Others, and keeps the answers visible; a reload keeps the echoes', async () => {
       const demoTab = await openDemo();
       const { page } = demoTab;
-      await page.getByTestId('copilot-suggestion').filter({ hasText: /question/i }).click();
+      await page
+        .getByTestId('copilot-suggestion')
+        .filter({ hasText: /question/i })
+        .click();
       const card = demoTab.transcript.getByTestId('user-question-card');
       await card.waitFor();
 
@@ -348,7 +362,12 @@ describe('Mastra agent: steer-away and expiry', () => {
     expect(demoTab.resumeRuns).toHaveLength(1);
     expect(demoTab.resumeRuns[0].resume).toEqual([{ interruptId: expect.any(String), status: 'cancelled' }]);
     expect(await demoTab.transcript.getByTestId('time-picker-slot').count()).toBe(0);
-    expect(await demoTab.assistantMessages().filter({ hasText: /Scheduled/ }).count()).toBe(0);
+    expect(
+      await demoTab
+        .assistantMessages()
+        .filter({ hasText: /Scheduled/ })
+        .count(),
+    ).toBe(0);
     // CopilotKit logs the refused chat run itself before the hook answers the card; nothing else.
     const refused = demoTab.errors.filter((error) => error.includes('pending interrupt(s) not addressed by resume'));
     expect(refused.length).toBeGreaterThanOrEqual(1);

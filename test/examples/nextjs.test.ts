@@ -21,7 +21,9 @@ let tab: DemoPage | undefined;
 /** `npm pack`s the built library and unpacks it as the app's `copilotkit-interrupts` dependency. */
 function installPackedLibrary() {
   const packDir = mkdtempSync(join(tmpdir(), 'cki-pack-'));
-  const [{ filename }] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }));
+  const [{ filename }] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }),
+  );
   const target = join(app, 'node_modules/copilotkit-interrupts');
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });

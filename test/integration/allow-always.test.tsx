@@ -22,7 +22,11 @@ function chat(history = createInterruptHistory(), allowAlways: boolean | string[
       ? [runStarted(input), ...textMessage(`reply-${input.runId}`, `Resumed ${input.resume[0].interruptId}.`), runFinished(input)]
       : [runStarted(input), runFinished(input, interruptOutcome(approvalFor(++asked)))],
   );
-  renderChat({ agent, threadId: 'thread-a', config: { resolveDelayMs: 0, history, allowAlways, defaults: { 'aidev:tool_approval': ToolApprovalCard } } });
+  renderChat({
+    agent,
+    threadId: 'thread-a',
+    config: { resolveDelayMs: 0, history, allowAlways, defaults: { 'aidev:tool_approval': ToolApprovalCard } },
+  });
   return { agent, history };
 }
 

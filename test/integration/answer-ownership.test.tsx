@@ -14,7 +14,9 @@ describe('who an answer belongs to', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const twin = { id: 'int-twin', reason: 'acme:confirm', message: 'Go ahead?' };
     const agent = new ScriptedAgent((input, n) =>
-      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(twin, { ...twin }))] : [runStarted(input), ...textMessage('r1', 'Going.'), runFinished(input)],
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(twin, { ...twin }))]
+        : [runStarted(input), ...textMessage('r1', 'Going.'), runFinished(input)],
     );
     renderChat({ agent, config: { resolveDelayMs: 0, renderers } });
     await sendMessage('Do it');

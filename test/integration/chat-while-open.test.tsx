@@ -20,7 +20,10 @@ describe("a chat message while an interrupt is open, with onChatWhileOpen: 'bloc
         ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
         : [runStarted(input), ...textMessage(`reply-${n}`, 'Approved, carrying on.'), runFinished(input)],
     );
-    renderChat({ agent, config: { onChatWhileOpen: 'block', resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+    renderChat({
+      agent,
+      config: { onChatWhileOpen: 'block', resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } },
+    });
     await sendMessage('Review it');
     const card = await screen.findByTestId('approval');
     expect(screen.queryByText(NOTICE)).not.toBeInTheDocument();
@@ -94,7 +97,9 @@ describe('a chat message while an interrupt is open (steer away, the default)', 
   it('says Dismissed in the configured locale', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input, n) =>
-      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))] : [runStarted(input), ...textMessage(`r${n}`, '好的'), runFinished(input)],
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
+        : [runStarted(input), ...textMessage(`r${n}`, '好的'), runFinished(input)],
     );
     renderChat({ agent, config: { ...zhCN, resolveDelayMs: 0, defaults: defaultRenderers } });
     await sendMessage('约个时间');
@@ -116,14 +121,20 @@ describe('a chat message while an interrupt is open (steer away, the default)', 
         : [runStarted(input), ...textMessage(`r${n}`, 'Happy to talk about something else.'), runFinished(input)];
     const history = () => createInterruptHistory({ persistence: 'localStorage', storageKey: 'test:dismissed' });
     const agent = new ScriptedAgent(script);
-    const first = renderChat({ agent, threadId: 'thread-d', config: { resolveDelayMs: 0, defaults: defaultRenderers, history: history() } });
+    const first = renderChat({
+      agent,
+      threadId: 'thread-d',
+      config: { resolveDelayMs: 0, defaults: defaultRenderers, history: history() },
+    });
     await sendMessage('Book a call with sales');
     await screen.findByTestId('time-picker-card');
     await sendMessage('Something else first');
     expect(await screen.findByText('Happy to talk about something else.')).toBeInTheDocument();
     const badge = async () => within(await screen.findByTestId('time-picker-cancelled')).getByText(/Dismissed|Cancelled/);
     await waitFor(async () => expect(await badge()).toHaveTextContent('Dismissed'));
-    await waitFor(() => expect(JSON.parse(localStorage.getItem('test:dismissed:thread-d') ?? '[]')).toMatchObject([{ status: 'dismissed' }]));
+    await waitFor(() =>
+      expect(JSON.parse(localStorage.getItem('test:dismissed:thread-d') ?? '[]')).toMatchObject([{ status: 'dismissed' }]),
+    );
     first.unmount();
 
     // The reload: a new agent restoring the transcript, a new history reading storage.

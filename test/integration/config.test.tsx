@@ -43,7 +43,10 @@ describe('hook options', () => {
   it('serves the agent named by agentId', async () => {
     const agent = interruptThenReply(approvalInterrupt, 'helper');
     function App() {
-      useInterruptRenderersWith({ agentId: 'helper', resolveDelayMs: 0 }, { renderers: { 'aidev:tool_approval': makeTestCard('approval') } });
+      useInterruptRenderersWith(
+        { agentId: 'helper', resolveDelayMs: 0 },
+        { renderers: { 'aidev:tool_approval': makeTestCard('approval') } },
+      );
       return <CopilotChat agentId="helper" />;
     }
     render(
@@ -104,7 +107,11 @@ describe('hook options', () => {
   it('anchors the echo after the assistant text the interrupt followed', async () => {
     const agent = new ScriptedAgent((input, n) =>
       n === 0
-        ? [runStarted(input), ...textMessage('pre-1', 'Let me check with you first.'), runFinished(input, interruptOutcome(approvalInterrupt))]
+        ? [
+            runStarted(input),
+            ...textMessage('pre-1', 'Let me check with you first.'),
+            runFinished(input, interruptOutcome(approvalInterrupt)),
+          ]
         : [runStarted(input), ...textMessage(`reply-${n}`, 'Done.'), runFinished(input)],
     );
     renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });

@@ -44,7 +44,11 @@ describe('deferred resolve', () => {
       status: 'resolved',
       payload: answers,
     });
-    expect(protocolInterrupt).toMatchObject({ id: questionInterrupt.id, reason: 'aidev:user_question', metadata: questionInterrupt.metadata });
+    expect(protocolInterrupt).toMatchObject({
+      id: questionInterrupt.id,
+      reason: 'aidev:user_question',
+      metadata: questionInterrupt.metadata,
+    });
   });
 
   it('sends exactly one resume run for a double click', async () => {

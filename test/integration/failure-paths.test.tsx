@@ -38,7 +38,13 @@ afterEach(() => {
 
 describe('failure paths', () => {
   it('renders an unknown reason with the fallback renderer, which can still answer', async () => {
-    const unknown = { id: 'int-unknown', reason: 'acme:sign_contract', toolCallId: 'tc-1', message: 'Sign the contract?', metadata: { contract: 'NDA' } };
+    const unknown = {
+      id: 'int-unknown',
+      reason: 'acme:sign_contract',
+      toolCallId: 'tc-1',
+      message: 'Sign the contract?',
+      metadata: { contract: 'NDA' },
+    };
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(unknown))] : reply(input, n),
     );
@@ -129,7 +135,10 @@ describe('failure paths', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // A legacy interrupt leaves the chat usable: its resume fails, the user chats on, and clicks
     // Retry while the reply still streams. CopilotKit ends that reply to start the retry's run.
-    const confirm = { name: 'on_interrupt', value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }) };
+    const confirm = {
+      name: 'on_interrupt',
+      value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }),
+    };
     const streaming = createGate();
     const agent = new ScriptedAgent((input, n) => {
       if (n === 0) return [runStarted(input), customEvent(confirm.name, confirm.value), runFinished(input)];
@@ -149,7 +158,9 @@ describe('failure paths', () => {
     expect(agent.runs[3].forwardedProps.command).toEqual({ resume: { ok: true }, interruptEvent: confirm.value });
 
     // The retried run failed too: the card says so (it must not count the cut-off reply as its answer).
-    await waitFor(() => expect(within(screen.getByTestId('confirm-readonly')).getByRole('alert')).toHaveTextContent('The file service is still down'));
+    await waitFor(() =>
+      expect(within(screen.getByTestId('confirm-readonly')).getByRole('alert')).toHaveTextContent('The file service is still down'),
+    );
     expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error');
     expect(screen.getByRole('button', { name: 'Retry confirm' })).toBeInTheDocument();
     streaming.open();
@@ -187,7 +198,10 @@ describe('failure paths', () => {
     );
     renderChat({
       agent,
-      config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval'), 'acme:confirm': makeTestCard('confirm') } },
+      config: {
+        resolveDelayMs: 0,
+        renderers: { 'aidev:tool_approval': makeTestCard('approval'), 'acme:confirm': makeTestCard('confirm') },
+      },
     });
     await sendMessage('Two things');
     await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired'));
@@ -202,7 +216,7 @@ describe('failure paths', () => {
     expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired');
   });
 
-  it('sends the package cards\' answers with cancelled for an expired sibling', async () => {
+  it("sends the package cards' answers with cancelled for an expired sibling", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const expired = { ...approvalInterrupt, id: 'int-expired', expiresAt: new Date(Date.now() - 60_000).toISOString() };
@@ -238,14 +252,20 @@ describe('failure paths', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // A legacy interrupt does not block the chat: the user answers and, before the deferred send,
     // sends a message whose run raises a new interrupt. The answer has nowhere to go.
-    const confirm = { name: 'on_interrupt', value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }) };
+    const confirm = {
+      name: 'on_interrupt',
+      value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }),
+    };
     const next = { id: 'int-next', reason: 'acme:next', message: 'Something new' };
     const agent = new ScriptedAgent((input, n) =>
       n === 0
         ? [runStarted(input), customEvent(confirm.name, confirm.value), runFinished(input)]
         : [runStarted(input), runFinished(input, interruptOutcome(next))],
     );
-    renderChat({ agent, config: { resolveDelayMs: SEND_DELAY_MS, renderers: { 'acme:confirm': makeTestCard('confirm'), 'acme:next': makeTestCard('next') } } });
+    renderChat({
+      agent,
+      config: { resolveDelayMs: SEND_DELAY_MS, renderers: { 'acme:confirm': makeTestCard('confirm'), 'acme:next': makeTestCard('next') } },
+    });
     await sendMessage('Delete the files');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer confirm' }));
     await sendMessage('Wait, something else first');
@@ -263,7 +283,10 @@ describe('failure paths', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // The user answers a legacy interrupt and, before the deferred send, sends a chat message: its
     // run clears CopilotKit's pending interrupt, so CopilotKit's resolve later does nothing.
-    const confirm = { name: 'on_interrupt', value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }) };
+    const confirm = {
+      name: 'on_interrupt',
+      value: JSON.stringify({ id: 'int-legacy', reason: 'acme:confirm', message: 'Really delete?' }),
+    };
     const agent = new ScriptedAgent((input, n) =>
       n === 0
         ? [runStarted(input), customEvent(confirm.name, confirm.value), runFinished(input)]
@@ -276,7 +299,9 @@ describe('failure paths', () => {
     expect(await screen.findByText('Sure, something else.')).toBeInTheDocument();
 
     // Not "Sending…" forever, and not "resolved" once some other run ends: an error saying so.
-    await waitFor(() => expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error'), { timeout: SEND_DELAY_MS + 2000 });
+    await waitFor(() => expect(screen.getByTestId('confirm-readonly')).toHaveAttribute('data-status', 'error'), {
+      timeout: SEND_DELAY_MS + 2000,
+    });
     expect(within(screen.getByTestId('confirm-readonly')).getByRole('alert')).toHaveTextContent(
       'Not sent: CopilotKit no longer had this interrupt open',
     );

@@ -36,7 +36,15 @@ export function Chat({ agent, config, threadId }: ChatOptions) {
 }
 
 export function renderChat(options: ChatOptions) {
-  return render(options.strict ? <StrictMode><Chat {...options} /></StrictMode> : <Chat {...options} />);
+  return render(
+    options.strict ? (
+      <StrictMode>
+        <Chat {...options} />
+      </StrictMode>
+    ) : (
+      <Chat {...options} />
+    ),
+  );
 }
 
 /** Type into the chat and send, as a user would. */

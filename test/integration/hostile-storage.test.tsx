@@ -15,8 +15,14 @@ const labels = resolveLabels('en');
 const storedRecord = fc
   .record({
     id: fc.string({ minLength: 1, maxLength: 8 }),
-    top: fc.dictionary(fc.constantFrom('id', 'reason', 'time', 'anchor', 'status', 'result', 'error', 'interrupt'), fc.jsonValue(), { maxKeys: 2 }),
-    inner: fc.dictionary(fc.constantFrom('id', 'reason', 'message', 'problem', 'metadata', 'payload', 'responseSchema', 'source'), fc.jsonValue(), { maxKeys: 3 }),
+    top: fc.dictionary(fc.constantFrom('id', 'reason', 'time', 'anchor', 'status', 'result', 'error', 'interrupt'), fc.jsonValue(), {
+      maxKeys: 2,
+    }),
+    inner: fc.dictionary(
+      fc.constantFrom('id', 'reason', 'message', 'problem', 'metadata', 'payload', 'responseSchema', 'source'),
+      fc.jsonValue(),
+      { maxKeys: 3 },
+    ),
   })
   .map(({ id, top, inner }) => ({
     threadId: THREAD,
@@ -41,7 +47,13 @@ const storedText = fc.oneof(
 const openInterrupts = fc
   .array(
     fc.record(
-      { reason: fc.jsonValue(), message: fc.jsonValue(), metadata: fc.jsonValue(), responseSchema: fc.jsonValue(), problem: fc.jsonValue() },
+      {
+        reason: fc.jsonValue(),
+        message: fc.jsonValue(),
+        metadata: fc.jsonValue(),
+        responseSchema: fc.jsonValue(),
+        problem: fc.jsonValue(),
+      },
       { requiredKeys: [] },
     ),
     { minLength: 1, maxLength: 2 },

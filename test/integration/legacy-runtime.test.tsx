@@ -30,8 +30,15 @@ class LegacyAgent extends AbstractAgent {
         subscriber.next({ type: 'TEXT_MESSAGE_END', messageId: id } as BaseEvent);
       } else {
         // Fixed ids, as in the protocol's examples: every thread raises the same two in one run.
-        for (const [id, question] of [['interrupt_db', `Which database for ${threadId}?`], ['interrupt_region', `Which region for ${threadId}?`]]) {
-          subscriber.next({ type: 'CUSTOM', name: 'on_interrupt', value: JSON.stringify({ id, reason: 'acme:ask', message: question }) } as BaseEvent);
+        for (const [id, question] of [
+          ['interrupt_db', `Which database for ${threadId}?`],
+          ['interrupt_region', `Which region for ${threadId}?`],
+        ]) {
+          subscriber.next({
+            type: 'CUSTOM',
+            name: 'on_interrupt',
+            value: JSON.stringify({ id, reason: 'acme:ask', message: question }),
+          } as BaseEvent);
         }
       }
       subscriber.next({ type: 'RUN_FINISHED', threadId, runId } as BaseEvent);
@@ -65,7 +72,6 @@ function Chat({ threadId }: { threadId: string }) {
   );
 }
 
-
 describe('legacy interrupts through CopilotRuntime and normalizeInterrupts(), in the real chat', () => {
   it('given two threads whose runs each raised the same two legacy interrupts, every answer reaches the agent in its own thread', async () => {
     for (const threadId of ['thread-a', 'thread-b']) {
@@ -83,7 +89,10 @@ describe('legacy interrupts through CopilotRuntime and normalizeInterrupts(), in
       // Both answers of the run, in one command: not only the first.
       expect(command.resume).toEqual({ interrupt_db: `answer from ${threadId}`, interrupt_region: `answer from ${threadId}` });
       // The event that travels with them is this thread's, never the other one's.
-      expect(JSON.parse(command.interruptEvent as string)).toMatchObject({ id: 'interrupt_db', message: `Which database for ${threadId}?` });
+      expect(JSON.parse(command.interruptEvent as string)).toMatchObject({
+        id: 'interrupt_db',
+        message: `Which database for ${threadId}?`,
+      });
     }
   });
 });

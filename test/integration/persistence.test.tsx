@@ -58,7 +58,7 @@ describe('persisted history', () => {
     expect(screen.queryByTestId('time-picker-readonly')).not.toBeInTheDocument();
   });
 
-  it('shows only the current thread\'s echoes when the chat switches threads, and brings them back', async () => {
+  it("shows only the current thread's echoes when the chat switches threads, and brings them back", async () => {
     const agent = new ScriptedAgent(script);
     const config = { resolveDelayMs: 0, renderers };
     const view = renderChat({ agent, threadId: 'thread-a', config });

@@ -23,9 +23,7 @@ describe('resume shape', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
     expect(await screen.findByText('Approved, going ahead.')).toBeInTheDocument();
     expect(agent.runs).toHaveLength(2);
-    expect(agent.runs[1].resume).toEqual([
-      { interruptId: approvalInterrupt.id, status: 'resolved', payload: { approved: true } },
-    ]);
+    expect(agent.runs[1].resume).toEqual([{ interruptId: approvalInterrupt.id, status: 'resolved', payload: { approved: true } }]);
     expect(agent.runs[1].runId).toBe(agent.runs[0].runId);
     await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'resolved'));
   });

@@ -13,10 +13,7 @@ import { PICK_TIME_REASON } from './reasons';
 export class ScriptedAgent extends AbstractAgent {
   override run(input: RunAgentInput): Observable<BaseEvent> {
     return new Observable<BaseEvent>((subscriber) => {
-      const events = [
-        { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId },
-        ...this.respond(input),
-      ] as BaseEvent[];
+      const events = [{ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId }, ...this.respond(input)] as BaseEvent[];
       for (const event of events) subscriber.next(event);
       subscriber.complete();
     });
@@ -32,7 +29,9 @@ export class ScriptedAgent extends AbstractAgent {
     if (/question/i.test(asked)) {
       const interrupt = userQuestionInterrupt({
         toolCallId,
-        questions: [{ header: 'Stack', question: 'Which database should the project use?', options: [{ label: 'Postgres' }, { label: 'SQLite' }] }],
+        questions: [
+          { header: 'Stack', question: 'Which database should the project use?', options: [{ label: 'Postgres' }, { label: 'SQLite' }] },
+        ],
       });
       return [{ ...finished, outcome: { type: 'interrupt', interrupts: [interrupt] } }];
     }

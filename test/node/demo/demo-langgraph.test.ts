@@ -37,7 +37,9 @@ describe('demo server: the LangGraph agent', () => {
     expect(card.toolName).toBe('schedule_meeting');
     const { topic, slots } = card.payload as any;
     expect(slots).toHaveLength(4);
-    await run(agent, { resume: [{ interruptId: card.id, status: 'resolved', payload: { chosen_time: slots[1].iso, chosen_label: slots[1].label } }] });
+    await run(agent, {
+      resume: [{ interruptId: card.id, status: 'resolved', payload: { chosen_time: slots[1].iso, chosen_label: slots[1].label } }],
+    });
     expect(lastText(agent)).toBe(`Scheduled "${topic}" for ${slots[1].label}.`);
   });
 
@@ -46,7 +48,9 @@ describe('demo server: the LangGraph agent', () => {
     const card = unwrapInterrupt(interrupts[0]);
     expect(card.reason).toBe('aidev:user_question');
     expect(card.metadata.questions).toEqual(DEMO_QUESTIONS);
-    const answers = [{ question: DEMO_QUESTIONS[0].question, answer: [{ label: 'Web app', description: 'A browser front end with an API' }] }];
+    const answers = [
+      { question: DEMO_QUESTIONS[0].question, answer: [{ label: 'Web app', description: 'A browser front end with an API' }] },
+    ];
     await run(agent, { resume: [{ interruptId: card.id, status: 'resolved', payload: { answers } }] });
     expect(lastText(agent)).toContain('Web app');
   });
@@ -84,7 +88,9 @@ describe('demo server: the LangGraph agent', () => {
 
   it('given "for review" and a rejection with a reason, the graph gets the reason and does not deploy', async () => {
     const { agent, interrupts } = await say('Deploy v3 to production for review');
-    await run(agent, { resume: [{ interruptId: interrupts[0].id, status: 'resolved', payload: { approved: false, reason: 'Freeze week' } }] });
+    await run(agent, {
+      resume: [{ interruptId: interrupts[0].id, status: 'resolved', payload: { approved: false, reason: 'Freeze week' } }],
+    });
     expect(lastText(agent)).toContain('Freeze week');
     expect(lastText(agent)).not.toContain('Deployed');
   });

@@ -10,8 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => demo?.close());
 
-const agentFor = (threadId: string) =>
-  new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/default/run`, threadId, agentId: 'default' });
+const agentFor = (threadId: string) => new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/default/run`, threadId, agentId: 'default' });
 
 async function run(agent: HttpAgent, params: Record<string, unknown> = {}) {
   const events: BaseEvent[] = [];
@@ -20,7 +19,10 @@ async function run(agent: HttpAgent, params: Record<string, unknown> = {}) {
 }
 const outcomeOf = (events: BaseEvent[]) => (events.find((e) => e.type === 'RUN_FINISHED') as any)?.outcome;
 const textOf = (events: BaseEvent[]) =>
-  events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as any).delta).join('');
+  events
+    .filter((e) => e.type === 'TEXT_MESSAGE_CONTENT')
+    .map((e) => (e as any).delta)
+    .join('');
 
 describe('demo server', () => {
   it('listens on 127.0.0.1 and answers the runtime info probe', async () => {

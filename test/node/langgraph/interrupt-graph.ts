@@ -60,31 +60,60 @@ export function createInterruptGraph(received: Received) {
   );
 
   return new StateGraph(State)
-    .addNode('question', () => say(`You answered ${JSON.stringify(ask('question', { reason: 'aidev:user_question', message: 'One question first', metadata: { questions: QUESTIONS } }))}`))
+    .addNode('question', () =>
+      say(
+        `You answered ${JSON.stringify(ask('question', { reason: 'aidev:user_question', message: 'One question first', metadata: { questions: QUESTIONS } }))}`,
+      ),
+    )
     .addNode('plain', () => say(`Plain answer: ${JSON.stringify(ask('plain', 'Approve the deploy?'))}`))
     .addNode('call_tool', () => ({
-      messages: [new AIMessage({ content: '', tool_calls: [{ id: 'call_delete_1', name: 'delete_branch', args: { name: 'old-feature' }, type: 'tool_call' }] })],
+      messages: [
+        new AIMessage({
+          content: '',
+          tool_calls: [{ id: 'call_delete_1', name: 'delete_branch', args: { name: 'old-feature' }, type: 'tool_call' }],
+        }),
+      ],
     }))
     .addNode('tools', new ToolNode([deleteBranch]))
     .addNode('after_tool', (state) => say(`Tool said: ${String(state.messages[state.messages.length - 1]?.content)}`))
-    .addNode('first', () => say(`First: ${JSON.stringify(ask('first', { reason: 'aidev:user_question', message: 'First question', metadata: { questions: QUESTIONS } }))}`))
-    .addNode('second', () => say(`Second: ${JSON.stringify(ask('second', { reason: 'aidev:user_question', message: 'Second question', metadata: { questions: QUESTIONS } }))}`))
-    .addNode('left', () => say(`Left: ${JSON.stringify(ask('left', { reason: 'aidev:user_question', message: 'Left question', metadata: { questions: QUESTIONS } }))}`))
-    .addNode('right', () => say(`Right: ${JSON.stringify(ask('right', { reason: 'aidev:user_question', message: 'Right question', metadata: { questions: QUESTIONS } }))}`))
+    .addNode('first', () =>
+      say(
+        `First: ${JSON.stringify(ask('first', { reason: 'aidev:user_question', message: 'First question', metadata: { questions: QUESTIONS } }))}`,
+      ),
+    )
+    .addNode('second', () =>
+      say(
+        `Second: ${JSON.stringify(ask('second', { reason: 'aidev:user_question', message: 'Second question', metadata: { questions: QUESTIONS } }))}`,
+      ),
+    )
+    .addNode('left', () =>
+      say(
+        `Left: ${JSON.stringify(ask('left', { reason: 'aidev:user_question', message: 'Left question', metadata: { questions: QUESTIONS } }))}`,
+      ),
+    )
+    .addNode('right', () =>
+      say(
+        `Right: ${JSON.stringify(ask('right', { reason: 'aidev:user_question', message: 'Right question', metadata: { questions: QUESTIONS } }))}`,
+      ),
+    )
     .addNode('review', (state) => {
       const strict = lastHumanText(state.messages).includes('strict');
       return say(`Review answer: ${JSON.stringify(ask('review', strict ? STRICT_REVIEW_REQUEST : [REVIEW_REQUEST]))}`);
     })
     .addNode('chat', () => say('Hello! Ask me for a question, a plain interrupt, a tool, a sequence or parallel questions.'))
-    .addConditionalEdges(START, (state) => {
-      const text = lastHumanText(state.messages);
-      if (text.includes('parallel')) return ['left', 'right'];
-      if (text.includes('review')) return 'review';
-      for (const node of ['question', 'plain', 'tool', 'sequence'] as const) {
-        if (text.includes(node)) return node === 'tool' ? 'call_tool' : node === 'sequence' ? 'first' : node;
-      }
-      return 'chat';
-    }, ['question', 'plain', 'call_tool', 'first', 'left', 'right', 'review', 'chat'])
+    .addConditionalEdges(
+      START,
+      (state) => {
+        const text = lastHumanText(state.messages);
+        if (text.includes('parallel')) return ['left', 'right'];
+        if (text.includes('review')) return 'review';
+        for (const node of ['question', 'plain', 'tool', 'sequence'] as const) {
+          if (text.includes(node)) return node === 'tool' ? 'call_tool' : node === 'sequence' ? 'first' : node;
+        }
+        return 'chat';
+      },
+      ['question', 'plain', 'call_tool', 'first', 'left', 'right', 'review', 'chat'],
+    )
     .addEdge('call_tool', 'tools')
     .addEdge('tools', 'after_tool')
     .addEdge('first', 'second')

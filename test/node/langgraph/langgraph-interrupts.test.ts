@@ -73,7 +73,11 @@ describe.each([
   it('given a plain-string interrupt, the card shows the sentence and the node gets the answer', async () => {
     const chat = conversation(emitInterruptOutcome);
     const [interrupt] = (await chat.say('A plain interrupt please')).interrupts;
-    expect(interrupt).toMatchObject({ id: expect.stringMatching(/^langgraph::/), reason: 'langgraph:interrupt', message: 'Approve the deploy?' });
+    expect(interrupt).toMatchObject({
+      id: expect.stringMatching(/^langgraph::/),
+      reason: 'langgraph:interrupt',
+      message: 'Approve the deploy?',
+    });
     expect(unwrapInterrupt(interrupt)).toMatchObject({ message: 'Approve the deploy?' });
     const start = received.length;
     const { text } = await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: 'yes' }]);
@@ -145,7 +149,7 @@ describe.each([
     ]);
   });
 
-  it('given a cancel, the node gets the bridge\'s cancel marker, not an answer', async () => {
+  it("given a cancel, the node gets the bridge's cancel marker, not an answer", async () => {
     const chat = conversation(emitInterruptOutcome);
     const [interrupt] = (await chat.say('Ask me a question')).interrupts;
     const start = received.length;
@@ -246,9 +250,16 @@ describe.each([
     const problems: string[] = [];
     const chat = conversation(emitInterruptOutcome, { onProblem: (problem) => void problems.push(problem) });
     const interrupt = await openReview(chat, 'A strict review please');
-    expect(toolCallOf(unwrapInterrupt(interrupt))).toMatchObject({ approvable: true, editable: false, rejectable: false, dismissible: true });
+    expect(toolCallOf(unwrapInterrupt(interrupt))).toMatchObject({
+      approvable: true,
+      editable: false,
+      rejectable: false,
+      dismissible: true,
+    });
     const start = received.length;
-    await chat.resume([{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs: { to: 'anyone@example.com' } } }]);
+    await chat.resume([
+      { interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs: { to: 'anyone@example.com' } } },
+    ]);
     expect(receivedSince(start)).toEqual([{ node: 'review', value: [{ type: 'ignore', args: null }] }]);
     expect(problems).toEqual([expect.stringContaining('allow_edit is false')]);
   });

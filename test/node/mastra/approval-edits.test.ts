@@ -57,7 +57,9 @@ async function run(threadId: string, input: Record<string, unknown>, messages: u
 
 async function proposeDeploy(threadId: string) {
   const turn = await run(threadId, {}, [{ id: `u-${threadId}`, role: 'user', content: 'Deploy the api' }]);
-  const finished = turn.events.find((e) => e.type === 'RUN_FINISHED') as { outcome?: { interrupts: { id: string; metadata: Record<string, unknown> }[] } };
+  const finished = turn.events.find((e) => e.type === 'RUN_FINISHED') as {
+    outcome?: { interrupts: { id: string; metadata: Record<string, unknown> }[] };
+  };
   const [interrupt] = finished.outcome!.interrupts;
   return { interrupt, messages: turn.messages };
 }
@@ -74,7 +76,11 @@ describe('createApprovalTool in direct mode, on the real Mastra agent', () => {
     expect(interrupt.metadata).toMatchObject({ toolName: 'deploy_service', args: proposed });
 
     const edited = { service: 'api', replicas: 5, region: 'eu' };
-    const resumed = await run('t-edit', { resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs: edited } }] }, messages);
+    const resumed = await run(
+      't-edit',
+      { resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs: edited } }] },
+      messages,
+    );
 
     expect(deploy).toHaveBeenCalledTimes(1);
     expect(deploy.mock.calls[0][0]).toEqual(edited);

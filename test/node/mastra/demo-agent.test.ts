@@ -54,8 +54,7 @@ const textOf = (events: BaseEvent[]) =>
     .filter((e) => e.type === 'TEXT_MESSAGE_CONTENT')
     .map((e) => (e as any).delta)
     .join('');
-const toolResults = (events: BaseEvent[]) =>
-  events.filter((e) => e.type === 'TOOL_CALL_RESULT').map((e) => JSON.parse((e as any).content));
+const toolResults = (events: BaseEvent[]) => events.filter((e) => e.type === 'TOOL_CALL_RESULT').map((e) => JSON.parse((e as any).content));
 
 describe('demo agent: schedule_meeting', () => {
   it('suspends with the tool’s own four slots, topic and attendee', async () => {
@@ -137,13 +136,25 @@ describe('demo agent: user question tool', () => {
     expect(unwrapInterrupt(interrupt).metadata).toEqual({ questions: DEMO_QUESTIONS });
 
     const answers = [
-      { question: 'What kind of project is this?', multiSelect: false, answer: [{ label: 'Web app', description: 'A browser front end with an API' }] },
-      { question: 'Which regions should it run in?', multiSelect: true, answer: [{ label: 'EU', description: 'Frankfurt and Dublin' }, { label: 'others', description: 'South America' }] },
+      {
+        question: 'What kind of project is this?',
+        multiSelect: false,
+        answer: [{ label: 'Web app', description: 'A browser front end with an API' }],
+      },
+      {
+        question: 'Which regions should it run in?',
+        multiSelect: true,
+        answer: [
+          { label: 'EU', description: 'Frankfurt and Dublin' },
+          { label: 'others', description: 'South America' },
+        ],
+      },
       // A free-text answer, as UserQuestionCard sends it.
       { question: 'When does it need to ship?', answer: [{ label: 'others', description: 'End of June' }] },
     ];
     const resumed = await resume(turn, { status: 'resolved', payload: { answers } });
-    const expected = 'The user answered: "What kind of project is this?" → Web app; "Which regions should it run in?" → EU, South America; "When does it need to ship?" → End of June.';
+    const expected =
+      'The user answered: "What kind of project is this?" → Web app; "Which regions should it run in?" → EU, South America; "When does it need to ship?" → End of June.';
     expect(toolResults(resumed.events)).toEqual([expected]);
     expect(textOf(resumed.events)).toContain(expected);
   });

@@ -53,7 +53,10 @@ describe('normalizeInterrupts with a bridge that emits only the legacy on_interr
     const resumed = await collect(second, {
       resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { chosen_time: slots[3].iso, chosen_label: slots[3].label } }],
     });
-    const text = resumed.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as any).delta).join('');
+    const text = resumed
+      .filter((e) => e.type === 'TEXT_MESSAGE_CONTENT')
+      .map((e) => (e as any).delta)
+      .join('');
     expect(text).toContain(`Scheduled "${topic}" for ${slots[3].label}.`);
   });
 });

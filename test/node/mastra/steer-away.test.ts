@@ -7,7 +7,8 @@ process.env.MASTRA_TELEMETRY_DISABLED = 'true';
 
 let registered: AbstractAgent;
 beforeAll(() => {
-  registered = createDemoAgents(createDemoMastra({ approvals: new ApprovalStore({ refreshesToApprove: 2 }) })).default as unknown as AbstractAgent;
+  registered = createDemoAgents(createDemoMastra({ approvals: new ApprovalStore({ refreshesToApprove: 2 }) }))
+    .default as unknown as AbstractAgent;
 });
 
 async function run(agent: AbstractAgent, params: object) {
@@ -19,7 +20,11 @@ const interruptsOf = (events: BaseEvent[]): any[] => {
   const finished = events.find((e) => e.type === 'RUN_FINISHED') as any;
   return finished?.outcome?.type === 'interrupt' ? finished.outcome.interrupts : [];
 };
-const textOf = (events: BaseEvent[]) => events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as any).delta).join('');
+const textOf = (events: BaseEvent[]) =>
+  events
+    .filter((e) => e.type === 'TEXT_MESSAGE_CONTENT')
+    .map((e) => (e as any).delta)
+    .join('');
 
 // What the hook does when the user chats on while a card is open (onChatWhileOpen: 'dismiss'): one
 // run carries the `cancelled` entry and the message; when the agent only winds the suspended tool

@@ -25,7 +25,9 @@ function decide(prompt: unknown): ScriptedTurn {
   const outcomes = messages
     .slice(lastUser + 1)
     .filter((m) => m.role === 'tool' && Array.isArray(m.content))
-    .flatMap((m) => (m.content as { type: string; output?: unknown }[]).filter((p) => p.type === 'tool-result').map((p) => JSON.stringify(p.output)));
+    .flatMap((m) =>
+      (m.content as { type: string; output?: unknown }[]).filter((p) => p.type === 'tool-result').map((p) => JSON.stringify(p.output)),
+    );
   if (outcomes.length > 0) return { kind: 'text', text: `Model saw: ${outcomes.join(' ')}` };
   const said = JSON.stringify(messages[lastUser]?.content ?? '');
   if (said.includes('rename')) return { kind: 'tool', toolName: 'rename_branch', input: { name: 'old-feature', to: 'archive' } };

@@ -1,12 +1,7 @@
 import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
 import { Observable, firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  normalizeInterrupts,
-  toolApprovalInterrupt,
-  userQuestionInterrupt,
-  withNormalizedInterrupts,
-} from '../../../src/runtime';
+import { normalizeInterrupts, toolApprovalInterrupt, userQuestionInterrupt, withNormalizedInterrupts } from '../../../src/runtime';
 import { LEGACY_INTERRUPT_REASON } from '../../../src/runtime/normalize-interrupts';
 import { APPROVAL_STATUS, InterruptReason } from '../../../src/protocol';
 import { unwrapInterrupt } from '../../../src/unwrap';
@@ -104,7 +99,14 @@ describe('normalizeInterrupts: a Mastra suspend that carries an aidev:* reason',
   });
 
   it('lifts an approval ticket payload', async () => {
-    const ticket = { approvers: ['ops'], sn: 'APR-1', status: 'pending', submit_time: '2026-01-01 10:00', title: 'Deploy', url: 'https://example.com/APR-1' };
+    const ticket = {
+      approvers: ['ops'],
+      sn: 'APR-1',
+      status: 'pending',
+      submit_time: '2026-01-01 10:00',
+      title: 'Deploy',
+      url: 'https://example.com/APR-1',
+    };
     const out = await through(suspendRun({ reason: 'aidev:tool_approval', metadata: { ticket } }, { toolName: 'request_approval' }));
     const [interrupt] = finished(out).outcome.interrupts;
     expect(interrupt.reason).toBe('aidev:tool_approval');
@@ -114,7 +116,10 @@ describe('normalizeInterrupts: a Mastra suspend that carries an aidev:* reason',
   });
 
   it('leaves a suspend without a reason (the time picker) as the very same event', async () => {
-    const events = suspendRun({ topic: 'Intro', slots: [{ label: 'Tomorrow 10:00 AM', iso: '2026-01-02T10:00:00.000Z' }] }, { toolName: 'schedule_meeting' });
+    const events = suspendRun(
+      { topic: 'Intro', slots: [{ label: 'Tomorrow 10:00 AM', iso: '2026-01-02T10:00:00.000Z' }] },
+      { toolName: 'schedule_meeting' },
+    );
     const out = await through(events);
     expect(out[2]).toBe(events[2]);
   });
@@ -152,7 +157,11 @@ describe('normalizeInterrupts: a legacy-only run', () => {
       { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent,
     ];
     const [interrupt] = finished(await through(events)).outcome.interrupts;
-    expect(interrupt).toEqual({ id: expect.stringMatching(`^legacy::${RUN_ID}::0::`), reason: 'aidev:user_question', metadata: { questions } });
+    expect(interrupt).toEqual({
+      id: expect.stringMatching(`^legacy::${RUN_ID}::0::`),
+      reason: 'aidev:user_question',
+      metadata: { questions },
+    });
   });
 
   it('turns a plain-sentence legacy value into an interrupt with that message', async () => {
@@ -170,7 +179,10 @@ describe('normalizeInterrupts: a legacy-only run', () => {
     const middleware = normalizeInterrupts({ onProblem: () => {} });
     const agent = new ScriptedAgent((i) =>
       i.forwardedProps?.command
-        ? [{ type: 'RUN_STARTED', threadId: 't', runId: 'run-2' } as BaseEvent, { type: 'RUN_FINISHED', threadId: 't', runId: 'run-2' } as BaseEvent]
+        ? [
+            { type: 'RUN_STARTED', threadId: 't', runId: 'run-2' } as BaseEvent,
+            { type: 'RUN_FINISHED', threadId: 't', runId: 'run-2' } as BaseEvent,
+          ]
         : [
             { type: 'RUN_STARTED', threadId: 't', runId: RUN_ID } as BaseEvent,
             { type: 'CUSTOM', name: 'on_interrupt', value } as BaseEvent,
@@ -180,7 +192,11 @@ describe('normalizeInterrupts: a legacy-only run', () => {
     const first = await firstValueFrom(middleware(input(), agent).pipe(toArray()));
     const id = finished(first).outcome.interrupts[0].id;
     const answers = { answers: [{ question: 'Which database?', answer: [{ label: 'Postgres', description: 'Relational' }] }] };
-    await firstValueFrom(middleware(input({ runId: 'run-2', resume: [{ interruptId: id, status: 'resolved', payload: answers }] } as any), agent).pipe(toArray()));
+    await firstValueFrom(
+      middleware(input({ runId: 'run-2', resume: [{ interruptId: id, status: 'resolved', payload: answers }] } as any), agent).pipe(
+        toArray(),
+      ),
+    );
     const sent = agent.inputs[1] as RunAgentInput & { resume?: unknown };
     expect(sent.forwardedProps.command).toEqual({ resume: answers, interruptEvent: value });
     expect(sent.resume).toBeUndefined();
@@ -212,7 +228,10 @@ describe('normalizeInterrupts keeps no state between requests', () => {
   const legacyAgent = (values: unknown[], runId = RUN_ID) =>
     new ScriptedAgent((i) =>
       i.forwardedProps?.command || (i as { resume?: unknown }).resume
-        ? [{ type: 'RUN_STARTED', threadId: i.threadId, runId: i.runId } as BaseEvent, { type: 'RUN_FINISHED', threadId: i.threadId, runId: i.runId } as BaseEvent]
+        ? [
+            { type: 'RUN_STARTED', threadId: i.threadId, runId: i.runId } as BaseEvent,
+            { type: 'RUN_FINISHED', threadId: i.threadId, runId: i.runId } as BaseEvent,
+          ]
         : [
             { type: 'RUN_STARTED', threadId: i.threadId, runId } as BaseEvent,
             ...values.map((value) => ({ type: 'CUSTOM', name: 'on_interrupt', value }) as BaseEvent),
@@ -274,10 +293,15 @@ describe('normalizeInterrupts keeps no state between requests', () => {
   });
 
   it('given more than 200 legacy interrupts raised on the server, when the first is answered, it is still translated with its event', async () => {
-    const agents = Array.from({ length: 250 }, (_, n) => legacyAgent([{ reason: 'aidev:user_question', metadata: { questions }, message: `Question ${n}` }], `run-${n}`));
+    const agents = Array.from({ length: 250 }, (_, n) =>
+      legacyAgent([{ reason: 'aidev:user_question', metadata: { questions }, message: `Question ${n}` }], `run-${n}`),
+    );
     const raised = [];
     for (const [n, agent] of agents.entries()) raised.push((await raise(agent, input({ runId: `run-${n}` })))[0]);
-    const sent = await answer(agents[0], input({ runId: 'answer', resume: [{ interruptId: raised[0].id, status: 'resolved', payload: 'yes' }] } as any));
+    const sent = await answer(
+      agents[0],
+      input({ runId: 'answer', resume: [{ interruptId: raised[0].id, status: 'resolved', payload: 'yes' }] } as any),
+    );
     expect(sent.forwardedProps.command).toEqual({
       resume: 'yes',
       interruptEvent: { reason: 'aidev:user_question', metadata: { questions }, message: 'Question 0' },
@@ -295,8 +319,22 @@ describe('normalizeInterrupts keeps no state between requests', () => {
     expect(interruptA.id).not.toBe(interruptB.id);
 
     // B answers first, then A: the order the server sees them must not matter.
-    const sentB = await answer(agentB, input({ threadId: 'thread-b', runId: 'b2', resume: [{ interruptId: interruptB.id, status: 'resolved', payload: { approved: false } }] } as any));
-    const sentA = await answer(agentA, input({ threadId: 'thread-a', runId: 'a2', resume: [{ interruptId: interruptA.id, status: 'resolved', payload: { approved: true } }] } as any));
+    const sentB = await answer(
+      agentB,
+      input({
+        threadId: 'thread-b',
+        runId: 'b2',
+        resume: [{ interruptId: interruptB.id, status: 'resolved', payload: { approved: false } }],
+      } as any),
+    );
+    const sentA = await answer(
+      agentA,
+      input({
+        threadId: 'thread-a',
+        runId: 'a2',
+        resume: [{ interruptId: interruptA.id, status: 'resolved', payload: { approved: true } }],
+      } as any),
+    );
     expect(sentA.forwardedProps.command).toEqual({ resume: { approved: true }, interruptEvent: valueA });
     expect(sentB.forwardedProps.command).toEqual({ resume: { approved: false }, interruptEvent: valueB });
   });
@@ -313,7 +351,10 @@ describe('normalizeInterrupts keeps no state between requests', () => {
     const agent = legacyAgent([]);
     const forged = `legacy::${RUN_ID}::0::not*base64`;
     await firstValueFrom(
-      normalizeInterrupts({ onProblem })(input({ resume: [{ interruptId: forged, status: 'resolved', payload: 'ok' }] } as any), agent).pipe(toArray()),
+      normalizeInterrupts({ onProblem })(
+        input({ resume: [{ interruptId: forged, status: 'resolved', payload: 'ok' }] } as any),
+        agent,
+      ).pipe(toArray()),
     );
     expect(agent.inputs[0].forwardedProps.command).toEqual({ resume: 'ok' });
     expect(onProblem.mock.calls[0][0]).toMatch(/unreadable event/);
@@ -327,7 +368,10 @@ describe('normalizeInterrupts keeps no state between requests', () => {
     const [interrupt] = finished(out).outcome.interrupts;
     expect(interrupt.reason).toBe('aidev:user_question');
     expect(onProblem.mock.calls[0][0]).toMatch(/too large to carry/);
-    const sent = await answer(agent, input({ runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'resolved', payload: 'ok' }] } as any));
+    const sent = await answer(
+      agent,
+      input({ runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'resolved', payload: 'ok' }] } as any),
+    );
     expect(sent.forwardedProps.command).toEqual({ resume: 'ok' });
   });
 });
@@ -361,7 +405,9 @@ describe('normalizeInterrupts: malformed input', () => {
       { id: 'b', reason: 'mastra:tool_suspend', metadata: { mastra: { suspendPayload: { reason: null } } } },
       { id: 'c', reason: 'x', metadata: 'not metadata' },
     ];
-    const events: BaseEvent[] = [{ type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID, outcome: { type: 'interrupt', interrupts: weird } } as BaseEvent];
+    const events: BaseEvent[] = [
+      { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID, outcome: { type: 'interrupt', interrupts: weird } } as BaseEvent,
+    ];
     const out = await through(events);
     expect(finished(out).outcome.interrupts).toEqual(weird);
   });
@@ -369,7 +415,12 @@ describe('normalizeInterrupts: malformed input', () => {
   it('passes an event through when reading it throws', async () => {
     const onProblem = vi.fn();
     const hostile = { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID } as BaseEvent;
-    Object.defineProperty(hostile, 'outcome', { get: () => { throw new Error('boom'); }, enumerable: true });
+    Object.defineProperty(hostile, 'outcome', {
+      get: () => {
+        throw new Error('boom');
+      },
+      enumerable: true,
+    });
     const out = await through([hostile], normalizeInterrupts({ onProblem }));
     expect(out[0]).toBe(hostile);
     expect(onProblem.mock.calls[0][0]).toContain('boom');
@@ -423,7 +474,14 @@ describe('normalizeInterrupts: CopilotRuntime clones the agent per request', () 
 });
 
 describe('interrupt builders', () => {
-  const ticket = { approvers: ['ops'], sn: 'APR-1', status: APPROVAL_STATUS.PENDING, submit_time: '2026-01-01 10:00', title: 'Deploy', url: 'https://example.com/APR-1' };
+  const ticket = {
+    approvers: ['ops'],
+    sn: 'APR-1',
+    status: APPROVAL_STATUS.PENDING,
+    submit_time: '2026-01-01 10:00',
+    title: 'Deploy',
+    url: 'https://example.com/APR-1',
+  };
 
   it('toolApprovalInterrupt builds a ticket-mode interrupt', () => {
     expect(toolApprovalInterrupt({ toolCallId: 'c1', ticket, message: 'Needs approval' })).toEqual({
@@ -437,13 +495,24 @@ describe('interrupt builders', () => {
 
   it('toolApprovalInterrupt builds a direct-mode interrupt', () => {
     const interrupt = toolApprovalInterrupt({ id: 'i1', toolCallId: 'c2', toolName: 'delete_branch', args: { name: 'old' } });
-    expect(interrupt).toEqual({ id: 'i1', reason: 'aidev:tool_approval', toolCallId: 'c2', metadata: { toolName: 'delete_branch', args: { name: 'old' } } });
+    expect(interrupt).toEqual({
+      id: 'i1',
+      reason: 'aidev:tool_approval',
+      toolCallId: 'c2',
+      metadata: { toolName: 'delete_branch', args: { name: 'old' } },
+    });
     expect(unwrapInterrupt(interrupt).reason).toBe('aidev:tool_approval');
   });
 
   it('userQuestionInterrupt builds a question interrupt the unwrap accepts', () => {
     const interrupt = userQuestionInterrupt({ toolCallId: 'c3', questions, expiresAt: '2030-01-01T00:00:00Z' });
-    expect(interrupt).toEqual({ id: 'aidev:user_question::c3', reason: 'aidev:user_question', toolCallId: 'c3', expiresAt: '2030-01-01T00:00:00Z', metadata: { questions } });
+    expect(interrupt).toEqual({
+      id: 'aidev:user_question::c3',
+      reason: 'aidev:user_question',
+      toolCallId: 'c3',
+      expiresAt: '2030-01-01T00:00:00Z',
+      metadata: { questions },
+    });
     expect(unwrapInterrupt(interrupt).problem).toBeUndefined();
   });
 

@@ -29,8 +29,15 @@ class LegacyAgent extends AbstractAgent {
         subscriber.next({ type: 'TEXT_MESSAGE_END', messageId: id } as BaseEvent);
       } else {
         // Fixed ids, as in the protocol's examples: every thread raises the same two.
-        for (const [id, question] of [['interrupt_db', `Which database for ${threadId}?`], ['interrupt_region', `Which region for ${threadId}?`]]) {
-          subscriber.next({ type: 'CUSTOM', name: 'on_interrupt', value: JSON.stringify({ id, reason: 'aidev:user_question', metadata: { questions: [{ question }] } }) } as BaseEvent);
+        for (const [id, question] of [
+          ['interrupt_db', `Which database for ${threadId}?`],
+          ['interrupt_region', `Which region for ${threadId}?`],
+        ]) {
+          subscriber.next({
+            type: 'CUSTOM',
+            name: 'on_interrupt',
+            value: JSON.stringify({ id, reason: 'aidev:user_question', metadata: { questions: [{ question }] } }),
+          } as BaseEvent);
         }
       }
       subscriber.next({ type: 'RUN_FINISHED', threadId, runId } as BaseEvent);
@@ -82,7 +89,11 @@ describe('normalizeInterrupts through CopilotRuntime, answered on another server
     for (const agent of answered) {
       const interrupts = raised[agent.threadId === 'thread-a' ? 0 : 1];
       await run(agent, {
-        resume: interrupts.map((interrupt, n) => ({ interruptId: interrupt.id, status: 'resolved', payload: `${agent.threadId} answer ${n}` })),
+        resume: interrupts.map((interrupt, n) => ({
+          interruptId: interrupt.id,
+          status: 'resolved',
+          payload: `${agent.threadId} answer ${n}`,
+        })),
       });
     }
 

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { argsObject, diffArgs, formValuesFrom, parseArgsJson, toolCallOf } from '../../../components/tool-approval-card/approval-edit-model';
+import {
+  argsObject,
+  diffArgs,
+  formValuesFrom,
+  parseArgsJson,
+  toolCallOf,
+} from '../../../components/tool-approval-card/approval-edit-model';
 import { flatSchemaFields } from '../../../components/shared/flat-schema';
 import { unwrapInterrupt } from '../../../src/unwrap';
 
@@ -21,7 +27,9 @@ describe('approval edit model', () => {
       dismissible: true,
       reasonOnlyOnReject: false,
     });
-    expect(toolCallOf(unwrapInterrupt({ id: 'b', reason: 'aidev:tool_approval', metadata: { args: {}, allowEdit: false } })).editable).toBe(false);
+    expect(toolCallOf(unwrapInterrupt({ id: 'b', reason: 'aidev:tool_approval', metadata: { args: {}, allowEdit: false } })).editable).toBe(
+      false,
+    );
     // A backend that takes only some answers (a LangGraph review request's config) hides the others.
     const limited = { allowApprove: false, allowReject: false, allowDismiss: false, reasonOnlyOnReject: true };
     expect(toolCallOf(unwrapInterrupt({ id: 'c', reason: 'aidev:tool_approval', metadata: { args: {}, ...limited } }))).toMatchObject({

@@ -11,7 +11,17 @@ import type { AnyInterruptRenderer, InterruptRendererProps } from '../../../hook
 import type { InterruptStatus } from '../../../src/session/status';
 import { createRendererRegistry } from '../../../src/registry';
 import { unwrapInterrupt } from '../../../src/unwrap';
-import { approvalInterrupt, directApprovalInterrupt, fixedClock, FIXED_NOW, mastraTimePicker, questionInterrupt, SLOTS, ticket, timePickerInterrupt } from '../../../stories/support/fixtures';
+import {
+  approvalInterrupt,
+  directApprovalInterrupt,
+  fixedClock,
+  FIXED_NOW,
+  mastraTimePicker,
+  questionInterrupt,
+  SLOTS,
+  ticket,
+  timePickerInterrupt,
+} from '../../../stories/support/fixtures';
 import { zhCN } from '../../../src/i18n/locales/zh-CN';
 
 /** Renderer props as the host hook passes them; resolve/cancel are spies that change nothing. */
@@ -43,8 +53,22 @@ describe('defaultRenderers', () => {
 
 describe('restored from history: a compact summary, the details on demand, nothing else to click', () => {
   const cases: Array<[string, ComponentType<any>, unknown, unknown, string, string]> = [
-    ['TimePickerCard', TimePickerCard, timePickerInterrupt, { chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label }, 'time-picker-picked', SLOTS[0].label],
-    ['ToolApprovalCard', ToolApprovalCard, approvalInterrupt(), { metadata: { ticket: { ...ticket, status: 'approved' } } }, 'approval-card-resolved', ticket.sn],
+    [
+      'TimePickerCard',
+      TimePickerCard,
+      timePickerInterrupt,
+      { chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label },
+      'time-picker-picked',
+      SLOTS[0].label,
+    ],
+    [
+      'ToolApprovalCard',
+      ToolApprovalCard,
+      approvalInterrupt(),
+      { metadata: { ticket: { ...ticket, status: 'approved' } } },
+      'approval-card-resolved',
+      ticket.sn,
+    ],
     ['UserQuestionCard', UserQuestionCard, questionInterrupt(), { answers: [] }, 'user-question-answered', 'No answer'],
     ['FallbackInterruptCard', FallbackInterruptCard, { id: 'x', reason: 'acme:x' }, {}, 'fallback-interrupt-card', 'acme:x'],
   ];
@@ -102,10 +126,9 @@ describe('the first click wins, even when the host is slow to re-render', () => 
 describe('expiry', () => {
   it('turns read-only "Expired" when the countdown runs out, without resolving', () => {
     vi.useFakeTimers({ now: FIXED_NOW });
-    const p = props(
-      { ...timePickerInterrupt, expiresAt: new Date(FIXED_NOW + 2_000).toISOString() },
-      { now: undefined } as Partial<InterruptRendererProps<unknown>>,
-    );
+    const p = props({ ...timePickerInterrupt, expiresAt: new Date(FIXED_NOW + 2_000).toISOString() }, { now: undefined } as Partial<
+      InterruptRendererProps<unknown>
+    >);
     render(<TimePickerCard {...p} />);
     expect(screen.getByRole('timer')).toHaveTextContent('Expires in 0:02');
     act(() => vi.advanceTimersByTime(1_000));
@@ -180,7 +203,11 @@ describe('labels, locale and errors', () => {
   });
 
   it('in error without retry (nothing to resend), shows the error but no Retry button', () => {
-    render(<TimePickerCard {...props(timePickerInterrupt, { status: 'error', result: { cancelled: true }, error: 'expired set', retry: undefined })} />);
+    render(
+      <TimePickerCard
+        {...props(timePickerInterrupt, { status: 'error', result: { cancelled: true }, error: 'expired set', retry: undefined })}
+      />,
+    );
     expect(screen.getByTestId('interrupt-error')).toHaveTextContent('expired set');
     expect(screen.queryByTestId('interrupt-retry')).toBeNull();
   });

@@ -46,7 +46,15 @@ describe('flat schema', () => {
 });
 
 describe('user question answers', () => {
-  const single = { header: 'h', question: 'q', multiSelect: false, options: [{ label: 'a', description: 'A' }, { label: 'b', description: 'B' }] };
+  const single = {
+    header: 'h',
+    question: 'q',
+    multiSelect: false,
+    options: [
+      { label: 'a', description: 'A' },
+      { label: 'b', description: 'B' },
+    ],
+  };
   const multi = { ...single, multiSelect: true };
 
   it('single choice replaces, multiple choice toggles', () => {
@@ -57,10 +65,19 @@ describe('user question answers', () => {
   });
 
   it('keeps option order, needs Others text, keeps multiSelect only when given', () => {
-    expect(answerFromDraft(multi, { ...EMPTY_DRAFT, selected: ['b', 'a'] })).toEqual({ question: 'q', multiSelect: true, answer: single.options });
+    expect(answerFromDraft(multi, { ...EMPTY_DRAFT, selected: ['b', 'a'] })).toEqual({
+      question: 'q',
+      multiSelect: true,
+      answer: single.options,
+    });
     expect(answerFromDraft(single, { ...EMPTY_DRAFT, selected: ['others'] })).toBeUndefined();
-    expect(answerFromDraft(single, { ...EMPTY_DRAFT, selected: ['others'], othersText: ' x ' })?.answer).toEqual([{ label: 'others', description: 'x' }]);
-    expect(answerFromDraft({ header: 'h', question: 'free' }, { ...EMPTY_DRAFT, text: 'hi' })).toEqual({ question: 'free', answer: [{ label: 'others', description: 'hi' }] });
+    expect(answerFromDraft(single, { ...EMPTY_DRAFT, selected: ['others'], othersText: ' x ' })?.answer).toEqual([
+      { label: 'others', description: 'x' },
+    ]);
+    expect(answerFromDraft({ header: 'h', question: 'free' }, { ...EMPTY_DRAFT, text: 'hi' })).toEqual({
+      question: 'free',
+      answer: [{ label: 'others', description: 'hi' }],
+    });
     expect(answerFromDraft({ header: 'h', question: 'free' }, EMPTY_DRAFT)).toBeUndefined();
   });
 });

@@ -17,7 +17,12 @@ const message = (content: InterruptMessage['content']): InterruptMessage => ({
 describe('InterruptMessageRender', () => {
   it('sends a cancelled resume record when a stored question is skipped', async () => {
     const onInterruptResume = vi.fn();
-    render(<InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] } })} onInterruptResume={onInterruptResume} />);
+    render(
+      <InterruptMessageRender
+        message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] } })}
+        onInterruptResume={onInterruptResume}
+      />,
+    );
     await userEvent.click(screen.getByTestId('user-question-skip'));
     expect(onInterruptResume).toHaveBeenCalledWith(
       { interruptId: 'interrupt_question_1', reason: 'aidev:user_question', status: 'cancelled', payload: {} },
@@ -33,7 +38,9 @@ describe('InterruptMessageRender', () => {
       status: 'resolved' as const,
       payload: { answers: [{ question: questions[0].question, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] },
     };
-    render(<InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] }, result })} />);
+    render(
+      <InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] }, result })} />,
+    );
     expect(screen.getByTestId('read-only-answer')).toHaveTextContent('basic');
     // Nothing to answer any more: the one button opens the details.
     await userEvent.click(screen.getByRole('button', { name: 'Details' }));
@@ -46,7 +53,9 @@ describe('InterruptMessageRender', () => {
       interruptId: 'interrupt_question_1',
       reason: InterruptReason.UserQuestion as const,
       status: 'resolved' as const,
-      payload: { answers: [null, 7, { question: questions[0].question, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] as never },
+      payload: {
+        answers: [null, 7, { question: questions[0].question, answer: [{ label: 'basic', description: 'Plain bubble sort' }] }] as never,
+      },
     };
     render(<InterruptMessageRender message={message({ outcome: { type: 'success' }, result })} />);
     await userEvent.click(screen.getByRole('button', { name: 'Details' }));
@@ -90,7 +99,9 @@ describe('InterruptMessageRender', () => {
           renderers={{ 'aidev:user_question': Broken }}
         />,
       );
-      expect(screen.getByTestId('fallback-interrupt-problem')).toHaveTextContent('The "aidev:user_question" renderer failed: no questions today');
+      expect(screen.getByTestId('fallback-interrupt-problem')).toHaveTextContent(
+        'The "aidev:user_question" renderer failed: no questions today',
+      );
       expect(screen.getByText('Before the card')).toBeInTheDocument();
       expect(error).toHaveBeenCalledWith(expect.stringContaining('"aidev:user_question" threw'), expect.any(Error), expect.anything());
       error.mockRestore();

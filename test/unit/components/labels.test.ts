@@ -7,14 +7,14 @@ const ZH_CN_LABELS = zhCN.labels;
 
 describe('labels', () => {
   it('ships the QA contract texts verbatim in English', () => {
-    expect([EN_LABELS.timePickerEyebrow, EN_LABELS.timePickerPrompt, EN_LABELS.timePickerNone, EN_LABELS.timePickerBooked, EN_LABELS.timePickerCancelled, EN_LABELS.timePickerNoTime]).toEqual([
-      'Book a call',
-      'Pick a time that works for you.',
-      'None of these work',
-      'Booked',
-      'Cancelled',
-      'No time picked.',
-    ]);
+    expect([
+      EN_LABELS.timePickerEyebrow,
+      EN_LABELS.timePickerPrompt,
+      EN_LABELS.timePickerNone,
+      EN_LABELS.timePickerBooked,
+      EN_LABELS.timePickerCancelled,
+      EN_LABELS.timePickerNoTime,
+    ]).toEqual(['Book a call', 'Pick a time that works for you.', 'None of these work', 'Booked', 'Cancelled', 'No time picked.']);
     expect(formatLabel(EN_LABELS.timePickerWith, { attendee: 'Alice' })).toBe('With Alice');
   });
 
@@ -38,17 +38,20 @@ describe('labels', () => {
       expect(locales.map(({ tag }) => tag)).toContain('zh-CN');
     });
 
-    it.each(locales)('$tag: should export one { locale, labels } named after its file, with every English key and placeholder', ({ tag, exports }) => {
-      const [locale, ...others] = exports;
-      expect(others).toEqual([]);
-      expect(locale.locale).toBe(tag);
-      const labels = locale.labels as Record<string, string>;
-      expect(Object.keys(labels).sort()).toEqual(Object.keys(EN_LABELS).sort());
-      for (const [key, english] of Object.entries(EN_LABELS)) {
-        expect(typeof labels[key] === 'string' && labels[key].trim() !== '', `${tag}.${key} is empty`).toBe(true);
-        expect(placeholders(labels[key]), `${tag}.${key} placeholders`).toEqual(placeholders(english));
-      }
-    });
+    it.each(locales)(
+      '$tag: should export one { locale, labels } named after its file, with every English key and placeholder',
+      ({ tag, exports }) => {
+        const [locale, ...others] = exports;
+        expect(others).toEqual([]);
+        expect(locale.locale).toBe(tag);
+        const labels = locale.labels as Record<string, string>;
+        expect(Object.keys(labels).sort()).toEqual(Object.keys(EN_LABELS).sort());
+        for (const [key, english] of Object.entries(EN_LABELS)) {
+          expect(typeof labels[key] === 'string' && labels[key].trim() !== '', `${tag}.${key} is empty`).toBe(true);
+          expect(placeholders(labels[key]), `${tag}.${key} placeholders`).toEqual(placeholders(english));
+        }
+      },
+    );
   });
 
   it('merges string overrides over English and ignores other values', () => {

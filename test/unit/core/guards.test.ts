@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isTimePickerPayload,
-  isToolApprovalInterrupt,
-  isUserQuestionInterrupt,
-  unwrapInterrupt,
-} from '../../../src/unwrap';
+import { isTimePickerPayload, isToolApprovalInterrupt, isUserQuestionInterrupt, unwrapInterrupt } from '../../../src/unwrap';
 import { approvalInterrupt, questionInterrupt, mastraQuestionInterrupt, slots, ticket } from '../../fixtures/interrupts';
 
 describe('shape guards', () => {

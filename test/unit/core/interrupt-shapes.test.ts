@@ -5,16 +5,25 @@ import { fromLangGraphValue, legacyInterruptId, liftInterrupt, parseInterruptId 
 describe('interrupt ids carry what a resume needs', () => {
   it('given any JSON event value and agent id, a legacy id parses back to exactly them', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.option(fc.string({ minLength: 1 }), { nil: undefined }), fc.string(), fc.nat(), (event, agentId, runId, index) => {
-        // Prototype keys are dropped on the way back (the id comes from a browser); see the hostile test below.
-        fc.pre(!/"(__proto__|constructor|prototype)":/.test(JSON.stringify(event)));
-        const { id, problem } = legacyInterruptId(runId, index, { ...(agentId ? { agentId } : {}), event });
-        expect(problem).toBeUndefined();
-        const parsed = parseInterruptId(id);
-        expect(parsed.kind).toBe('legacy');
-        // JSON round trip: -0 becomes 0, like any JSON transport.
-        expect(parsed).toEqual({ kind: 'legacy', carried: { ...(agentId ? { agentId } : {}), event: JSON.parse(JSON.stringify(event)) } });
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+        fc.string(),
+        fc.nat(),
+        (event, agentId, runId, index) => {
+          // Prototype keys are dropped on the way back (the id comes from a browser); see the hostile test below.
+          fc.pre(!/"(__proto__|constructor|prototype)":/.test(JSON.stringify(event)));
+          const { id, problem } = legacyInterruptId(runId, index, { ...(agentId ? { agentId } : {}), event });
+          expect(problem).toBeUndefined();
+          const parsed = parseInterruptId(id);
+          expect(parsed.kind).toBe('legacy');
+          // JSON round trip: -0 becomes 0, like any JSON transport.
+          expect(parsed).toEqual({
+            kind: 'legacy',
+            carried: { ...(agentId ? { agentId } : {}), event: JSON.parse(JSON.stringify(event)) },
+          });
+        },
+      ),
     );
   });
 

@@ -79,9 +79,7 @@ describe('protocol types', () => {
     expectTypeOf<UserQuestionResume['status']>().toEqualTypeOf<'cancelled' | 'resolved'>();
     expectTypeOf<ToolApprovalResume['payload']>().toEqualTypeOf<{ interrupt_id: number | string }>();
     expectTypeOf<FlowNodeResume['payload']>().toEqualTypeOf<{ node_id: string; task_id: number }>();
-    expectTypeOf<OnInterruptResume>().toEqualTypeOf<
-      (payload: InterruptResume, interrupt?: Interrupt) => Promise<void> | void
-    >();
+    expectTypeOf<OnInterruptResume>().toEqualTypeOf<(payload: InterruptResume, interrupt?: Interrupt) => Promise<void> | void>();
   });
 
   it('compiles the published protocol examples as written', () => {

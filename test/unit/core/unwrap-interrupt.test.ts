@@ -58,13 +58,28 @@ describe('unwrapInterrupt', () => {
   it('reads a LangGraph interrupt whose value sits under metadata.langgraph.raw (emitInterruptOutcome), lifting its reason', () => {
     const raw = { reason: 'aidev:user_question', message: 'A few questions', metadata: { questions } };
     const u = unwrapInterrupt({ id: 'lg-1', reason: 'aidev:user_question', message: 'A few questions', metadata: { langgraph: { raw } } });
-    expect(u).toMatchObject({ id: 'lg-1', reason: 'aidev:user_question', metadata: { questions }, payload: raw, message: 'A few questions' });
+    expect(u).toMatchObject({
+      id: 'lg-1',
+      reason: 'aidev:user_question',
+      metadata: { questions },
+      payload: raw,
+      message: 'A few questions',
+    });
     expect(u.problem).toBeUndefined();
     // A plain-string LangGraph interrupt keeps its message and the bridge's reason.
-    const plain = unwrapInterrupt({ id: 'lg-2', reason: 'langgraph:interrupt', message: 'Approve?', metadata: { langgraph: { raw: 'Approve?' } } });
+    const plain = unwrapInterrupt({
+      id: 'lg-2',
+      reason: 'langgraph:interrupt',
+      message: 'Approve?',
+      metadata: { langgraph: { raw: 'Approve?' } },
+    });
     expect(plain).toMatchObject({ id: 'lg-2', reason: 'langgraph:interrupt', message: 'Approve?', payload: 'Approve?' });
     // A value that names its tool is drawn by that tool's card, with the value as the payload.
-    const slots = { toolName: 'schedule_meeting', topic: 'Intro', slots: [{ label: 'Tomorrow 10:00 AM', iso: '2026-01-02T10:00:00.000Z' }] };
+    const slots = {
+      toolName: 'schedule_meeting',
+      topic: 'Intro',
+      slots: [{ label: 'Tomorrow 10:00 AM', iso: '2026-01-02T10:00:00.000Z' }],
+    };
     expect(unwrapInterrupt({ id: 'lg-3', reason: 'langgraph:interrupt', metadata: { langgraph: { raw: slots } } })).toMatchObject({
       toolName: 'schedule_meeting',
       payload: slots,
@@ -144,7 +159,9 @@ describe('unwrapInterrupt', () => {
   });
 
   it('drops prototype-polluting keys and says so', () => {
-    const hostile = JSON.parse('{"id":"x","reason":"a:b","metadata":{"__proto__":{"polluted":true},"constructor":{"prototype":{"bad":1}},"ok":1}}');
+    const hostile = JSON.parse(
+      '{"id":"x","reason":"a:b","metadata":{"__proto__":{"polluted":true},"constructor":{"prototype":{"bad":1}},"ok":1}}',
+    );
     const u = unwrapInterrupt(hostile);
     expect(u.metadata).toEqual({ ok: 1 });
     expect(u.problem).toMatch(/unsafe keys: __proto__, constructor/);
@@ -157,7 +174,15 @@ describe('unwrapInterrupt', () => {
   });
 
   it('survives objects whose getters throw and cyclic objects', () => {
-    const trap = { id: 'x', reason: 'a:b', metadata: { get boom() { throw new Error('nope'); } } };
+    const trap = {
+      id: 'x',
+      reason: 'a:b',
+      metadata: {
+        get boom() {
+          throw new Error('nope');
+        },
+      },
+    };
     expect(unwrapInterrupt(trap).problem).toMatch(/could not be read/);
     const cyclic: Record<string, unknown> = { id: 'c', reason: 'a:b', metadata: {} };
     (cyclic.metadata as Record<string, unknown>).self = cyclic;

@@ -21,11 +21,17 @@ const hostileObject = fc.dictionary(hostileKey, fc.jsonValue(), { maxKeys: 6 });
 
 describe('unwrapInterrupt on arbitrary input', () => {
   it('never throws on any JSON value, and explains what it could not read', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => void expectUsable(value)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => void expectUsable(value)),
+      { numRuns: 500 },
+    );
   });
 
   it('never throws on any string, JSON or not', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (text) => void expectUsable(text)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (text) => void expectUsable(text)),
+      { numRuns: 500 },
+    );
   });
 
   it('never throws on interrupt-like objects with wrong field types', () => {
@@ -35,8 +41,14 @@ describe('unwrapInterrupt on arbitrary input', () => {
       metadata: fc.oneof(fc.anything(), fc.record({ mastra: fc.record({ suspendPayload: fc.anything(), toolName: fc.anything() }) })),
       message: fc.anything(),
     });
-    fc.assert(fc.property(shape, (value) => void expectUsable(value)), { numRuns: 500 });
-    fc.assert(fc.property(shape, (value) => void expectUsable({ name: 'on_interrupt', value: JSON.stringify(value) })), { numRuns: 500 });
+    fc.assert(
+      fc.property(shape, (value) => void expectUsable(value)),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(shape, (value) => void expectUsable({ name: 'on_interrupt', value: JSON.stringify(value) })),
+      { numRuns: 500 },
+    );
   });
 
   it('never pollutes prototypes, whether keys arrive as JSON or as own properties', () => {
@@ -49,7 +61,9 @@ describe('unwrapInterrupt on arbitrary input', () => {
       { numRuns: 500 },
     );
     const literal = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"bad":1}}}');
-    expect(expectUsable({ id: 'x', reason: 'mastra:tool_suspend', metadata: { mastra: { suspendPayload: literal } } }).problem).toMatch(/unsafe keys/);
+    expect(expectUsable({ id: 'x', reason: 'mastra:tool_suspend', metadata: { mastra: { suspendPayload: literal } } }).problem).toMatch(
+      /unsafe keys/,
+    );
   });
 
   it('reads 10,000-deep nesting without overflowing, and says what it dropped', () => {

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 const root = join(__dirname, '../../..');
 const OUTSIDE = /\bSPEC(\.md)?\b(?!\w)|REFERENCE\.md|\bseeds\/|\b[Tt]he seed('s)?\b|\b[Ss]eed (article|document)/;
 
-const files = execFileSync('git', ['ls-files', '*.ts', '*.tsx', '*.mjs', '*.js', '*.md', '*.css', '.ci/run'], { cwd: root, encoding: 'utf8' })
+const files = execFileSync('git', ['ls-files', '*.ts', '*.tsx', '*.mjs', '*.js', '*.md', '*.css', '.ci/run'], {
+  cwd: root,
+  encoding: 'utf8',
+})
   .split('\n')
   .filter((file) => file && !file.startsWith('examples/nextjs/node_modules') && file !== 'test/unit/docs/no-outside-citations.test.ts');
 

@@ -19,7 +19,9 @@ describe('README code taken from examples/', () => {
   const marked = [...readme.matchAll(/<!-- (examples\/[^ ]+) -->/g)].map((m) => m[1]);
 
   it('marks at least the Next.js page and runtime route', () => {
-    expect(marked).toEqual(expect.arrayContaining(['examples/nextjs/app/page.tsx', 'examples/nextjs/app/api/copilotkit/[[...slug]]/route.ts']));
+    expect(marked).toEqual(
+      expect.arrayContaining(['examples/nextjs/app/page.tsx', 'examples/nextjs/app/api/copilotkit/[[...slug]]/route.ts']),
+    );
   });
 
   it.each(marked)('shows %s exactly as the file is', (path) => {

@@ -15,8 +15,13 @@ const listed = layout
   .filter((path): path is string => path !== undefined);
 
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
-const foldersAt = (prefix: string) =>
-  [...new Set(tracked.filter((file) => file.startsWith(prefix) && file.slice(prefix.length).includes('/')).map((file) => prefix + file.slice(prefix.length).split('/')[0] + '/'))];
+const foldersAt = (prefix: string) => [
+  ...new Set(
+    tracked
+      .filter((file) => file.startsWith(prefix) && file.slice(prefix.length).includes('/'))
+      .map((file) => prefix + file.slice(prefix.length).split('/')[0] + '/'),
+  ),
+];
 
 describe('README Layout', () => {
   it('given the README, should have a Layout block listing folders', () => {
@@ -32,7 +37,10 @@ describe('README Layout', () => {
     expect(listed).toEqual(expect.arrayContaining(['components/shared/', 'components/host/']));
     // The card folders are named on the `components/<card>/` line.
     const cardLine = layout.split('\n').findIndex((line) => line.startsWith('components/<card>/'));
-    const cardText = layout.split('\n').slice(cardLine, cardLine + 2).join(' ');
+    const cardText = layout
+      .split('\n')
+      .slice(cardLine, cardLine + 2)
+      .join(' ');
     expect(cards.filter((folder) => !cardText.includes(folder.slice('components/'.length)))).toEqual([]);
   });
 

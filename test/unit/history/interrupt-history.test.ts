@@ -152,7 +152,10 @@ describe('createInterruptHistory', () => {
 describe('always-allowed tools', () => {
   const memory = () => {
     const store = new Map<string, string>();
-    return { store, persistence: { get: (key: string) => store.get(key), set: (key: string, value: string) => void store.set(key, value) } };
+    return {
+      store,
+      persistence: { get: (key: string) => store.get(key), set: (key: string, value: string) => void store.set(key, value) },
+    };
   };
 
   it('given a tool allowed in one thread, should allow it there only, and keep the same array until it changes', () => {

@@ -9,7 +9,17 @@ const field = (name: string, type: FlatField['type'] = 'string'): FlatField => (
 
 /** Render props whose interrupt fields all have the wrong types, as a hand-edited storage record could. */
 const wrongTyped = {
-  interrupt: { id: 'w', reason: { r: 1 }, message: { text: 'x' }, problem: ['p'], expiresAt: 5, metadata: 'm', payload: 1, source: 'raw', raw: undefined },
+  interrupt: {
+    id: 'w',
+    reason: { r: 1 },
+    message: { text: 'x' },
+    problem: ['p'],
+    expiresAt: 5,
+    metadata: 'm',
+    payload: 1,
+    source: 'raw',
+    raw: undefined,
+  },
   status: 'error',
   error: { e: 1 },
   result: undefined,

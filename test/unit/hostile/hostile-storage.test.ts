@@ -26,7 +26,13 @@ const stored = (id: string, time: number, extra: Record<string, unknown> = {}) =
 describe('history on broken storage', () => {
   it('given a stored record whose message is an object, should drop it with one warning naming it and keep the rest', () => {
     const storage = memoryStorage();
-    storage.set(`${KEY}:t`, JSON.stringify([stored('good', 1), stored('bad', 2, { interrupt: { ...approval, id: 'bad', raw: undefined, message: { text: 'x' } } })]));
+    storage.set(
+      `${KEY}:t`,
+      JSON.stringify([
+        stored('good', 1),
+        stored('bad', 2, { interrupt: { ...approval, id: 'bad', raw: undefined, message: { text: 'x' } } }),
+      ]),
+    );
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const records = createInterruptHistory({ persistence: storage, storageKey: KEY }).getSnapshot('t');
     expect(records.map((r) => r.id)).toEqual(['good']);
@@ -37,12 +43,27 @@ describe('history on broken storage', () => {
 
   it('given storage whose get throws, should still save the answer', () => {
     const storage = memoryStorage();
-    const broken: InterruptHistoryPersistence = { get: () => { throw new Error('read denied'); }, set: storage.set };
+    const broken: InterruptHistoryPersistence = {
+      get: () => {
+        throw new Error('read denied');
+      },
+      set: storage.set,
+    };
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const history = createInterruptHistory({ persistence: broken, storageKey: KEY });
-    history.record({ threadId: 't', id: approval.id, reason: approval.reason, interrupt: approval, status: 'resolved', result: { approved: true }, anchor: null });
+    history.record({
+      threadId: 't',
+      id: approval.id,
+      reason: approval.reason,
+      interrupt: approval,
+      status: 'resolved',
+      result: { approved: true },
+      anchor: null,
+    });
     warn.mockRestore();
-    expect(JSON.parse(storage.data.get(`${KEY}:t`) ?? '[]')).toMatchObject([{ id: approval.id, status: 'resolved', result: { approved: true } }]);
+    expect(JSON.parse(storage.data.get(`${KEY}:t`) ?? '[]')).toMatchObject([
+      { id: approval.id, status: 'resolved', result: { approved: true } },
+    ]);
   });
 
   it('given 10,000 stored records and maxPerThread 10, should load only the newest 10', () => {

@@ -3,8 +3,7 @@ import { UNWRAP_LIMITS, unwrapInterrupt, unwrapInterrupts } from '../../../src/u
 
 /** A proxy around `target` (and everything read through it) that counts each property read. */
 function counted<T extends object>(target: T, counter: { reads: number }): T {
-  const wrap = (value: unknown): unknown =>
-    typeof value === 'object' && value !== null ? counted(value as object, counter) : value;
+  const wrap = (value: unknown): unknown => (typeof value === 'object' && value !== null ? counted(value as object, counter) : value);
   return new Proxy(target, {
     get(t, key, receiver) {
       counter.reads++;
@@ -26,7 +25,10 @@ function nested(depth: number, leaf: string): string {
 
 describe('unwrap on hostile input', () => {
   it('given a legacy on_interrupt event whose value is a JSON string with unsafe keys, should drop them and say so', () => {
-    const value = JSON.stringify({ reason: 'x:y', metadata: {}, note: 'hi' }).replace('{', '{"__proto__":{"polluted":true},"constructor":1,');
+    const value = JSON.stringify({ reason: 'x:y', metadata: {}, note: 'hi' }).replace(
+      '{',
+      '{"__proto__":{"polluted":true},"constructor":1,',
+    );
     const unwrapped = unwrapInterrupt({ name: 'on_interrupt', value });
     expect(unwrapped.problem).toMatch(/unsafe keys: __proto__, constructor/);
     expect(Object.prototype.hasOwnProperty.call(unwrapped.payload, '__proto__')).toBe(false);

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InterruptSession, keyOf, statusOf, type InterruptAnswer, type InterruptKey, type SessionBatch, type SessionDecision } from '../../../src/session';
+import {
+  InterruptSession,
+  keyOf,
+  statusOf,
+  type InterruptAnswer,
+  type InterruptKey,
+  type SessionBatch,
+  type SessionDecision,
+} from '../../../src/session';
 
 /**
  * The world around the session: what the user answered, what the agent received, which cards
@@ -76,22 +84,35 @@ function checkInvariants(world: World) {
 }
 
 type Cmd = fc.Command<object, World>;
-const pick = <T,>(items: readonly T[], n: number): T | undefined => (items.length ? items[n % items.length] : undefined);
+const pick = <T>(items: readonly T[], n: number): T | undefined => (items.length ? items[n % items.length] : undefined);
 
 class Raise implements Cmd {
-  constructor(readonly ids: string[], readonly runId: string, readonly expiring: boolean) {}
+  constructor(
+    readonly ids: string[],
+    readonly runId: string,
+    readonly expiring: boolean,
+  ) {}
   check = () => true;
   run(_: object, w: World) {
     // Run ids repeat on purpose: a resume run keeps the id of the run it continues.
     const expiresAt = this.expiring ? new Date(w.now.t + 1000).toISOString() : undefined;
-    apply(w, w.session.raised(this.runId, this.ids.map((id) => ({ id, expiresAt }))));
+    apply(
+      w,
+      w.session.raised(
+        this.runId,
+        this.ids.map((id) => ({ id, expiresAt })),
+      ),
+    );
     w.keys.push(...w.session.openSet);
   }
   toString = () => `raise(${this.ids.join(',')} in ${this.runId}${this.expiring ? ', expiring' : ''})`;
 }
 
 class Answer implements Cmd {
-  constructor(readonly n: number, readonly answer: InterruptAnswer) {}
+  constructor(
+    readonly n: number,
+    readonly answer: InterruptAnswer,
+  ) {}
   check = () => true;
   run(_: object, w: World) {
     const key = pick(w.keys, this.n);
@@ -252,7 +273,10 @@ describe('InterruptSession under random event sequences', () => {
       fc.assert(
         fc.property(commands, (cmds) => {
           const world = newWorld(policy);
-          fc.modelRun(() => ({ model: {}, real: world }), [...cmds].map((c) => wrap(c)));
+          fc.modelRun(
+            () => ({ model: {}, real: world }),
+            [...cmds].map((c) => wrap(c)),
+          );
           drain(world);
           checkInvariants(world);
           // Every answer reached the agent exactly once, or its card says why and what can be done.

@@ -232,7 +232,10 @@ describe('InterruptSession', () => {
     s.raised('run-1', [{ id: 'l1', legacyEvent: { question: 'Go?' } }]);
     s.answered(key('l1'), { status: 'resolved', payload: 'yes' });
     const [send] = sends(s.painted(key('l1')));
-    expect(send.type === 'send' && send.batch.carry).toEqual({ type: 'command', command: { resume: 'yes', interruptEvent: { question: 'Go?' } } });
+    expect(send.type === 'send' && send.batch.carry).toEqual({
+      type: 'command',
+      command: { resume: 'yes', interruptEvent: { question: 'Go?' } },
+    });
     s.raised('run-2', [{ id: 'l2', legacyEvent: { question: 'Again?' } }]);
     s.answered(key('l2', 'run-2'), { status: 'cancelled' });
     const [cancel] = sends(s.painted(key('l2', 'run-2')));
