@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
 import { createInterruptHistory } from '../../src/history';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
-import { renderChat, sendMessage } from './harness';
+import { Chat, renderChat, sendMessage } from './harness';
 
 // "Always allow <tool> in this conversation" through the real provider and CopilotChat: every
 // user message makes the agent ask to approve the same tool again.
@@ -22,12 +22,16 @@ function chat(history = createInterruptHistory(), allowAlways: boolean | string[
       ? [runStarted(input), ...textMessage(`reply-${input.runId}`, `Resumed ${input.resume[0].interruptId}.`), runFinished(input)]
       : [runStarted(input), runFinished(input, interruptOutcome(approvalFor(++asked)))],
   );
-  renderChat({
-    agent,
-    threadId: 'thread-a',
-    config: { resolveDelayMs: 0, history, allowAlways, defaults: { 'aidev:tool_approval': ToolApprovalCard } },
+  const config = (allow: boolean | string[]) => ({
+    resolveDelayMs: 0,
+    history,
+    allowAlways: allow,
+    defaults: { 'aidev:tool_approval': ToolApprovalCard },
   });
-  return { agent, history };
+  const { rerender } = renderChat({ agent, threadId: 'thread-a', config: config(allowAlways) });
+  /** The app passes a new `allowAlways` to the mounted hook. */
+  const setAllowAlways = (allow: boolean | string[]) => rerender(<Chat agent={agent} threadId="thread-a" config={config(allow)} />);
+  return { agent, history, setAllowAlways };
 }
 
 const resumes = (agent: ScriptedAgent) => agent.runs.filter((run) => run.resume?.length).map((run) => run.resume![0]);
@@ -58,6 +62,18 @@ describe('allowAlways', () => {
     await sendMessage('Delete batch 3');
     expect(await screen.findByTestId('approval-approve')).toBeInTheDocument();
     expect(resumes(agent)).toHaveLength(2);
+  });
+
+  it('given an open approval, when the app turns allowAlways on or off, the card should offer "Always allow" accordingly', async () => {
+    const { setAllowAlways } = chat(createInterruptHistory(), false);
+    await sendMessage('Delete batch 1');
+    expect(await screen.findByTestId('approval-approve')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Always allow delete_files in this conversation')).toBeNull();
+
+    setAllowAlways(['delete_files']);
+    expect(await screen.findByLabelText('Always allow delete_files in this conversation')).toBeInTheDocument();
+    setAllowAlways(false);
+    await waitFor(() => expect(screen.queryByLabelText('Always allow delete_files in this conversation')).toBeNull());
   });
 
   it('given a tool the app does not list, should not offer "Always allow" for it', async () => {
