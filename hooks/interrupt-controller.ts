@@ -174,9 +174,9 @@ export class InterruptController {
     const before = this.#settings;
     this.#settings = settings;
     this.session.policy = settings.onChatWhileOpen ?? 'dismiss';
-    const offers = (s: ControllerSettings) =>
-      Array.isArray(s.allowAlways) ? s.allowAlways.join('\u0000') : String(s.allowAlways ?? false);
-    if (offers(before) !== offers(settings) || !before.onInterruptResume !== !settings.onInterruptResume) this.#emit();
+    // Compared by value: an app may pass a new array of the same tool names on every render.
+    if (String(before.allowAlways) !== String(settings.allowAlways) || !before.onInterruptResume !== !settings.onInterruptResume)
+      this.#emit();
   }
 
   /** New renderers, locale or labels: every card redraws. */

@@ -389,17 +389,15 @@ export class InterruptSession {
   delivered(batchId: number, chatUnanswered = false): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
-    for (const key of batch.keys) {
+    batch.keys.forEach((key, i) => {
       const entry = this.get(key)!;
-      if (entry.phase !== 'sending') continue;
+      if (entry.phase !== 'sending') return;
       this.#failed.delete(keyOf(key));
       // What the agent got is what the batch carried: an expired interrupt (answered too late, or
       // not at all) got `cancelled` even when Retry sent it, and its card says it expired.
-      const carried = batch.resume.find((r) => r.interruptId === key.id)?.status;
-      if (carried === 'resolved') Object.assign(entry, { phase: 'resolved' });
-      else if (entry.answer?.status === 'cancelled') Object.assign(entry, { phase: 'cancelled' });
-      else Object.assign(entry, { phase: 'expired', error: entry.answer ? expiredBeforeSent(key) : undefined });
-    }
+      entry.phase = batch.resume[i].status === 'resolved' ? 'resolved' : entry.answer?.status === 'cancelled' ? 'cancelled' : 'expired';
+      if (entry.phase === 'expired' && entry.answer) entry.error = expiredBeforeSent(key);
+    });
     return batch.withChat && chatUnanswered ? [{ type: 'reply-to-chat' }] : [NOTHING];
   }
 
