@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
+import { memo, useLayoutEffect, useRef, useSyncExternalStore, type CSSProperties } from 'react';
 import type { InterruptHistoryRecord } from '../../src/history';
 import { InterruptCard } from './interrupt-card';
 import type { InterruptController } from '../../hooks/interrupt-controller';
@@ -43,7 +43,15 @@ function EchoList({ controller, threadId, agentId, pick }: EchoListProps) {
     if (!sameRecords(next, last.current)) last.current = next;
     return last.current;
   });
-  return here.map((record) => <EchoEntry key={record.id} controller={controller} record={record} />);
+  if (here.length === 0) return null;
+  // One group per spot: the stylesheet lets the browser skip it while it is off screen.
+  return (
+    <div className="cki-echoes" style={{ '--cki-echo-count': here.length } as CSSProperties}>
+      {here.map((record) => (
+        <EchoEntry key={record.id} controller={controller} record={record} />
+      ))}
+    </div>
+  );
 }
 
 export interface AnchoredEchoesProps {
