@@ -70,8 +70,9 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   // Issue 18's lint fixes (settings and the displaced renderer no longer written during render) and
   // the session's fix for an expired interrupt's `cancelled` lost with a failed run: +92 B
   // (25,770 B measured), the ceiling set to exactly that. Issue 17's per-spot echo group (one
-  // element per transcript spot, sized by its echo count): +41 B (25,811 B measured).
-  '.': 25_811,
+  // element per transcript spot, sized by its echo count): +41 B (25,811 B measured). A review
+  // dropped the controller's settings comparison, which no card needed: 25,773 B.
+  '.': 25_773,
   // Issue 15's sanitiser and set-wide budget (decodeUntrusted, hashValue, boxed and binary data,
   // maxInterrupts): +711 B over main (4,204 B measured); unwrapInterrupts that never throws
   // (issue 13): 4,249 B. Issue 14's one reader of LangGraph values: +183 B (4,432 B measured).

@@ -169,14 +169,10 @@ export class InterruptController {
     return this.#settings;
   }
 
-  /** New options from the app. Cards redraw only when what they show changes. */
+  /** New options from the app (after each render of the hook). */
   setSettings(settings: ControllerSettings): void {
-    const before = this.#settings;
     this.#settings = settings;
     this.session.policy = settings.onChatWhileOpen ?? 'dismiss';
-    // Compared by value: an app may pass a new array of the same tool names on every render.
-    if (String(before.allowAlways) !== String(settings.allowAlways) || !before.onInterruptResume !== !settings.onInterruptResume)
-      this.#emit();
   }
 
   /** New renderers, locale or labels: every card redraws. */

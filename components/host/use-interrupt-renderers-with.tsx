@@ -90,8 +90,8 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
     // eslint-disable-next-line react-hooks/exhaustive-deps -- settings and view only seed a new controller; the layout effect below keeps them current.
     [agent, ownKey, config.history, messages],
   );
-  // The app's latest options, before the browser paints: new settings or a new view wake the cards
-  // CopilotKit keeps memoized (a card whose view is already current does not redraw).
+  // The app's latest options, before the browser paints. A new view also wakes the cards CopilotKit
+  // keeps memoized (a card whose view is already current does not redraw).
   useLayoutEffect(() => controller.setSettings(settings));
   useLayoutEffect(() => controller.setView(view), [controller, view]);
 

@@ -1,9 +1,11 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
 import { createInterruptHistory } from '../../src/history';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
-import { Chat, renderChat, sendMessage } from './harness';
+import { Chat, Interrupts, renderChat, sendMessage } from './harness';
 
 // "Always allow <tool> in this conversation" through the real provider and CopilotChat: every
 // user message makes the agent ask to approve the same tool again.
@@ -74,6 +76,47 @@ describe('allowAlways', () => {
     expect(await screen.findByLabelText('Always allow delete_files in this conversation')).toBeInTheDocument();
     setAllowAlways(false);
     await waitFor(() => expect(screen.queryByLabelText('Always allow delete_files in this conversation')).toBeNull());
+  });
+
+  it('given an auto-approved answer in the transcript, when only the component holding the hook turns allowAlways off, its card should stop offering Revoke', async () => {
+    // The hook's own component re-renders; the chat beside it is not re-rendered by the app.
+    let agentRuns = 0;
+    const agent = new ScriptedAgent((input) =>
+      input.resume?.length
+        ? [runStarted(input), ...textMessage(`reply-${input.runId}`, `Resumed ${input.resume[0].interruptId}.`), runFinished(input)]
+        : [runStarted(input), runFinished(input, interruptOutcome(approvalFor(++agentRuns)))],
+    );
+    function Hook() {
+      const [allow, setAllow] = useState(true);
+      return (
+        <>
+          <Interrupts resolveDelayMs={0} allowAlways={allow} defaults={{ 'aidev:tool_approval': ToolApprovalCard }} />
+          <button type="button" onClick={() => setAllow((a) => !a)}>
+            Toggle always allow
+          </button>
+        </>
+      );
+    }
+    render(
+      <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
+        <Hook />
+        <div style={{ height: 600 }}>
+          <CopilotChat threadId="thread-a" />
+        </div>
+      </CopilotKitProvider>,
+    );
+    await sendMessage('Delete batch 1');
+    fireEvent.click(await screen.findByLabelText('Always allow delete_files in this conversation'));
+    fireEvent.click(screen.getByTestId('approval-approve'));
+    expect(await screen.findByText('Resumed approve-1.')).toBeInTheDocument();
+    await sendMessage('Delete batch 2');
+    expect(await screen.findByText('Resumed approve-2.')).toBeInTheDocument();
+    expect(await screen.findByTestId('approval-revoke')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Toggle always allow' }));
+    await waitFor(() => expect(screen.queryByTestId('approval-revoke')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Toggle always allow' }));
+    expect(await screen.findByTestId('approval-revoke')).toBeInTheDocument();
   });
 
   it('given a tool the app does not list, should not offer "Always allow" for it', async () => {
