@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
-// `treeshake` and `splitting` stay off: both strip the "use client" banner (checked on tsup's output).
+// `treeshake` stays off: it strips the "use client" banner (checked on tsup's output).
 const shared: Options = {
   format: ['esm', 'cjs'],
   dts: true,
@@ -24,6 +24,14 @@ export default defineConfig([
   { ...shared, entry: { core: 'src/index.ts', ...locales } },
   // Server half: CopilotRuntime middleware and Mastra tool factories.
   { ...shared, entry: { runtime: 'src/runtime/index.ts', mastra: 'src/mastra/index.ts' } },
-  // React entries: client components.
-  { ...shared, entry: { index: 'components/index.ts' }, banner: { js: '"use client";' } },
+  // React entries: client components. The ESM build is split, so the cards the hook fetches on
+  // demand stay in their own chunks (shared with `./cards`) instead of riding in `index.js`.
+  // CommonJS has no chunks: there `import()` inlines the card.
+  ...(['esm', 'cjs'] as const).map((format) => ({
+    ...shared,
+    format: [format],
+    splitting: format === 'esm',
+    entry: { index: 'components/index.ts', cards: 'components/cards.ts' },
+    banner: { js: '"use client";' },
+  })),
 ]);

@@ -1,7 +1,18 @@
 import type { AnyInterruptRenderer } from '../hooks/renderer-props';
-import { TimePickerCard } from './time-picker-card/time-picker-card';
-import { ToolApprovalCard } from './tool-approval-card/tool-approval-card';
-import { UserQuestionCard } from './user-question-card/user-question-card';
+import { onDemand } from './host/on-demand';
+
+// Each card is its own chunk, fetched when the hook mounts (see `preloadCards`) or when an
+// interrupt first needs it: an app's first load carries the hook, not the cards.
+const ToolApprovalCard = onDemand(() => import('./tool-approval-card/tool-approval-card').then((m) => m.ToolApprovalCard));
+const UserQuestionCard = onDemand(() => import('./user-question-card/user-question-card').then((m) => m.UserQuestionCard));
+const TimePickerCard = onDemand(() => import('./time-picker-card/time-picker-card').then((m) => m.TimePickerCard));
+
+const FallbackInterruptCard = onDemand(() =>
+  import('./fallback-interrupt-card/fallback-interrupt-card').then((m) => m.FallbackInterruptCard),
+);
+
+/** The renderer for every interrupt no key claims (and for one whose renderer threw). */
+export const defaultFallback = FallbackInterruptCard as AnyInterruptRenderer;
 
 /**
  * The built-in cards, keyed the way the registry looks them up:
@@ -12,3 +23,8 @@ export const defaultRenderers: Readonly<Record<string, AnyInterruptRenderer>> = 
   'aidev:user_question': UserQuestionCard as AnyInterruptRenderer,
   'tool:schedule_meeting': TimePickerCard as AnyInterruptRenderer,
 });
+
+/** Fetches every built-in card, so the first interrupt draws at once. Resolves when all are in. */
+export function preloadCards(): Promise<unknown> {
+  return Promise.all([ToolApprovalCard, UserQuestionCard, TimePickerCard, FallbackInterruptCard].map((card) => card.preload()));
+}

@@ -1,8 +1,8 @@
 /**
- * copilotkit-interrupts — the React half: the hook, the cards, the stored-message renderer and the
- * history store, plus the few framework-free names a React app types its own renderers with (the
- * rest is in `copilotkit-interrupts/core`). Every export is listed by name: what is not here is
- * internal.
+ * copilotkit-interrupts — the React half: the hook (which fetches the built-in cards on demand),
+ * the stored-message renderer and the history store, plus the few framework-free names a React
+ * app types its own renderers with (the rest is in `copilotkit-interrupts/core`). Every export is
+ * listed by name: what is not here is internal.
  */
 
 // The hook, and the contract every renderer implements
@@ -11,17 +11,12 @@ export type { InterruptRenderersConfig } from '../hooks/types';
 export type { InterruptRenderer, InterruptRendererProps, ToolGrants } from '../hooks/renderer-props';
 export type { InterruptStatus } from '../src/session/status';
 
-// The built-in renderers (the cards) and the one for everything else
+// The built-in renderers, fetched on demand (the cards themselves: `copilotkit-interrupts/cards`),
+// and what each one resolves with
 export { defaultRenderers } from './default-renderers';
-export { ToolApprovalCard, type ToolApprovalCardProps, type ToolApprovalResult } from './tool-approval-card/tool-approval-card';
-export {
-  UserQuestionCard,
-  type RenderQuestionContext,
-  type UserQuestionCardProps,
-  type UserQuestionResult,
-} from './user-question-card/user-question-card';
-export { TimePickerCard, type TimePickerCardProps, type TimePickerResult } from './time-picker-card/time-picker-card';
-export { FallbackInterruptCard, type FallbackInterruptCardProps } from './fallback-interrupt-card/fallback-interrupt-card';
+export type { ToolApprovalResult } from './tool-approval-card/tool-approval-card';
+export type { UserQuestionResult } from './user-question-card/user-question-card';
+export type { TimePickerResult } from './time-picker-card/time-picker-card';
 
 // Stored transcripts and CopilotKit's v1 chat
 export { InterruptMessageRender, type InterruptMessageRenderProps } from './interrupt-message-render';

@@ -6,8 +6,7 @@ import type { InterruptLocale } from '../src/i18n/locale';
 import { InterruptReason, type InterruptMessage, type InterruptResult } from '../src/protocol/index';
 import { createRendererRegistry, type RendererRegistry } from '../src/registry/index';
 import { toProtocolInterrupt, unwrapInterrupt } from '../src/unwrap/index';
-import { defaultRenderers } from './default-renderers';
-import { FallbackInterruptCard } from './fallback-interrupt-card/fallback-interrupt-card';
+import { defaultFallback, defaultRenderers } from './default-renderers';
 import { RenderedInterrupt } from './host/rendered-interrupt';
 
 export interface InterruptMessageRenderProps {
@@ -86,11 +85,7 @@ function echoInterrupt(result: InterruptResult): Record<string, unknown> {
 export function InterruptMessageRender(props: InterruptMessageRenderProps) {
   const { message, renderers, fallback } = props;
   const registry = useMemo(
-    () =>
-      createRendererRegistry<AnyInterruptRenderer>(
-        { ...defaultRenderers, ...renderers },
-        fallback ?? (FallbackInterruptCard as AnyInterruptRenderer),
-      ),
+    () => createRendererRegistry<AnyInterruptRenderer>({ ...defaultRenderers, ...renderers }, fallback ?? defaultFallback),
     [renderers, fallback],
   );
   const content = message.content ?? {};

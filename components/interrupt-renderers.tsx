@@ -1,11 +1,9 @@
-import type { ReactElement } from 'react';
+import { useEffect, type ReactElement } from 'react';
 import type { InterruptRenderersConfig } from '../hooks/types';
-import type { AnyInterruptRenderer } from '../hooks/renderer-props';
 import { useInterruptRenderersWith } from './host/use-interrupt-renderers-with';
-import { defaultRenderers } from './default-renderers';
-import { FallbackInterruptCard } from './fallback-interrupt-card/fallback-interrupt-card';
+import { defaultFallback, defaultRenderers, preloadCards } from './default-renderers';
 
-const DEFAULTS = { renderers: defaultRenderers, fallback: FallbackInterruptCard as AnyInterruptRenderer };
+const DEFAULTS = { renderers: defaultRenderers, fallback: defaultFallback };
 
 /**
  * Render every interrupt of one agent as a card inside `<CopilotChat>`, drawn by the renderer
@@ -20,6 +18,9 @@ const DEFAULTS = { renderers: defaultRenderers, fallback: FallbackInterruptCard 
  * }
  */
 export function useInterruptRenderers(config: InterruptRenderersConfig = {}): ReactElement | null {
+  // The cards are fetched now, while the chat starts, so the first interrupt draws without a
+  // placeholder. A failed fetch is reported when a card needs it, by the renderer's error boundary.
+  useEffect(() => void preloadCards().catch(() => undefined), []);
   return useInterruptRenderersWith(config, DEFAULTS);
 }
 

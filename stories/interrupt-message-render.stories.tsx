@@ -1,6 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { InterruptMessageRender } from '../components/interrupt-message-render';
+import { onDemand } from '../components/host/on-demand';
+import type { AnyInterruptRenderer } from '../hooks/renderer-props';
 import { APPROVAL_STATUS, InterruptReason, MessageRole, MessageStatus, type InterruptMessage } from '../src/protocol';
 import { approvalInterrupt, questionInterrupt, questions, ticket } from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';
@@ -71,8 +73,9 @@ export const InterruptOutcome: Story = {
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByText('Two things need your attention')).toBeInTheDocument();
-    await expect(canvas.getByTestId('approval-card')).toBeInTheDocument();
-    await userEvent.click(canvas.getByRole('radio', { name: /basic/ }));
+    // The built-in cards arrive on demand: the first render may hold their placeholders.
+    await expect(await canvas.findByTestId('approval-card')).toBeInTheDocument();
+    await userEvent.click(await canvas.findByRole('radio', { name: /basic/ }));
     await userEvent.click(canvas.getByTestId('user-question-submit'));
     await canvas.findByTestId('user-question-answered');
     await expect(args.onInterruptResume).toHaveBeenCalledWith(
@@ -109,5 +112,19 @@ export const QuestionEcho: Story = {
     await expect(answered).toHaveTextContent('已回答');
     await expect(answered).toHaveTextContent('请选择语言');
     await expect(answered).toHaveTextContent('Rust');
+  },
+};
+
+/** A card whose code never arrives, so the story holds the placeholder every on-demand card shows first. */
+const neverArrives = onDemand(() => new Promise<AnyInterruptRenderer>(() => {})) as AnyInterruptRenderer;
+
+export const CardOnItsWay: Story = {
+  args: { renderers: { 'aidev:tool_approval': neverArrives, 'aidev:user_question': neverArrives } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText('Two things need your attention')).toBeInTheDocument();
+    const placeholders = canvasElement.querySelectorAll('[aria-busy="true"]');
+    await expect(placeholders).toHaveLength(2);
+    await expect(canvas.queryByRole('button')).not.toBeInTheDocument();
   },
 };

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import type { RendererRegistry } from '../../src/registry';
 import type { AnyInterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
 import { LastResortCard } from './last-resort-card';
@@ -12,7 +13,8 @@ export interface RenderedInterruptProps {
  * One interrupt drawn by the renderer the registry picks for it. A renderer that throws is
  * replaced by the fallback, which shows the error as the interrupt's problem; a fallback that
  * throws, by the last-resort card. The live hook and `InterruptMessageRender` both draw through
- * here, so a stored transcript follows the same rules as the live chat.
+ * here, so a stored transcript follows the same rules as the live chat. A built-in card whose
+ * code has not arrived yet (it loads on demand) holds a busy placeholder of a compact card's size.
  */
 export function RenderedInterrupt({ registry, props }: RenderedInterruptProps) {
   const { interrupt } = props;
@@ -24,19 +26,21 @@ export function RenderedInterrupt({ registry, props }: RenderedInterruptProps) {
     interrupt: { ...interrupt, problem: `The "${name}" renderer failed: ${error.message}` },
   });
   return (
-    <RendererBoundary
-      key={name}
-      name={name}
-      fallback={(error) => (
-        <RendererBoundary name="fallback" fallback={() => <LastResortCard {...broken(error)} />}>
-          <Fallback {...broken(error)} />
-        </RendererBoundary>
-      )}
-    >
-      {/* Looked up, not created: the registry hands back the app's own module-level components,
+    <Suspense fallback={<div className="cki-root cki-card cki-loading" aria-busy="true" />}>
+      <RendererBoundary
+        key={name}
+        name={name}
+        fallback={(error) => (
+          <RendererBoundary name="fallback" fallback={() => <LastResortCard {...broken(error)} />}>
+            <Fallback {...broken(error)} />
+          </RendererBoundary>
+        )}
+      >
+        {/* Looked up, not created: the registry hands back the app's own module-level components,
           the same one for the same interrupt, so React keeps its state across renders. */}
-      {/* eslint-disable-next-line react-hooks/static-components */}
-      <Renderer {...props} />
-    </RendererBoundary>
+        {/* eslint-disable-next-line react-hooks/static-components */}
+        <Renderer {...props} />
+      </RendererBoundary>
+    </Suspense>
   );
 }

@@ -5,7 +5,7 @@
  * no `dist/` needed. Budgets live in `SIZE_BUDGETS`; see bench/README.md before changing them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CARD_ALONE, measureSizes, SIZE_BUDGETS, type SizeResult } from '../../bench/size';
+import { CARD_ALONE, measureSizes, SIZE_BUDGETS, TYPICAL_APP, type SizeResult } from '../../bench/size';
 
 let sizes: SizeResult[];
 
@@ -24,10 +24,18 @@ describe('size budgets (min + gzip)', () => {
   }
 
   it('tree-shaking: one card imported alone weighs less than the whole entry', () => {
-    const whole = sizes.find((item) => item.entry === '.');
+    const whole = sizes.find((item) => item.entry === CARD_ALONE.entry);
     const alone = sizes.find((item) => item.entry === CARD_ALONE.label);
     expect(whole).toBeDefined();
     expect(alone).toBeDefined();
     expect(alone!.gzipped).toBeLessThan(whole!.gzipped);
+  });
+
+  it('on demand: an app using the hook loads no card until the hook mounts', () => {
+    const typical = sizes.find((item) => item.entry === TYPICAL_APP.label);
+    const cards = typical?.modules.filter((path) => /^components\/[^/]+-card\//.test(path));
+    expect(cards, 'card modules in the first load').toEqual([]);
+    expect(typical?.modules).toContain('components/interrupt-renderers.tsx');
+    expect(typical?.onDemand).toBeGreaterThan(0);
   });
 });

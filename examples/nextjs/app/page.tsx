@@ -2,7 +2,8 @@
 
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import '@copilotkit/react-core/v2/styles.css';
-import { TimePickerCard, useInterruptRenderers } from 'copilotkit-interrupts';
+import { useInterruptRenderers } from 'copilotkit-interrupts';
+import { TimePickerCard } from 'copilotkit-interrupts/cards';
 import 'copilotkit-interrupts/styles.css';
 import { PICK_TIME_REASON } from '../lib/reasons';
 

@@ -1,8 +1,8 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultRenderers } from '../../../components/default-renderers';
+import { defaultFallback, defaultRenderers } from '../../../components/default-renderers';
 import { FallbackInterruptCard } from '../../../components/fallback-interrupt-card/fallback-interrupt-card';
 import { TimePickerCard } from '../../../components/time-picker-card/time-picker-card';
 import { ToolApprovalCard } from '../../../components/tool-approval-card/tool-approval-card';
@@ -42,12 +42,24 @@ function props(raw: unknown, overrides: Partial<InterruptRendererProps<any>> = {
 afterEach(() => vi.useRealTimers());
 
 describe('defaultRenderers', () => {
-  it('maps the three reasons and the fallback the way the registry looks them up', () => {
-    const registry = createRendererRegistry<AnyInterruptRenderer>(defaultRenderers, FallbackInterruptCard as AnyInterruptRenderer);
-    expect(registry.pick(unwrapInterrupt(approvalInterrupt()))).toBe(ToolApprovalCard);
-    expect(registry.pick(unwrapInterrupt(questionInterrupt()))).toBe(UserQuestionCard);
-    expect(registry.pick(unwrapInterrupt(timePickerInterrupt))).toBe(TimePickerCard);
-    expect(registry.pick(unwrapInterrupt({ id: 'x', reason: 'acme:other' }))).toBe(FallbackInterruptCard);
+  it('draws the card each reason names, and the fallback for the rest, once its code has arrived', async () => {
+    const registry = createRendererRegistry<AnyInterruptRenderer>(defaultRenderers, defaultFallback);
+    const cases: Array<[unknown, string]> = [
+      [approvalInterrupt(), 'approval-card'],
+      [questionInterrupt(), 'user-question-card'],
+      [timePickerInterrupt, 'time-picker-card'],
+      [{ id: 'x', reason: 'acme:other' }, 'fallback-interrupt-card'],
+    ];
+    for (const [raw, testId] of cases) {
+      const Renderer = registry.pick(unwrapInterrupt(raw));
+      const { unmount } = render(
+        <Suspense fallback={<p>loading</p>}>
+          <Renderer {...props(raw)} />
+        </Suspense>,
+      );
+      expect(await screen.findByTestId(testId)).toBeInTheDocument();
+      unmount();
+    }
   });
 });
 

@@ -23,7 +23,7 @@ describe('InterruptMessageRender', () => {
         onInterruptResume={onInterruptResume}
       />,
     );
-    await userEvent.click(screen.getByTestId('user-question-skip'));
+    await userEvent.click(await screen.findByTestId('user-question-skip'));
     expect(onInterruptResume).toHaveBeenCalledWith(
       { interruptId: 'interrupt_question_1', reason: 'aidev:user_question', status: 'cancelled', payload: {} },
       expect.objectContaining({ id: 'interrupt_question_1' }),
@@ -41,7 +41,7 @@ describe('InterruptMessageRender', () => {
     render(
       <InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [questionInterrupt() as never] }, result })} />,
     );
-    expect(screen.getByTestId('read-only-answer')).toHaveTextContent('basic');
+    expect(await screen.findByTestId('read-only-answer')).toHaveTextContent('basic');
     // Nothing to answer any more: the one button opens the details.
     await userEvent.click(screen.getByRole('button', { name: 'Details' }));
     expect(screen.getAllByRole('button')).toHaveLength(1);
@@ -58,7 +58,7 @@ describe('InterruptMessageRender', () => {
       },
     };
     render(<InterruptMessageRender message={message({ outcome: { type: 'success' }, result })} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Details' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Details' }));
     const details = within(screen.getByTestId('read-only-details'));
     expect(details.getByText(questions[0].question)).toBeInTheDocument();
     expect(details.getByText(/basic — Plain bubble sort/)).toBeInTheDocument();
@@ -81,14 +81,14 @@ describe('InterruptMessageRender', () => {
   });
 
   describe('given the same renderer rules as the live hook', () => {
-    it('should show a stored interrupt that cannot be fully read with the fallback and its problem, not the card its reason names', () => {
+    it('should show a stored interrupt that cannot be fully read with the fallback and its problem, not the card its reason names', async () => {
       const unreadable = { id: 7, reason: InterruptReason.UserQuestion, metadata: { questions: questions } };
       render(<InterruptMessageRender message={message({ outcome: { type: 'interrupt', interrupts: [unreadable as never] } })} />);
-      expect(screen.getByTestId('fallback-interrupt-problem')).toHaveTextContent(/id should be non-empty text, but it is a number/);
+      expect(await screen.findByTestId('fallback-interrupt-problem')).toHaveTextContent(/id should be non-empty text, but it is a number/);
       expect(screen.queryByTestId('user-question-card')).not.toBeInTheDocument();
     });
 
-    it('should replace a renderer that throws with the fallback naming the error, and keep the message text', () => {
+    it('should replace a renderer that throws with the fallback naming the error, and keep the message text', async () => {
       const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
       function Broken(): never {
         throw new Error('no questions today');
@@ -99,7 +99,7 @@ describe('InterruptMessageRender', () => {
           renderers={{ 'aidev:user_question': Broken }}
         />,
       );
-      expect(screen.getByTestId('fallback-interrupt-problem')).toHaveTextContent(
+      expect(await screen.findByTestId('fallback-interrupt-problem')).toHaveTextContent(
         'The "aidev:user_question" renderer failed: no questions today',
       );
       expect(screen.getByText('Before the card')).toBeInTheDocument();

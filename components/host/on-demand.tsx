@@ -1,0 +1,30 @@
+import { lazy, type ComponentType } from 'react';
+
+/** A component whose code is fetched the first time it renders, or earlier through `preload`. */
+export type OnDemand<P> = ComponentType<P> & {
+  /** Starts fetching the code (once); resolves when the component can render without suspending. */
+  preload: () => Promise<unknown>;
+};
+
+/**
+ * Wraps a dynamic import as a component, so a bundler splits the code off and an app pays for a
+ * card only when it is needed. Until the code has arrived it suspends (the caller's `<Suspense>`
+ * shows a placeholder); after that it renders the loaded component directly. `React.lazy` alone
+ * would suspend once more on its first render even when `preload` had already finished, which
+ * would flash the placeholder for a card that was ready. A failed fetch throws to the nearest
+ * error boundary, like a card that throws.
+ */
+export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>): OnDemand<P> {
+  let Loaded: ComponentType<P> | undefined;
+  let pending: Promise<{ default: ComponentType<P> }> | undefined;
+  const preload = () =>
+    (pending ??= load().then((component) => {
+      Loaded = component;
+      return { default: component };
+    }));
+  const Lazy = lazy(preload);
+  // `Loaded` is set before `Lazy` can resolve, so `Lazy` never commits and the element type
+  // never changes under a mounted card (which would reset its state).
+  const OnDemandComponent = (props: P) => (Loaded ? <Loaded {...props} /> : <Lazy {...props} />);
+  return Object.assign(OnDemandComponent, { preload });
+}
