@@ -43,19 +43,21 @@ function Fallback({ interrupt }: InterruptRendererProps) {
 
 const interrupt = unwrapInterrupt({ id: 'i1', reason: 'acme:count' });
 
-function drawn(Card: ComponentType<InterruptRendererProps>) {
+const props = {
+  interrupt,
+  status: 'pending',
+  resolve: () => {},
+  cancel: () => {},
+  readOnly: false,
+  locale: 'en',
+} as InterruptRendererProps;
+
+/** The interrupt drawn the way the hook draws it, with `Card` for its reason. */
+function drawn(Card: ComponentType<InterruptRendererProps>, fallback: ComponentType<InterruptRendererProps> = Fallback) {
   const registry = createRendererRegistry<AnyInterruptRenderer>(
     { 'acme:count': Card as AnyInterruptRenderer },
-    Fallback as AnyInterruptRenderer,
+    fallback as AnyInterruptRenderer,
   );
-  const props = {
-    interrupt,
-    status: 'pending',
-    resolve: () => {},
-    cancel: () => {},
-    readOnly: false,
-    locale: 'en',
-  } as InterruptRendererProps;
   return <RenderedInterrupt registry={registry} props={props} />;
 }
 
@@ -118,6 +120,17 @@ describe('a built-in card fetched on demand', () => {
       await fail(new Error('chunk load failed'));
       expect(screen.getByTestId('fallback')).toHaveTextContent('The "acme:count" renderer failed: chunk load failed');
       expect(error.mock.calls.some((call) => String(call[0]).includes('acme:count'))).toBe(true);
+      error.mockRestore();
+    });
+
+    it('should fall back to the last-resort card when the fallback cannot be fetched either', async () => {
+      const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const card = deferredCard();
+      const fallback = deferredCard();
+      render(drawn(card.Card, fallback.Card));
+      await card.fail(new Error('offline'));
+      await fallback.fail(new Error('offline'));
+      expect(screen.getByTestId('interrupt-builtin-fallback')).toHaveTextContent('The "acme:count" renderer failed: offline');
       error.mockRestore();
     });
   });
