@@ -135,6 +135,13 @@ export interface TranscriptSamples {
   scrollMs: number[];
   scrollCpuMs: number[];
   scrollRenders: number[];
+  /**
+   * Where each turn's main-thread time went, by turn kind: running script, and style + layout
+   * (Chromium's own accounting, wall time of those activities). The rest is paint, compositing
+   * and the browser's other work.
+   */
+  scriptMs: Partial<Record<TurnKind, number[]>>;
+  layoutMs: Partial<Record<TurnKind, number[]>>;
   echoesInDom: number;
 }
 
@@ -147,7 +154,8 @@ interface TranscriptPage {
   page: Page;
   variant: TranscriptVariant;
   into: TranscriptSamples;
-  threadMs: () => Promise<number>;
+  /** The page's main-thread counters so far, ms: CPU time, script, style + layout. */
+  metrics: () => Promise<{ thread: number; script: number; layout: number }>;
   close: () => Promise<void>;
 }
 
@@ -191,9 +199,10 @@ async function openTranscriptPage(
     page,
     variant,
     into,
-    threadMs: async () => {
+    metrics: async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
-      return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
+      const ms = (name: string) => (metrics.find((metric) => metric.name === name)?.value ?? Number.NaN) * 1000;
+      return { thread: ms('ThreadTime'), script: ms('ScriptDuration'), layout: ms('RecalcStyleDuration') + ms('LayoutDuration') };
     },
     close: async () => {
       const { messages, threshold } = await page.evaluate(() => ({
@@ -209,13 +218,13 @@ async function openTranscriptPage(
   };
 }
 
-type TurnKind = 'append' | 'stream' | 'answer' | 'scroll';
+export type TurnKind = 'append' | 'stream' | 'answer' | 'scroll';
 
 async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promise<void> {
   // A page in the background gets no animation frames: the timed one is always in front.
   await side.page.bringToFront();
   await pause(side.page, 50);
-  const before = await side.threadMs();
+  const before = await side.metrics();
   const result = await side.page.evaluate(
     ([turn, n]) =>
       turn === 'append'
@@ -227,8 +236,11 @@ async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promis
             : window.__bench.answer(n),
     [kind, k] as const,
   );
-  const cpu = (await side.threadMs()) - before;
+  const after = await side.metrics();
+  const cpu = after.thread - before.thread;
   const { into } = side;
+  (into.scriptMs[kind] ??= []).push(after.script - before.script);
+  (into.layoutMs[kind] ??= []).push(after.layout - before.layout);
   if (kind === 'scroll') {
     into.scrollCpuMs.push(cpu);
     into.scrollMs.push(result.ms);
@@ -295,8 +307,8 @@ export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
   interruptIterations: 8,
   transcriptRounds: 3,
   transcriptTurns: 5,
-  longRounds: 2,
-  longTurns: 4,
+  longRounds: 3,
+  longTurns: 6,
 };
 
 /** Figure 4c: DOM nodes of one answered card of every kind, closed (as the transcript shows it) and opened. */
@@ -347,6 +359,8 @@ export async function measureBrowser(
     scrollMs: [],
     scrollCpuMs: [],
     scrollRenders: [],
+    scriptMs: {},
+    layoutMs: {},
     echoesInDom: 0,
   });
   const results: BrowserResults = {

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { DEFAULT_BROWSER_SETTINGS, measureBrowser, type BrowserResults } from './browser';
+import { DEFAULT_BROWSER_SETTINGS, measureBrowser, type BrowserResults, type TranscriptSamples, type TurnKind } from './browser';
 import { formatTable, ratioOf, type BenchRow } from './report';
 import { measureSizes, SIZE_BUDGETS, SIZE_TARGETS, TYPICAL_APP } from './size';
 import { median, percentile, round } from './stats';
@@ -178,6 +178,15 @@ function interruptRows(results: BrowserResults): BenchRow[] {
   return rows;
 }
 
+/** Where a turn's main-thread time went on each side (medians): script, and style + layout. */
+function split(kind: TurnKind, ours: TranscriptSamples, plain: TranscriptSamples): string {
+  const at = (values: number[] | undefined) => round(median(values ?? []));
+  return (
+    `script ${at(ours.scriptMs[kind])} vs ${at(plain.scriptMs[kind])} ms, ` +
+    `style and layout ${at(ours.layoutMs[kind])} vs ${at(plain.layoutMs[kind])} ms`
+  );
+}
+
 function transcriptRows(results: BrowserResults): BenchRow[] {
   const transcript = results.transcript;
   if (!transcript) {
@@ -221,7 +230,7 @@ function transcriptRows(results: BrowserResults): BenchRow[] {
       spread: { ours: quartiles(ours.cpu), baseline: quartiles(base.cpu) },
       note:
         `resolved-card renders during the timed turns: ${renders}; echoes in the DOM: ${echoes.echoesInDom}; ` +
-        `wall time to the text in the DOM: ${round(median(ours.wall))} vs ${round(median(base.wall))} ms.`,
+        `wall time to the text in the DOM: ${round(median(ours.wall))} vs ${round(median(base.wall))} ms; ${split(kind, echoes, plain)}.`,
     };
   };
   return [row('append', 'append a message'), row('stream', 'stream a long answer'), row('answer', 'answer a new interrupt')];
@@ -301,7 +310,7 @@ function longRows(results: BrowserResults): BenchRow[] {
         (kind === 'scroll'
           ? `echo renders while scrolling (mounts of rows coming into view): ${renders}; `
           : `resolved-card renders: ${renders}; `) +
-        `wall time: ${round(median(ours.wall))} vs ${round(median(base.wall))} ms.`,
+        `wall time: ${round(median(ours.wall))} vs ${round(median(base.wall))} ms; ${split(kind, echoes, plain)}.`,
     };
   };
   return [row('scroll', 'scroll up 24 x 600 px'), row('append', 'append a message'), row('answer', 'answer a new interrupt')];
