@@ -16,7 +16,9 @@ export const defaultFallback = FallbackInterruptCard as AnyInterruptRenderer;
 
 /**
  * The built-in cards, keyed the way the registry looks them up:
- * exact reason, `tool:<toolName>`, `<namespace>:*`.
+ * exact reason, `tool:<toolName>`, `<namespace>:*`. Each fetches its code on demand, so one drawn
+ * outside the hook needs a `<Suspense>` around it; to draw a card yourself, import it from
+ * `copilotkit-interrupts/cards` instead.
  */
 export const defaultRenderers: Readonly<Record<string, AnyInterruptRenderer>> = Object.freeze({
   'aidev:tool_approval': ToolApprovalCard as AnyInterruptRenderer,
