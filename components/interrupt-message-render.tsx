@@ -1,4 +1,4 @@
-import { useMemo, type ReactElement } from 'react';
+import { useEffect, useMemo, type ReactElement } from 'react';
 import type { AnyInterruptRenderer } from '../hooks/renderer-props';
 import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
 import { useLocalInterruptState } from '../hooks/use-local-interrupt-state';
@@ -7,6 +7,7 @@ import { InterruptReason, type InterruptMessage, type InterruptResult } from '..
 import { createRendererRegistry, type RendererRegistry } from '../src/registry/index';
 import { toProtocolInterrupt, unwrapInterrupt } from '../src/unwrap/index';
 import { defaultFallback, defaultRenderers } from './default-renderers';
+import { answeredNow, installDoubleClickGuard } from './host/double-click-guard';
 import { RenderedInterrupt } from './host/rendered-interrupt';
 
 export interface InterruptMessageRenderProps {
@@ -52,10 +53,33 @@ function StoredInterrupt({
     onResolve: (payload) => send('resolved', payload),
     onCancel: () => void send('cancelled', {}),
   });
+  useEffect(installDoubleClickGuard, []);
+  // As in the live chat: the rest of a double click that answered this card answers nothing else.
+  const { resolve, cancel } = state;
+  const answer = useMemo(
+    () => ({
+      resolve: (payload: unknown) => {
+        answeredNow();
+        resolve(payload);
+      },
+      cancel: () => {
+        answeredNow();
+        cancel();
+      },
+    }),
+    [resolve, cancel],
+  );
   return (
     <RenderedInterrupt
       registry={registry}
-      props={{ interrupt, locale: props.locale ?? 'en', labels: props.labels, onInterruptResume: props.onInterruptResume, ...state }}
+      props={{
+        interrupt,
+        locale: props.locale ?? 'en',
+        labels: props.labels,
+        onInterruptResume: props.onInterruptResume,
+        ...state,
+        ...answer,
+      }}
     />
   );
 }

@@ -178,17 +178,15 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
       await demoTab.screenshot('04-cancelled');
     });
 
-    it('submits once on a rapid double click', async () => {
+    it('submits once on a mouse double click, and its second click starts nothing else', async () => {
       const demoTab = await openDemo();
+      const { page } = demoTab;
       await demoTab.send('Book an intro call with the sales team to discuss pricing.');
-      const slot = demoTab.transcript.getByTestId('time-picker-slot').first();
+      const slot = demoTab.transcript.getByTestId('time-picker-slot').last();
       await slot.waitFor();
-      // Both clicks on the slot itself: the compact read-only card is shorter than the picker, so
-      // a mouse double click's second click would land on whatever moved up under the pointer.
-      await slot.evaluate((el: HTMLElement) => {
-        el.click();
-        el.click();
-      });
+      // A real double click: the compact read-only card is shorter than the picker, so the second
+      // click lands on whatever moved up under the pointer. It belongs to the same gesture.
+      await slot.dblclick();
       await demoTab.waitForAnswer(/Scheduled ".+" for/);
       expect(demoTab.resumeRuns).toHaveLength(1);
       expect(
@@ -197,6 +195,9 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
           .filter({ hasText: /Scheduled ".+" for/ })
           .count(),
       ).toBe(1);
+      // No suggestion was sent and no other card answered: the user's one message, two runs.
+      expect(await page.getByTestId('copilot-user-message').count()).toBe(1);
+      expect(demoTab.runs).toHaveLength(2);
     });
 
     it('multi-turn: a second booking gets a fresh picker below the first, resolved one', async () => {

@@ -81,4 +81,34 @@ describe('who an answer belongs to', () => {
     expect(await screen.findByText('Anything else?')).toBeInTheDocument();
     expect(agent.runs[2].resume).toBeUndefined();
   });
+
+  it('given two open cards, a double click that answers one does not answer the other with its second click', async () => {
+    const confirm = { id: 'int-confirm', reason: 'acme:confirm', message: 'Go ahead?' };
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt, confirm))]
+        : [runStarted(input), ...textMessage('r1', 'Both answered.'), runFinished(input)],
+    );
+    renderChat({ agent, config: { resolveDelayMs: 0, renderers } });
+    await sendMessage('Review and confirm');
+    const approve = await screen.findByRole('button', { name: 'Answer approval' });
+    const sibling = screen.getByRole('button', { name: 'Answer confirm' });
+
+    // The card that answered shrinks, so the second click of the double click lands on the card
+    // that moved up under the pointer (jsdom has no layout: the test sends it there itself).
+    fireEvent.click(approve, { detail: 1 });
+    fireEvent.click(sibling, { detail: 2 });
+    expect(await screen.findByTestId('approval-readonly')).toBeInTheDocument();
+    expect(screen.getByTestId('confirm')).toHaveAttribute('data-status', 'pending');
+    expect(agent.runs).toHaveLength(1);
+
+    // Its own click, later, answers it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fireEvent.click(sibling, { detail: 1 });
+    expect(await screen.findByText('Both answered.')).toBeInTheDocument();
+    expect(agent.runs[1].resume).toEqual([
+      { interruptId: approvalInterrupt.id, status: 'resolved', payload: { ok: true } },
+      { interruptId: 'int-confirm', status: 'resolved', payload: { ok: true } },
+    ]);
+  });
 });
