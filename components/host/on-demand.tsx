@@ -12,16 +12,24 @@ export type OnDemand<P> = ComponentType<P> & {
  * shows a placeholder); after that it renders the loaded component directly. `React.lazy` alone
  * would suspend once more on its first render even when `preload` had already finished, which
  * would flash the placeholder for a card that was ready. A failed fetch throws to the nearest
- * error boundary, like a card that throws.
+ * error boundary, like a card that throws; a later `preload` tries again.
  */
 export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>): OnDemand<P> {
   let Loaded: ComponentType<P> | undefined;
   let pending: Promise<{ default: ComponentType<P> }> | undefined;
   const preload = () =>
-    (pending ??= load().then((component) => {
-      Loaded = component;
-      return { default: component };
-    }));
+    (pending ??= load().then(
+      (component) => {
+        Loaded = component;
+        return { default: component };
+      },
+      (error: unknown) => {
+        // A network blip must not break the card for good: the next `preload` (the hook calls it
+        // when it mounts) fetches again, and once that succeeds new cards render the loaded one.
+        pending = undefined;
+        throw error;
+      },
+    ));
   const Lazy = lazy(preload);
   // `Loaded` is set before `Lazy` can resolve, so `Lazy` never commits and the element type
   // never changes under a mounted card (which would reset its state).

@@ -123,6 +123,24 @@ describe('a built-in card fetched on demand', () => {
       error.mockRestore();
     });
 
+    it('should fetch it again on the next preload, and draw the card from then on', async () => {
+      const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const { Card, load, fail, arrive } = deferredCard();
+      const first = render(drawn(Card));
+      await fail(new Error('offline'));
+      expect(screen.getByTestId('fallback')).toBeInTheDocument();
+      first.unmount();
+
+      // The hook preloads when it mounts again (a new page, a remounted chat).
+      const again = Card.preload();
+      await arrive(Counter);
+      await again;
+      render(drawn(Card));
+      expect(screen.getByRole('button')).toHaveTextContent('acme:count clicked 0');
+      expect(load).toHaveBeenCalledTimes(2);
+      error.mockRestore();
+    });
+
     it('should fall back to the last-resort card when the fallback cannot be fetched either', async () => {
       const error = vi.spyOn(console, 'error').mockImplementation(() => {});
       const card = deferredCard();
