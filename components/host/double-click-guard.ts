@@ -6,20 +6,29 @@
  * the browser counts it in `detail` (2 for the second click at the same spot). So after a click
  * answers a card, the clicks that continue its sequence are swallowed before anything sees them.
  *
+ * Only a click at the same spot (a few pixels) within a second counts as the rest of the gesture.
  * Keyboard activation (`detail` 0) arms nothing, and a new sequence (a click whose `detail` is not
  * higher) disarms the guard: a click the user meant is never lost.
  */
 
 /** The pointer click being dispatched now (cleared once its task is over). */
 let current: MouseEvent | undefined;
-/** After an answer: the `detail` of the click that answered, and until when its sequence may run on. */
-let armed: { detail: number; until: number } | undefined;
+/** After an answer: the click that answered, and until when its sequence may run on. */
+let armed: { detail: number; until: number; x: number; y: number } | undefined;
 
-/** Longer than any platform's double-click interval; the `detail` check does the real work. */
-const SEQUENCE_MS = 2_000;
+/** As long as the slowest common double-click setting; the `detail` check does the real work. */
+const SEQUENCE_MS = 1_000;
+/** How far the pointer may move within one double click (browsers allow a few pixels). */
+const NEAR_PX = 16;
 
 function onClick(event: MouseEvent) {
-  if (armed && event.detail > armed.detail && event.timeStamp <= armed.until) {
+  if (
+    armed &&
+    event.detail > armed.detail &&
+    event.timeStamp <= armed.until &&
+    Math.abs(event.clientX - armed.x) <= NEAR_PX &&
+    Math.abs(event.clientY - armed.y) <= NEAR_PX
+  ) {
     event.preventDefault();
     event.stopImmediatePropagation();
     return;
@@ -44,5 +53,5 @@ export function installDoubleClickGuard(): void {
 
 /** A card was answered: if a pointer click did it, swallow the rest of that click's sequence. */
 export function answeredNow(): void {
-  if (current) armed = { detail: current.detail, until: current.timeStamp + SEQUENCE_MS };
+  if (current) armed = { detail: current.detail, until: current.timeStamp + SEQUENCE_MS, x: current.clientX, y: current.clientY };
 }

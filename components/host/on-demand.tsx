@@ -17,20 +17,31 @@ export type OnDemand<P> = ComponentType<P> & {
 export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>): OnDemand<P> {
   let Loaded: ComponentType<P> | undefined;
   let pending: Promise<{ default: ComponentType<P> }> | undefined;
-  const preload = () =>
+  let failed = false;
+  const fetchOnce = () =>
     (pending ??= load().then(
       (component) => {
         Loaded = component;
         return { default: component };
       },
       (error: unknown) => {
-        // A network blip must not break the card for good: the next `preload` (the hook calls it
-        // when it mounts) fetches again, and once that succeeds new cards render the loaded one.
         pending = undefined;
+        failed = true;
         throw error;
       },
     ));
-  const Lazy = lazy(preload);
+  // `React.lazy` keeps a failure for good, and it must: a spot that saw the failure shows the
+  // fallback instead of fetching in a loop. A network blip must not break the card for every
+  // later spot, though: an explicit `preload` (the hook and `InterruptMessageRender` call it when
+  // they mount) fetches again, with a fresh `lazy` for the spots drawn from then on.
+  let Lazy = lazy(fetchOnce);
+  const preload = () => {
+    if (failed) {
+      failed = false;
+      Lazy = lazy(fetchOnce);
+    }
+    return fetchOnce();
+  };
   // `Loaded` is set before `Lazy` can resolve, so `Lazy` never commits and the element type
   // never changes under a mounted card (which would reset its state).
   const OnDemandComponent = (props: P) => (Loaded ? <Loaded {...props} /> : <Lazy {...props} />);

@@ -13,8 +13,8 @@ function button(answers = false) {
 }
 
 /** A pointer click as the browser dispatches it: `detail` counts the clicks of one multi-click. */
-const click = (element: HTMLElement, detail: number) =>
-  element.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, detail }));
+const click = (element: HTMLElement, detail: number, at = { clientX: 100, clientY: 100 }) =>
+  element.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, detail, ...at }));
 
 beforeAll(installDoubleClickGuard);
 afterEach(async () => {
@@ -52,6 +52,16 @@ describe('the double-click guard', () => {
       click(chip.element, 1);
       click(chip.element, 2);
       expect(chip.clicks).toHaveBeenCalledTimes(2);
+    });
+  });
+
+  describe('given a click that answered a card, then a counted click somewhere else', () => {
+    it('should let it through: only the same spot is the same gesture', () => {
+      const approve = button(true);
+      const other = button();
+      click(approve.element, 1);
+      click(other.element, 2, { clientX: 300, clientY: 100 });
+      expect(other.clicks).toHaveBeenCalledTimes(1);
     });
   });
 
