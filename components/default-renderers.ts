@@ -26,7 +26,10 @@ export const defaultRenderers: Readonly<Record<string, AnyInterruptRenderer>> = 
   'tool:schedule_meeting': TimePickerCard as AnyInterruptRenderer,
 });
 
-/** Fetches every built-in card, so the first interrupt draws at once. Resolves when all are in. */
-export function preloadCards(): Promise<unknown> {
-  return Promise.all([ToolApprovalCard, UserQuestionCard, TimePickerCard, FallbackInterruptCard].map((card) => card.preload()));
+/**
+ * Fetches every built-in card, so the first interrupt draws at once. Never rejects: a card that
+ * cannot be fetched is reported when it is drawn, by the renderer's error boundary.
+ */
+export function preloadCards(): void {
+  for (const card of [ToolApprovalCard, UserQuestionCard, TimePickerCard, FallbackInterruptCard]) card.preload().catch(() => undefined);
 }

@@ -7,7 +7,6 @@ import { InterruptReason, type InterruptMessage, type InterruptResult } from '..
 import { createRendererRegistry, type RendererRegistry } from '../src/registry/index';
 import { toProtocolInterrupt, unwrapInterrupt } from '../src/unwrap/index';
 import { defaultFallback, defaultRenderers, preloadCards } from './default-renderers';
-import { answeredNow, installDoubleClickGuard } from './host/double-click-guard';
 import { RenderedInterrupt } from './host/rendered-interrupt';
 
 export interface InterruptMessageRenderProps {
@@ -53,22 +52,6 @@ function StoredInterrupt({
     onResolve: (payload) => send('resolved', payload),
     onCancel: () => void send('cancelled', {}),
   });
-  useEffect(installDoubleClickGuard, []);
-  // As in the live chat: the rest of a double click that answered this card answers nothing else.
-  const { resolve, cancel } = state;
-  const answer = useMemo(
-    () => ({
-      resolve: (payload: unknown) => {
-        answeredNow();
-        resolve(payload);
-      },
-      cancel: () => {
-        answeredNow();
-        cancel();
-      },
-    }),
-    [resolve, cancel],
-  );
   return (
     <RenderedInterrupt
       registry={registry}
@@ -78,7 +61,6 @@ function StoredInterrupt({
         labels: props.labels,
         onInterruptResume: props.onInterruptResume,
         ...state,
-        ...answer,
       }}
     />
   );
@@ -109,7 +91,7 @@ function echoInterrupt(result: InterruptResult): Record<string, unknown> {
 export function InterruptMessageRender(props: InterruptMessageRenderProps) {
   const { message, renderers, fallback } = props;
   // Like the hook: the cards are fetched now, and one that failed before is fetched again.
-  useEffect(() => void preloadCards().catch(() => undefined), []);
+  useEffect(preloadCards, []);
   const registry = useMemo(
     () => createRendererRegistry<AnyInterruptRenderer>({ ...defaultRenderers, ...renderers }, fallback ?? defaultFallback),
     [renderers, fallback],

@@ -18,9 +18,8 @@ const DEFAULTS = { renderers: defaultRenderers, fallback: defaultFallback };
  * }
  */
 export function useInterruptRenderers(config: InterruptRenderersConfig = {}): ReactElement | null {
-  // The cards are fetched now, while the chat starts, so the first interrupt draws without a
-  // placeholder. A failed fetch is reported when a card needs it, by the renderer's error boundary.
-  useEffect(() => void preloadCards().catch(() => undefined), []);
+  // The cards are fetched now, while the chat starts, so the first interrupt draws without a placeholder.
+  useEffect(preloadCards, []);
   return useInterruptRenderersWith(config, DEFAULTS);
 }
 

@@ -1,3 +1,5 @@
+import { useEffect, useMemo } from 'react';
+
 /**
  * A double click on an answer button must answer one card, once. The first click answers; the
  * card then turns into its shorter read-only form (or hides while its transcript echo takes over),
@@ -54,4 +56,25 @@ export function installDoubleClickGuard(): void {
 /** A card was answered: if a pointer click did it, swallow the rest of that click's sequence. */
 export function answeredNow(): void {
   if (current) armed = { detail: current.detail, until: current.timeStamp + SEQUENCE_MS, x: current.clientX, y: current.clientY };
+}
+
+/**
+ * A card's `resolve` and `cancel`, arming the guard when they answer. Stable while the given
+ * ones are, so a memoized card does not redraw.
+ */
+export function useDoubleClickGuard<T>(resolve: (payload: T) => void, cancel: () => void) {
+  useEffect(installDoubleClickGuard, []);
+  return useMemo(
+    () => ({
+      resolve: (payload: T) => {
+        answeredNow();
+        resolve(payload);
+      },
+      cancel: () => {
+        answeredNow();
+        cancel();
+      },
+    }),
+    [resolve, cancel],
+  );
 }

@@ -3,7 +3,6 @@ import type { InterruptHistoryRecord } from '../../src/history';
 import { resolveLanguage } from '../../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import type { InterruptController } from '../../hooks/interrupt-controller';
-import { answeredNow, installDoubleClickGuard } from './double-click-guard';
 import { RenderedInterrupt } from './rendered-interrupt';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { useToolGrants } from '../../hooks/use-tool-grants';
@@ -40,19 +39,9 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     return () => clearTimeout(timer);
   }, [controller, interrupt, status]);
 
-  useEffect(installDoubleClickGuard, []);
   // Stable per interrupt, so a memoized card skips renders when nothing it shows has changed.
-  const resolve = useCallback(
-    (payload: unknown) => {
-      answeredNow();
-      controller.answer(interrupt, payload);
-    },
-    [controller, interrupt],
-  );
-  const cancel = useCallback(() => {
-    answeredNow();
-    controller.dismiss(interrupt);
-  }, [controller, interrupt]);
+  const resolve = useCallback((payload: unknown) => controller.answer(interrupt, payload), [controller, interrupt]);
+  const cancel = useCallback(() => controller.dismiss(interrupt), [controller, interrupt]);
   const retry = useCallback(() => controller.retry(interrupt.id), [controller, interrupt.id]);
 
   const props: InterruptRendererProps = {

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import type { RendererRegistry } from '../../src/registry';
 import type { AnyInterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
+import { useDoubleClickGuard } from './double-click-guard';
 import { LastResortCard } from './last-resort-card';
 import { RendererBoundary } from './renderer-boundary';
 
@@ -13,10 +14,13 @@ export interface RenderedInterruptProps {
  * One interrupt drawn by the renderer the registry picks for it. A renderer that throws is
  * replaced by the fallback, which shows the error as the interrupt's problem; a fallback that
  * throws, by the last-resort card. The live hook and `InterruptMessageRender` both draw through
- * here, so a stored transcript follows the same rules as the live chat. A built-in card whose
+ * here, so a stored transcript follows the same rules as the live chat (the double-click guard
+ * included). A built-in card whose
  * code has not arrived yet (it loads on demand) holds a busy placeholder of a compact card's size.
  */
-export function RenderedInterrupt({ registry, props }: RenderedInterruptProps) {
+export function RenderedInterrupt({ registry, props: given }: RenderedInterruptProps) {
+  // The rest of a double click that answers this card answers nothing else (the guard's module).
+  const props = { ...given, ...useDoubleClickGuard(given.resolve, given.cancel) };
   const { interrupt } = props;
   const name = registry.match(interrupt) ?? 'fallback';
   const Renderer = registry.pick(interrupt);
