@@ -238,7 +238,7 @@ async function bundleSize(
   const visit = (path: string) => {
     if (eager.has(path)) return;
     eager.add(path);
-    for (const { path: imported, kind, external } of outputs[path].imports) if (kind === 'import-statement' && !external) visit(imported);
+    for (const { path: next, kind, external } of outputs[path].imports) if (kind === 'import-statement' && !external) visit(next);
   };
   visit(entry);
   const later = split.outputFiles.filter((file) => file.path.endsWith('.js') && !eager.has(relative(ROOT, file.path)));
