@@ -454,6 +454,7 @@ const bench = {
     echoRenders = 0;
     const start = performance.now();
     for (let i = 0; i < steps; i++) {
+      scroller.dispatchEvent(new WheelEvent('wheel', { deltaY: -px, bubbles: true }));
       scroller.scrollTop = Math.max(0, scroller.scrollTop - px);
       await frame();
     }
@@ -464,11 +465,21 @@ const bench = {
   /** Figure 4b: back to the newest message (not timed), so the next turn starts at the bottom. */
   async toBottom() {
     const scroller = scrollElement();
+    const settle = async () => {
+      await frame();
+      await frame();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    };
     for (let i = 0; i < 10 && scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 2; i++) {
       scroller.scrollTop = scroller.scrollHeight;
-      await frame();
-      await frame();
+      await settle();
     }
+    // The last move is a short scroll down with nothing resizing, as a user's would end, so the chat
+    // sticks to the bottom again (use-stick-to-bottom ignores a scroll that comes with a resize).
+    scroller.scrollTop -= 1;
+    await settle();
+    scroller.scrollTop = scroller.scrollHeight;
+    await settle();
   },
   echoRendersTotal: () => echoRendersTotal,
   /** Figure 4: messages in the transcript; above 50 CopilotKit virtualizes (and remounts) the list. */
