@@ -125,6 +125,7 @@ export const CardOnItsWay: Story = {
     await expect(await canvas.findByText('Two things need your attention')).toBeInTheDocument();
     const placeholders = canvasElement.querySelectorAll('[aria-busy="true"]');
     await expect(placeholders).toHaveLength(2);
+    for (const placeholder of placeholders) await expect(placeholder).toHaveTextContent('Loading the card…');
     await expect(canvas.queryByRole('button')).not.toBeInTheDocument();
   },
 };

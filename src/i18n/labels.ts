@@ -18,6 +18,8 @@ export interface InterruptLabels {
   cancelledBadge: string;
   /** The disclosure button of a read-only card: shows or hides its full details. */
   details: string;
+  /** Read by screen readers in the busy placeholder of a card whose code is still loading. */
+  loading: string;
   /** Shown on an open card when the user sent a chat message the agent refused while it waits for the card. */
   answerFirst: string;
   /** Shown on a card closed because the user sent a chat message instead (the agent got `cancelled`). */
@@ -115,6 +117,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   retry: 'Retry',
   cancelledBadge: 'Cancelled',
   details: 'Details',
+  loading: 'Loading the card…',
   answerFirst: 'Answer or dismiss this card before sending a new message.',
   dismissed: 'Dismissed',
   timePickerEyebrow: 'Book a call',

@@ -16,6 +16,7 @@ const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   retry: '重试',
   cancelledBadge: '已取消',
   details: '详情',
+  loading: '卡片加载中…',
   answerFirst: '请先回答或忽略此卡片，再发送新消息。',
   dismissed: '已忽略',
   timePickerEyebrow: '预约通话',

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { onDemand } from '../../../components/host/on-demand';
 import { RenderedInterrupt } from '../../../components/host/rendered-interrupt';
 import type { AnyInterruptRenderer, InterruptRendererProps } from '../../../hooks/renderer-props';
+import { zhCN } from '../../../src/i18n/locales/zh-CN';
 import { createRendererRegistry } from '../../../src/registry';
 import { unwrapInterrupt } from '../../../src/unwrap';
 
@@ -53,12 +54,16 @@ const props = {
 } as InterruptRendererProps;
 
 /** The interrupt drawn the way the hook draws it, with `Card` for its reason. */
-function drawn(Card: ComponentType<InterruptRendererProps>, fallback: ComponentType<InterruptRendererProps> = Fallback) {
+function drawn(
+  Card: ComponentType<InterruptRendererProps>,
+  fallback: ComponentType<InterruptRendererProps> = Fallback,
+  language: Pick<InterruptRendererProps, 'locale' | 'labels'> = props,
+) {
   const registry = createRendererRegistry<AnyInterruptRenderer>(
     { 'acme:count': Card as AnyInterruptRenderer },
     fallback as AnyInterruptRenderer,
   );
-  return <RenderedInterrupt registry={registry} props={props} />;
+  return <RenderedInterrupt registry={registry} props={{ ...props, ...language }} />;
 }
 
 describe('a built-in card fetched on demand', () => {
@@ -72,6 +77,21 @@ describe('a built-in card fetched on demand', () => {
       await arrive(Counter);
       expect(screen.getByRole('button')).toHaveTextContent('acme:count clicked 0');
       expect(container.querySelector('[aria-busy="true"]')).not.toBeInTheDocument();
+    });
+
+    it.each([
+      { language: props, text: 'Loading the card…', lang: 'en' },
+      { language: zhCN, text: '卡片加载中…', lang: 'zh-CN' },
+    ])("should tell a screen reader that the card is loading, in the card's language ($lang)", async ({ language, text, lang }) => {
+      const { Card, arrive } = deferredCard();
+      render(drawn(Card, Fallback, language));
+      const placeholder = screen.getByTestId('interrupt-loading');
+      expect(placeholder).toHaveAttribute('aria-busy', 'true');
+      expect(placeholder).toHaveAttribute('lang', lang);
+      expect(placeholder).toHaveTextContent(text);
+
+      await arrive(Counter);
+      expect(screen.queryByTestId('interrupt-loading')).not.toBeInTheDocument();
     });
 
     it('should fetch the code once, however many cards wait for it', async () => {
