@@ -26,10 +26,33 @@ export const defaultRenderers: Readonly<Record<string, AnyInterruptRenderer>> = 
   'tool:schedule_meeting': TimePickerCard as AnyInterruptRenderer,
 });
 
+/** Every built-in card by its key, the fallback under `fallback`: what `preloadCards` fetches. */
+const cards: Readonly<Record<string, { preload: () => Promise<unknown> }>> = {
+  'aidev:tool_approval': ToolApprovalCard,
+  'aidev:user_question': UserQuestionCard,
+  'tool:schedule_meeting': TimePickerCard,
+  fallback: FallbackInterruptCard,
+};
+
 /**
- * Fetches every built-in card, so the first interrupt draws at once. Never rejects: a card that
- * cannot be fetched is reported when it is drawn, by the renderer's error boundary.
+ * The keys of the built-in cards a chat with these options draws, as one string (an effect's
+ * dependency that changes only with the set): those the app's `renderers` do not replace, and the
+ * fallback unless it gives its own. (A built-in card an app puts under another key is fetched when
+ * first drawn.)
+ *
+ * @example
+ * cardsInUse({ 'tool:schedule_meeting': MyPicker }); // 'aidev:tool_approval aidev:user_question fallback'
  */
-export function preloadCards(): void {
-  for (const card of [ToolApprovalCard, UserQuestionCard, TimePickerCard, FallbackInterruptCard]) card.preload().catch(() => undefined);
+export const cardsInUse = (renderers: Readonly<Record<string, unknown>> = {}, fallback?: unknown): string =>
+  Object.keys(cards)
+    .filter((key) => !(key === 'fallback' ? fallback : renderers[key]))
+    .join(' ');
+
+/**
+ * Fetches the built-in cards in use (see {@link cardsInUse}), so the first interrupt draws at once
+ * and a card the app replaced is never downloaded. Never rejects: a card that cannot be fetched
+ * is reported when it is drawn, by the renderer's error boundary.
+ */
+export function preloadCards(inUse: string): void {
+  for (const key of inUse.split(' ')) cards[key]?.preload().catch(() => undefined);
 }

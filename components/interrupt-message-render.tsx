@@ -6,7 +6,7 @@ import type { InterruptLocale } from '../src/i18n/locale';
 import { InterruptReason, type InterruptMessage, type InterruptResult } from '../src/protocol/index';
 import { createRendererRegistry, type RendererRegistry } from '../src/registry/index';
 import { toProtocolInterrupt, unwrapInterrupt } from '../src/unwrap/index';
-import { defaultFallback, defaultRenderers, preloadCards } from './default-renderers';
+import { cardsInUse, defaultFallback, defaultRenderers, preloadCards } from './default-renderers';
 import { RenderedInterrupt } from './host/rendered-interrupt';
 
 export interface InterruptMessageRenderProps {
@@ -91,7 +91,8 @@ function echoInterrupt(result: InterruptResult): Record<string, unknown> {
 export function InterruptMessageRender(props: InterruptMessageRenderProps) {
   const { message, renderers, fallback } = props;
   // Like the hook: the cards are fetched now, and one that failed before is fetched again.
-  useEffect(preloadCards, []);
+  const inUse = cardsInUse(renderers, fallback);
+  useEffect(() => preloadCards(inUse), [inUse]);
   const registry = useMemo(
     () => createRendererRegistry<AnyInterruptRenderer>({ ...defaultRenderers, ...renderers }, fallback ?? defaultFallback),
     [renderers, fallback],

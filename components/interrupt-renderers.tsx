@@ -1,7 +1,7 @@
 import { useEffect, type ReactElement } from 'react';
 import type { InterruptRenderersConfig } from '../hooks/types';
 import { useInterruptRenderersWith } from './host/use-interrupt-renderers-with';
-import { defaultFallback, defaultRenderers, preloadCards } from './default-renderers';
+import { cardsInUse, defaultFallback, defaultRenderers, preloadCards } from './default-renderers';
 
 const DEFAULTS = { renderers: defaultRenderers, fallback: defaultFallback };
 
@@ -18,8 +18,10 @@ const DEFAULTS = { renderers: defaultRenderers, fallback: defaultFallback };
  * }
  */
 export function useInterruptRenderers(config: InterruptRenderersConfig = {}): ReactElement | null {
-  // The cards are fetched now, while the chat starts, so the first interrupt draws without a placeholder.
-  useEffect(preloadCards, []);
+  // The cards are fetched now, while the chat starts, so the first interrupt draws without a
+  // placeholder; again only when the set in use changes (inline options are new on every render).
+  const inUse = cardsInUse(config.renderers, config.fallback);
+  useEffect(() => preloadCards(inUse), [inUse]);
   return useInterruptRenderersWith(config, DEFAULTS);
 }
 

@@ -1,7 +1,12 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultFallback, defaultRenderers } from '../../components/default-renderers';
+import type { OnDemand } from '../../components/host/on-demand';
+import { useInterruptRenderers } from '../../components/interrupt-renderers';
 import { useInterruptRenderersWith } from '../../components/host/use-interrupt-renderers-with';
+import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { approvalInterrupt } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
 import { Interrupts, makeTestCard, renderChat, sendMessage } from './harness';
@@ -123,5 +128,69 @@ describe('hook options', () => {
     const pre = screen.getByText('Let me check with you first.');
     expect(pre.compareDocumentPosition(echo) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(echo.compareDocumentPosition(done) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+});
+
+describe('the built-in cards the hook fetches', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A spy on the fetch of each built-in card's code (the fetch itself still happens). */
+  function watchFetches() {
+    const watch = (card: unknown) => vi.spyOn(card as OnDemand<InterruptRendererProps>, 'preload');
+    return {
+      approval: watch(defaultRenderers['aidev:tool_approval']),
+      question: watch(defaultRenderers['aidev:user_question']),
+      picker: watch(defaultRenderers['tool:schedule_meeting']),
+      fallback: watch(defaultFallback),
+    };
+  }
+
+  function chatWith(options: Parameters<typeof useInterruptRenderers>[0]) {
+    function App() {
+      const [renders, setRenders] = useState(1);
+      // Inline options, as apps write them: new objects on every render.
+      useInterruptRenderers({ ...options, renderers: options?.renderers && { ...options.renderers } });
+      return (
+        <>
+          <button type="button" onClick={() => setRenders(renders + 1)}>
+            Rendered {renders} times
+          </button>
+          <CopilotChat />
+        </>
+      );
+    }
+    const agent = interruptThenReply(approvalInterrupt);
+    return render(
+      <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
+        <App />
+      </CopilotKitProvider>,
+    );
+  }
+
+  it('given an app that replaces every card and the fallback, when the chat mounts, should fetch none of them', async () => {
+    const fetches = watchFetches();
+    chatWith({
+      renderers: {
+        'aidev:tool_approval': makeTestCard('approval'),
+        'aidev:user_question': makeTestCard('question'),
+        'tool:schedule_meeting': makeTestCard('picker'),
+      },
+      fallback: makeTestCard('fallback'),
+    });
+    expect(await screen.findByRole('textbox')).toBeInTheDocument();
+    for (const fetch of Object.values(fetches)) expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('given an app that replaces the time picker, should fetch the other cards and the fallback once, however often it renders', async () => {
+    const fetches = watchFetches();
+    chatWith({ renderers: { 'tool:schedule_meeting': makeTestCard('picker') } });
+    expect(await screen.findByRole('textbox')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Rendered 1 times' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rendered 2 times' }));
+    expect(screen.getByRole('button', { name: 'Rendered 3 times' })).toBeInTheDocument();
+    expect(fetches.picker).not.toHaveBeenCalled();
+    expect(fetches.approval).toHaveBeenCalledTimes(1);
+    expect(fetches.question).toHaveBeenCalledTimes(1);
+    expect(fetches.fallback).toHaveBeenCalledTimes(1);
   });
 });
