@@ -18,8 +18,12 @@ export interface InterruptLabels {
   cancelledBadge: string;
   /** The disclosure button of a read-only card: shows or hides its full details. */
   details: string;
-  /** Read by screen readers in the busy placeholder of a card whose code is still loading. */
-  loading: string;
+  /**
+   * Read by screen readers in the busy placeholder of a card whose code is still loading. Added
+   * after the first release, so optional: an app's own table from before stays whole (its cards
+   * keep their language), and this one text is English until the table has it.
+   */
+  loading?: string;
   /** Shown on an open card when the user sent a chat message the agent refused while it waits for the card. */
   answerFirst: string;
   /** Shown on a card closed because the user sent a chat message instead (the agent got `cancelled`). */
@@ -198,9 +202,12 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
 
 const warnedLocales = new Set<string>();
 
-/** Whether `labels` translates every text of the cards (a table such as `zhCN.labels`), not just a few. */
+/**
+ * Whether `labels` translates every text of the cards (a table such as `zhCN.labels`), not just a
+ * few. `loading` came after the first release: a table without it is still whole.
+ */
 const isWholeTable = (labels: Readonly<Record<string, unknown>> | undefined): boolean =>
-  !!labels && Object.keys(EN_LABELS).every((key) => typeof labels[key] === 'string');
+  !!labels && Object.keys(EN_LABELS).every((key) => typeof labels[key] === 'string' || key === 'loading');
 
 /** The language the cards speak: their `lang` and every text. */
 export interface CardLanguage {

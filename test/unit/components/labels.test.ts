@@ -96,6 +96,22 @@ describe('labels', () => {
     warn.mockRestore();
   });
 
+  it("given a whole table from before a label was added, should keep the table's language", () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    // `loading` came after the first release: an app's French table written before it lacks it.
+    const french = Object.fromEntries(
+      Object.keys(EN_LABELS)
+        .filter((key) => key !== 'loading')
+        .map((key) => [key, `fr:${key}`]),
+    );
+    const language = resolveLanguage('fr-CA', french);
+    expect(language.locale).toBe('fr-CA');
+    expect(language.labels.timePickerNone).toBe('fr:timePickerNone');
+    expect(language.labels.loading).toBe(EN_LABELS.loading);
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
   it('fills placeholders as text and leaves unknown ones', () => {
     expect(formatLabel('{a} and {b}', { a: '<b>x</b>' })).toBe('<b>x</b> and {b}');
   });

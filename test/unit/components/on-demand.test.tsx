@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { onDemand } from '../../../components/host/on-demand';
 import { RenderedInterrupt } from '../../../components/host/rendered-interrupt';
 import type { AnyInterruptRenderer, InterruptRendererProps } from '../../../hooks/renderer-props';
+import { EN_LABELS } from '../../../src/i18n/labels';
 import { zhCN } from '../../../src/i18n/locales/zh-CN';
 import { createRendererRegistry } from '../../../src/registry';
 import { unwrapInterrupt } from '../../../src/unwrap';
@@ -92,6 +93,19 @@ describe('a built-in card fetched on demand', () => {
 
       await arrive(Counter);
       expect(screen.queryByTestId('interrupt-loading')).not.toBeInTheDocument();
+    });
+
+    it("given an app's own table without the loading label, should say it in English, marked as English", () => {
+      const { Card } = deferredCard();
+      const french = Object.fromEntries(
+        Object.keys(EN_LABELS)
+          .filter((key) => key !== 'loading')
+          .map((key) => [key, `fr:${key}`]),
+      );
+      render(drawn(Card, Fallback, { locale: 'fr-CA', labels: french }));
+      const placeholder = screen.getByTestId('interrupt-loading');
+      expect(placeholder).toHaveAttribute('lang', 'fr-CA');
+      expect(placeholder).toHaveTextContent(EN_LABELS.loading!);
     });
 
     it('should fetch the code once, however many cards wait for it', async () => {
