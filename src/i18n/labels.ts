@@ -20,8 +20,8 @@ export interface InterruptLabels {
   details: string;
   /**
    * Read by screen readers in the busy placeholder of a card whose code is still loading. Added
-   * after the first release, so optional: an app's own table from before stays whole (its cards
-   * keep their language), and this one text is English until the table has it.
+   * after the other labels, so optional: an app's own table written before it stays whole (its
+   * cards keep their language), and this one text is English until the table has it.
    */
   loading?: string;
   /** Shown on an open card when the user sent a chat message the agent refused while it waits for the card. */
@@ -204,7 +204,7 @@ const warnedLocales = new Set<string>();
 
 /**
  * Whether `labels` translates every text of the cards (a table such as `zhCN.labels`), not just a
- * few. `loading` came after the first release: a table without it is still whole.
+ * few. `loading` came after the other labels: a table without it is still whole.
  */
 const isWholeTable = (labels: Readonly<Record<string, unknown>> | undefined): boolean =>
   !!labels && Object.keys(EN_LABELS).every((key) => typeof labels[key] === 'string' || key === 'loading');

@@ -98,7 +98,7 @@ describe('labels', () => {
 
   it("given a whole table from before a label was added, should keep the table's language", () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    // `loading` came after the first release: an app's French table written before it lacks it.
+    // `loading` came after the other labels: an app's French table written before it lacks it.
     const french = Object.fromEntries(
       Object.keys(EN_LABELS)
         .filter((key) => key !== 'loading')
