@@ -130,11 +130,15 @@ export interface TranscriptSamples {
   answerRenders: number[];
   /** Renders of resolved cards during the timed turns (summed per turn kind). */
   appendRenders: number[];
+  /** Figure 4b: rows the virtualizer unmounted and mounted again during each append / answer turn. */
+  appendRemounts: number[];
+  answerRemounts: number[];
   streamRenders: number[];
   /** Figure 4b only: scrolling up through the conversation. */
   scrollMs: number[];
   scrollCpuMs: number[];
   scrollRenders: number[];
+  scrollRemounts: number[];
   /**
    * Where each turn's main-thread time went, by turn kind: running script, and style + layout
    * (Chromium's own accounting, wall time of those activities). The rest is paint, compositing
@@ -245,12 +249,14 @@ async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promis
     into.scrollCpuMs.push(cpu);
     into.scrollMs.push(result.ms);
     into.scrollRenders.push(result.renders);
+    into.scrollRemounts.push(result.remounts);
     // Back to the newest message, untimed, so the next turn starts where a chat stays.
     await side.page.evaluate(() => window.__bench.toBottom());
   } else if (kind === 'append') {
     into.appendCpuMs.push(cpu);
     into.appendMs.push(result.ms);
     into.appendRenders.push(result.renders);
+    into.appendRemounts.push(result.remounts);
   } else if (kind === 'stream') {
     into.streamCpuMs.push(cpu);
     into.streamMs.push(result.ms);
@@ -259,6 +265,7 @@ async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promis
     into.answerCpuMs.push(cpu);
     into.answerMs.push(result.ms);
     into.answerRenders.push(result.renders);
+    into.answerRemounts.push(result.remounts);
   }
 }
 
@@ -355,10 +362,13 @@ export async function measureBrowser(
     answerCpuMs: [],
     answerRenders: [],
     appendRenders: [],
+    appendRemounts: [],
+    answerRemounts: [],
     streamRenders: [],
     scrollMs: [],
     scrollCpuMs: [],
     scrollRenders: [],
+    scrollRemounts: [],
     scriptMs: {},
     layoutMs: {},
     echoesInDom: 0,

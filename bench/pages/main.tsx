@@ -452,6 +452,7 @@ const bench = {
     const scroller = scrollElement();
     await frame();
     echoRenders = 0;
+    const remounts = watchRemounts();
     const start = performance.now();
     for (let i = 0; i < steps; i++) {
       scroller.dispatchEvent(new WheelEvent('wheel', { deltaY: -px, bubbles: true }));
@@ -460,7 +461,7 @@ const bench = {
     }
     await frame();
     await frame();
-    return { ms: performance.now() - start, renders: echoRenders };
+    return { ms: performance.now() - start, renders: echoRenders, remounts: remounts() };
   },
   /** Figure 4b: back to the newest message (not timed), so the next turn starts at the bottom. */
   async toBottom() {
@@ -504,6 +505,7 @@ const bench = {
     await frame();
     echoRenders = 0;
     const seen = whenText(marker);
+    const remounts = watchRemounts();
     const start = performance.now();
     void driver!.run();
     await untilFrame(() => count(INTERACTIVE) > 0);
@@ -511,7 +513,7 @@ const bench = {
     const end = await seen;
     await frame();
     await frame();
-    return { ms: end - start, renders: echoRenders };
+    return { ms: end - start, renders: echoRenders, remounts: remounts() };
   },
   /** Figure 4: the agent streams a long answer in `chunks` deltas, one per task. */
   async stream(k: number, chunks = 80) {
@@ -535,22 +537,47 @@ function scrollElement(): HTMLElement {
   throw new Error('no scrolling element around the message list');
 }
 
+/**
+ * Figure 4b: counts the rows CopilotKit's virtualizer unmounts and mounts again (the same
+ * `data-index`) until the returned function is called, which stops and returns the count.
+ */
+function watchRemounts(): () => number {
+  const removed = new Set<string>();
+  let remounts = 0;
+  const rows = (nodes: NodeList) =>
+    Array.from(nodes).flatMap((node) => (node instanceof HTMLElement && node.dataset.index ? [node.dataset.index] : []));
+  const count = (records: MutationRecord[]) => {
+    for (const record of records) {
+      for (const index of rows(record.removedNodes)) removed.add(index);
+      for (const index of rows(record.addedNodes)) if (removed.has(index)) remounts++;
+    }
+  };
+  const observer = new MutationObserver(count);
+  observer.observe(document.body, { childList: true, subtree: true });
+  return () => {
+    count(observer.takeRecords());
+    observer.disconnect();
+    return remounts;
+  };
+}
+
 /** Resolves at the first frame where `check()` holds. */
 async function untilFrame(check: () => boolean): Promise<void> {
   while (!check()) await frame();
 }
 
-async function timeTurn(marker: string): Promise<{ ms: number; renders: number }> {
+async function timeTurn(marker: string): Promise<{ ms: number; renders: number; remounts: number }> {
   await frame();
   echoRenders = 0;
   const seen = whenText(marker);
+  const remounts = watchRemounts();
   const start = performance.now();
   const run = driver!.run();
   const end = await seen;
   await run;
   await frame();
   await frame();
-  return { ms: end - start, renders: echoRenders };
+  return { ms: end - start, renders: echoRenders, remounts: remounts() };
 }
 
 declare global {
