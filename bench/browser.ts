@@ -224,12 +224,15 @@ async function openTranscriptPage(
 
 export type TurnKind = 'append' | 'stream' | 'answer' | 'scroll';
 
+/** The longest a timed turn may take (they take well under a second). */
+const TURN_TIMEOUT_MS = 60_000;
+
 async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promise<void> {
   // A page in the background gets no animation frames: the timed one is always in front.
   await side.page.bringToFront();
   await pause(side.page, 50);
   const before = await side.metrics();
-  const result = await side.page.evaluate(
+  const turn = side.page.evaluate(
     ([turn, n]) =>
       turn === 'append'
         ? window.__bench.append(n)
@@ -240,6 +243,16 @@ async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promis
             : window.__bench.answer(n),
     [kind, k] as const,
   );
+  // A turn waits for text or frames that may never come (a page that stopped painting): it fails
+  // the figure with a reason instead of hanging the run.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`a ${kind} turn on the ${side.variant} page did not finish within ${TURN_TIMEOUT_MS / 1000} s`)),
+      TURN_TIMEOUT_MS,
+    );
+  });
+  const result = await Promise.race([turn, stalled]).finally(() => clearTimeout(timer));
   const after = await side.metrics();
   const cpu = after.thread - before.thread;
   const { into } = side;
