@@ -248,7 +248,7 @@ async function timeTurn(side: TranscriptPage, kind: TurnKind, k: number): Promis
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stalled = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`a ${kind} turn on the ${side.variant} page did not finish within ${TURN_TIMEOUT_MS / 1000} s`)),
+      () => reject(new Error(`the ${kind} turn on the ${side.variant} page did not finish within ${TURN_TIMEOUT_MS / 1000} s`)),
       TURN_TIMEOUT_MS,
     );
   });
