@@ -130,7 +130,7 @@ export interface TranscriptSamples {
   answerRenders: number[];
   /** Renders of resolved cards during the timed turns (summed per turn kind). */
   appendRenders: number[];
-  /** Figure 4b: rows the virtualizer unmounted and mounted again during each append / answer turn. */
+  /** Figure 4b: rows the virtualizer unmounted and mounted again during each turn, by turn kind. */
   appendRemounts: number[];
   answerRemounts: number[];
   streamRenders: number[];

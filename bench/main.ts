@@ -287,8 +287,8 @@ function longRows(results: BrowserResults): BenchRow[] {
     const oursCpu = median(ours.cpu);
     const plainCpu = median(base.cpu);
     const ratio = ratioOf(oursCpu, plainCpu);
-    const renders = ours.renders.reduce((a, b) => a + b, 0);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const renders = sum(ours.renders);
     // Rows the virtualizer unmounts and mounts again in the same turn: on the echoes side each
     // brings its answered cards back (CopilotKit does this with tall rows; bench/README).
     const remounts = `rows remounted (the same row unmounted and mounted again): ${sum(ours.remounts)} vs ${sum(base.remounts)} in ${ours.remounts.length} / ${base.remounts.length} turns; `;
