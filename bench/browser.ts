@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/chromium';
 import { ROOT } from './size';
@@ -19,9 +19,50 @@ export interface PageBundle {
   css: Buffer;
 }
 
-/** The bench page, production React (its profiling build, so `<Profiler>` counts renders). */
-export async function buildPage(): Promise<PageBundle> {
-  const outdir = join(ROOT, 'node_modules', '.cache', 'copilotkit-interrupts-bench', 'page');
+/**
+ * The expression in CopilotKit's chat that estimates a row not yet measured: the average height of
+ * the rows measured so far. Figure 4d replaces it (see `fixedRowEstimate`).
+ */
+const AVERAGE_ROW_ESTIMATE = 'sizes.size > 0 ? Math.max(1, Math.round(total / sizes.size)) : 100';
+
+/** Figure 4d's estimate for a row not yet measured: about one short message. */
+export const FIXED_ROW_ESTIMATE_PX = 60;
+
+/**
+ * Figure 4d's change to CopilotKit (in the bench page only, never shipped): a new row is estimated
+ * at a fixed height instead of the average of the measured rows. Answered cards make the average
+ * large, so every appended row is first laid out far too tall and then shrinks, and the virtualizer
+ * drops and remounts the rows at the top of its overscan on the way (bench/README). Fails the
+ * figure, rather than measuring the unchanged chat, when a CopilotKit upgrade moved the expression.
+ */
+function fixedRowEstimate(): Plugin {
+  let replaced = 0;
+  return {
+    name: 'fixed-row-estimate',
+    setup(build) {
+      build.onLoad({ filter: /@copilotkit[\\/]react-core[\\/]dist[\\/].*\.mjs$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(AVERAGE_ROW_ESTIMATE)) return undefined;
+        replaced++;
+        return { contents: source.replace(AVERAGE_ROW_ESTIMATE, String(FIXED_ROW_ESTIMATE_PX)), loader: 'js' };
+      });
+      build.onEnd(() => {
+        if (replaced === 0) {
+          throw new Error(
+            "CopilotKit's row estimate (the average of the measured rows) was not found in @copilotkit/react-core: figure 4d needs updating for this version",
+          );
+        }
+      });
+    },
+  };
+}
+
+/**
+ * The bench page, production React (its profiling build, so `<Profiler>` counts renders); with
+ * `fixedEstimate`, figure 4d's page (CopilotKit's row estimate fixed).
+ */
+export async function buildPage(fixedEstimate = false): Promise<PageBundle> {
+  const outdir = join(ROOT, 'node_modules', '.cache', 'copilotkit-interrupts-bench', fixedEstimate ? 'page-fixed-estimate' : 'page');
   mkdirSync(outdir, { recursive: true });
   await build({
     entryPoints: { main: join(ROOT, 'bench', 'pages', 'main.tsx') },
@@ -35,22 +76,33 @@ export async function buildPage(): Promise<PageBundle> {
     define: { 'process.env.NODE_ENV': '"production"' },
     alias: { 'react-dom/client': 'react-dom/profiling' },
     loader: { '.woff': 'dataurl', '.woff2': 'dataurl', '.ttf': 'dataurl', '.svg': 'dataurl', '.png': 'dataurl' },
+    plugins: fixedEstimate ? [fixedRowEstimate()] : [],
     logLevel: 'error',
   });
   return { js: readFileSync(join(outdir, 'main.js')), css: readFileSync(join(outdir, 'main.css')) };
 }
 
-const HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
-<link rel="stylesheet" href="/main.css"></head><body style="margin:0"><div id="root"></div>
-<script type="module" src="/main.js"></script></body></html>`;
+/** The page's two builds: CopilotKit as shipped, and figure 4d's (its row estimate fixed). */
+export type PageBuild = 'shipped' | 'fixed-estimate';
 
-async function serve(context: BrowserContext, bundle: PageBundle): Promise<void> {
+const html = (dir: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
+<link rel="stylesheet" href="${dir}/main.css"></head><body style="margin:0"><div id="root"></div>
+<script type="module" src="${dir}/main.js"></script></body></html>`;
+
+/** Serves each build under its own folder (`/` for the shipped one); `?build=` picks one. */
+async function serve(context: BrowserContext, bundles: Partial<Record<PageBuild, PageBundle>>): Promise<void> {
+  const dir = (name: PageBuild) => (name === 'shipped' ? '' : `/${name}`);
   await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());
     if (url.origin !== ORIGIN) return route.abort();
-    if (url.pathname === '/main.js') return route.fulfill({ body: bundle.js, contentType: 'text/javascript' });
-    if (url.pathname === '/main.css') return route.fulfill({ body: bundle.css, contentType: 'text/css' });
-    if (url.pathname === '/') return route.fulfill({ body: HTML, contentType: 'text/html' });
+    if (url.pathname === '/') {
+      const name = (url.searchParams.get('build') ?? 'shipped') as PageBuild;
+      return route.fulfill({ body: html(dir(name)), contentType: 'text/html' });
+    }
+    for (const [name, bundle] of Object.entries(bundles) as Array<[PageBuild, PageBundle]>) {
+      if (url.pathname === `${dir(name)}/main.js`) return route.fulfill({ body: bundle.js, contentType: 'text/javascript' });
+      if (url.pathname === `${dir(name)}/main.css`) return route.fulfill({ body: bundle.css, contentType: 'text/css' });
+    }
     return route.fulfill({ status: 404, body: '' });
   });
 }
@@ -174,8 +226,9 @@ async function openTranscriptPage(
   variant: TranscriptVariant,
   into: TranscriptSamples,
   offset: number,
+  pageBuild: PageBuild,
 ): Promise<TranscriptPage> {
-  const page = await openPage(context, `scenario=${scenario}&variant=${variant}`);
+  const page = await openPage(context, `scenario=${scenario}&variant=${variant}&build=${pageBuild}`);
   await pause(page, 200);
   await page.evaluate(() => window.__bench.loadTranscript());
   const last = await page.evaluate(() => window.__bench.lastMessageText);
@@ -292,12 +345,13 @@ async function transcriptRound(
   turns: number,
   samples: Record<TranscriptVariant, TranscriptSamples>,
   offset: number,
+  pageBuild: PageBuild = 'shipped',
 ) {
-  const echoes = await openTranscriptPage(context, scenario, 'echoes', samples.echoes, offset);
+  const echoes = await openTranscriptPage(context, scenario, 'echoes', samples.echoes, offset, pageBuild);
   let plain: TranscriptPage | undefined;
   const kinds: readonly TurnKind[] = scenario === 'long' ? ['scroll', 'append', 'answer'] : ['append', 'stream', 'answer'];
   try {
-    plain = await openTranscriptPage(context, scenario, 'plain', samples.plain, offset);
+    plain = await openTranscriptPage(context, scenario, 'plain', samples.plain, offset, pageBuild);
     for (let t = 1; t <= turns; t++) {
       for (const kind of kinds) {
         const order = t % 2 === 0 ? [echoes, plain] : [plain, echoes];
@@ -353,6 +407,9 @@ export interface BrowserResults {
   transcriptError?: string;
   long: Record<TranscriptVariant, TranscriptSamples> | null;
   longError?: string;
+  /** Figure 4d: figure 4b again, on the page whose CopilotKit estimates new rows at a fixed height. */
+  estimate: Record<TranscriptVariant, TranscriptSamples> | null;
+  estimateError?: string;
   nodes: NodeCounts | null;
   nodesError?: string;
 }
@@ -360,10 +417,18 @@ export interface BrowserResults {
 export async function measureBrowser(
   settings: BrowserSettings,
   log: (message: string) => void,
-  parts: { interrupt: boolean; transcript: boolean; long: boolean; nodes: boolean },
+  parts: { interrupt: boolean; transcript: boolean; long: boolean; estimate: boolean; nodes: boolean },
 ): Promise<BrowserResults> {
   log('browser: bundling the bench page with esbuild...');
-  const bundle = await buildPage();
+  const bundles: Partial<Record<PageBuild, PageBundle>> = { shipped: await buildPage() };
+  let estimateError: string | undefined;
+  if (parts.estimate) {
+    try {
+      bundles['fixed-estimate'] = await buildPage(true);
+    } catch (error) {
+      estimateError = error instanceof Error ? error.message : String(error);
+    }
+  }
   const launched = await launchChromium();
   const emptyInterrupt = (): InterruptSamples => ({ toCard: [], toResume: [], readOnly: [], resumeShapesOk: true });
   const emptyTranscript = (): TranscriptSamples => ({
@@ -390,10 +455,21 @@ export async function measureBrowser(
     interrupt: { ours: emptyInterrupt(), plain: emptyInterrupt() },
     transcript: null,
     long: null,
+    estimate: null,
+    estimateError,
     nodes: null,
   };
+  // Figures 4b and 4d: the 300-message conversation, both sides, on one build of the page.
+  const longConversation = async (pageBuild: PageBuild, label: string) => {
+    const samples = { echoes: emptyTranscript(), plain: emptyTranscript() };
+    for (let round = 0; round < settings.longRounds; round++) {
+      log(`browser: ${label} round ${round + 1}/${settings.longRounds}, 300 messages, both sides`);
+      await transcriptRound(launched.browser, 'long', settings.longTurns, samples, 1000 + round * 100, pageBuild);
+    }
+    return samples;
+  };
   try {
-    await serve(launched.browser, bundle);
+    await serve(launched.browser, bundles);
     if (parts.interrupt) {
       for (let round = 0; round < settings.interruptRounds; round++) {
         const order: InterruptVariant[] = round % 2 === 0 ? ['ours', 'plain'] : ['plain', 'ours'];
@@ -424,15 +500,17 @@ export async function measureBrowser(
       }
     }
     if (parts.long) {
-      const long = { echoes: emptyTranscript(), plain: emptyTranscript() };
       try {
-        for (let round = 0; round < settings.longRounds; round++) {
-          log(`browser: long conversation round ${round + 1}/${settings.longRounds}, 300 messages, both sides`);
-          await transcriptRound(launched.browser, 'long', settings.longTurns, long, 1000 + round * 100);
-        }
-        results.long = long;
+        results.long = await longConversation('shipped', 'long conversation');
       } catch (error) {
         results.longError = error instanceof Error ? error.message : String(error);
+      }
+    }
+    if (bundles['fixed-estimate']) {
+      try {
+        results.estimate = await longConversation('fixed-estimate', "long conversation, CopilotKit's row estimate fixed,");
+      } catch (error) {
+        results.estimateError = error instanceof Error ? error.message : String(error);
       }
     }
   } finally {
