@@ -65,10 +65,11 @@ interface LegacyEvent {
  *   never change.
  * - LangGraph (@ag-ui/langgraph, either agent setting): every interrupt gets the id
  *   `langgraph::<LangGraph's interrupt id>`, and a value `{reason, metadata, message?}` is lifted
- *   the same way (a plain-string value becomes the `message`). A resume of one such interrupt
- *   reaches the graph through the bridge's standard resume; a resume of several becomes LangGraph's
- *   own resume map `Command({resume: {[interruptId]: value}})`, so every node gets its own answer.
- *   A cancel reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
+ *   the same way (a plain-string value becomes the `message`). A resume becomes LangGraph's own
+ *   resume map `Command({resume: {[interruptId]: value}})`, also for one answer, so every node gets
+ *   its own answer, an interrupt left unanswered stays open, and an answer to an interrupt the
+ *   graph no longer holds reaches no node. Resume entries that are not LangGraph's are dropped
+ *   (reported). A cancel reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
  *   A review request (agent-inbox's `HumanInterrupt`, see `fromLangGraphReview`) becomes a
  *   direct-mode `aidev:tool_approval` with the id `langgraph-review::…`; its answer reaches the node
  *   as LangGraph's `HumanResponse` list (accept / edit / response / ignore, see `reviewResponse`).
@@ -281,28 +282,29 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
   if (langGraph.length === 0 && legacy.length === 0) return approvals ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input;
 
   const translated: Json = { ...input };
-  if (legacy.length === 0 && langGraph.length === 1) {
-    // One LangGraph answer: the bridge's standard resume does it (a cancel becomes its marker).
-    const [{ entry, langGraphId }] = langGraph;
-    translated.resume = [...rest, { ...entry, interruptId: langGraphId }];
-    return translated as unknown as RunAgentInput;
+  if (langGraph.length > 0 && rest.length > 0) {
+    // The bridge lets any `resume` left beside the command win over it, and LangGraph would hand
+    // those entries to the nodes: an entry that is not LangGraph's is nobody's here.
+    report(`${rest.length} resume entr${rest.length === 1 ? 'y does' : 'ies do'} not belong to this LangGraph run; dropped.`, rest);
+    rest.length = 0;
   }
-
   const command: Json = {};
   if (legacy.length === 1 && langGraph.length === 0) {
     const [{ entry, event }] = legacy;
     command.resume = entry.status === 'cancelled' ? false : (entry.payload ?? null);
     if (event) command.interruptEvent = event.value;
   } else {
-    // Several answers: one map, keyed by each interrupt's own id, the form LangGraph JS resumes.
-    const answers: Json = {};
+    // One map, keyed by each interrupt's own id, the form LangGraph resumes: a node gets only its
+    // own answer, even when it is the only one (an answer without an id would go to every open
+    // interrupt, and a stale one to the next). No prototype, so no id is special.
+    const answers: Json = Object.create(null) as Json;
     for (const { entry, langGraphId } of langGraph) {
       answers[langGraphId] =
         entry.status === 'cancelled' ? { [LANGGRAPH_CANCELLED_KEY]: true, interrupt_id: langGraphId } : (entry.payload ?? null);
     }
     for (const { entry, key } of legacy) {
       // Two values that share their own id (a fixed id reused in one run) keep ours, so neither is lost.
-      answers[key in answers ? entry.interruptId : key] = entry.status === 'cancelled' ? false : (entry.payload ?? null);
+      answers[Object.hasOwn(answers, key) ? entry.interruptId : key] = entry.status === 'cancelled' ? false : (entry.payload ?? null);
     }
     command.resume = answers;
     const first = legacy.find((item) => item.event);

@@ -149,6 +149,59 @@ describe.each([
     ]);
   });
 
+  it('given parallel interrupts answered one at a time, each answer reaches only its own branch and the other stays open', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const { interrupts } = await chat.say('Parallel questions please');
+    const left = interrupts.find((i) => i.message === 'Left question')!;
+    const right = interrupts.find((i) => i.message === 'Right question')!;
+
+    const before = received.length;
+    let start = received.length;
+    const after = await chat.resume([{ interruptId: left.id, status: 'resolved', payload: 'for the left' }]);
+    expect(receivedSince(start)).toEqual([{ node: 'left', value: 'for the left' }]);
+    // The right branch still asks, under the same id. (LangGraph lists the left one again as well
+    // until the step that holds both ends.)
+    expect(after.interrupts.map((i) => i.id)).toContain(right.id);
+
+    start = received.length;
+    const fin = await chat.resume([{ interruptId: right.id, status: 'resolved', payload: 'for the right' }]);
+    expect(receivedSince(start)).toEqual([{ node: 'right', value: 'for the right' }]);
+    expect(fin.interrupts).toEqual([]);
+    expect(receivedSince(before).filter((r) => r.node === 'left')).toHaveLength(1);
+  });
+
+  it('given an answer sent again after its node went on (a double submit, a second tab), no node receives it', async () => {
+    const chat = conversation(emitInterruptOutcome);
+    const [first] = (await chat.say('A sequence please')).interrupts;
+    await chat.resume([{ interruptId: first.id, status: 'resolved', payload: 'one' }]);
+
+    const start = received.length;
+    const again = await chat.resume([{ interruptId: first.id, status: 'resolved', payload: 'one again' }]);
+    expect(receivedSince(start)).toEqual([]);
+    expect(again.interrupts.map((i) => i.message)).toEqual(['Second question']);
+  });
+
+  it("given resume entries that are not this graph's beside its answers, each node still gets its own answer and the others are reported", async () => {
+    const problems: string[] = [];
+    const chat = conversation(emitInterruptOutcome, { onProblem: (problem) => void problems.push(problem) });
+    const { interrupts } = await chat.say('Parallel questions please');
+    const left = interrupts.find((i) => i.message === 'Left question')!;
+    const right = interrupts.find((i) => i.message === 'Right question')!;
+
+    const start = received.length;
+    await chat.resume([
+      { interruptId: 'stale-or-unknown', status: 'cancelled' },
+      { interruptId: left.id, status: 'resolved', payload: 'for the left' },
+      { interruptId: 'another-unknown', status: 'resolved', payload: 'not for this graph' },
+      { interruptId: right.id, status: 'resolved', payload: 'for the right' },
+    ]);
+    expect(receivedSince(start).sort((a, b) => a.node.localeCompare(b.node))).toEqual([
+      { node: 'left', value: 'for the left' },
+      { node: 'right', value: 'for the right' },
+    ]);
+    expect(problems).toEqual(['2 resume entries do not belong to this LangGraph run; dropped.']);
+  });
+
   it("given a cancel, the node gets the bridge's cancel marker, not an answer", async () => {
     const chat = conversation(emitInterruptOutcome);
     const [interrupt] = (await chat.say('Ask me a question')).interrupts;
