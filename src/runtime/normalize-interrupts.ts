@@ -275,7 +275,7 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
       legacy.push({
         entry,
         key: parsed.carried?.agentId ?? entry.interruptId,
-        ...(parsed.carried ? { event: { value: parsed.carried.event } } : {}),
+        ...(parsed.carried && 'event' in parsed.carried ? { event: { value: parsed.carried.event } } : {}),
       });
     } else rest.push(item);
   }

@@ -22,8 +22,9 @@ export const LEGACY_INTERRUPT_ID_PREFIX = 'legacy::';
 /** Prefix of the ids given to LangGraph interrupts; LangGraph's own id follows it. */
 export const LANGGRAPH_INTERRUPT_ID_PREFIX = 'langgraph::';
 /**
- * Longest legacy event value (as JSON) carried inside an interrupt id. A larger one still gets an
- * interrupt, whose resume then reaches the agent without its `interruptEvent`.
+ * Longest legacy event value carried inside an interrupt id, in bytes of UTF-8 JSON (what the id
+ * holds, base64url-encoded). A larger one still gets an interrupt, whose resume then reaches the
+ * agent without its `interruptEvent` (but with the agent's own interrupt id).
  */
 export const MAX_CARRIED_EVENT_LENGTH = 16_384;
 
@@ -109,8 +110,8 @@ export function langGraphReviewId(langGraphId: string, review: ReviewConfig): st
 export interface CarriedLegacyEvent {
   /** The id the agent gave the interrupt itself (keys a resume map), if any. */
   agentId?: string;
-  /** The `on_interrupt` event value, sent back as `forwardedProps.command.interruptEvent`. */
-  event: unknown;
+  /** The `on_interrupt` event value, sent back as `forwardedProps.command.interruptEvent`; absent when too large to carry. */
+  event?: unknown;
 }
 
 /**
@@ -121,19 +122,22 @@ export interface CarriedLegacyEvent {
  */
 export function legacyInterruptId(runId: string, index: number, carried: CarriedLegacyEvent): { id: string; problem?: string } {
   const base = `${LEGACY_INTERRUPT_ID_PREFIX}${runId}::${index}::`;
-  let json: string | undefined;
-  try {
-    json = JSON.stringify({ ...(carried.agentId ? { a: carried.agentId } : {}), e: carried.event });
-  } catch {
-    json = undefined;
-  }
-  if (json === undefined || json.length > MAX_CARRIED_EVENT_LENGTH) {
-    return {
-      id: base,
-      problem: `A legacy interrupt value is too large to carry in its id (the limit is ${MAX_CARRIED_EVENT_LENGTH} characters of JSON); its answer will reach the agent without the interruptEvent.`,
-    };
-  }
-  return { id: `${base}${toBase64Url(json)}` };
+  const own = carried.agentId ? { a: carried.agentId } : {};
+  const encode = (value: object) => {
+    try {
+      const bytes = new TextEncoder().encode(JSON.stringify(value));
+      return bytes.length > MAX_CARRIED_EVENT_LENGTH ? undefined : toBase64Url(bytes);
+    } catch {
+      return undefined;
+    }
+  };
+  const whole = encode({ ...own, e: carried.event });
+  if (whole) return { id: `${base}${whole}` };
+  // Without the event, the agent's own id still keys its answer.
+  return {
+    id: `${base}${(carried.agentId && encode(own)) || ''}`,
+    problem: `A legacy interrupt value is too large to carry in its id (the limit is ${MAX_CARRIED_EVENT_LENGTH} bytes of JSON); its answer will reach the agent without the interruptEvent.`,
+  };
 }
 
 /** Where an interrupt id says its resume goes. Never throws; the id is untrusted input. */
@@ -164,7 +168,7 @@ export function parseInterruptId(id: unknown): ParsedInterruptId {
   // The id came back from a browser: copy it into plain data before it goes anywhere.
   const clean = sanitize(decoded.value).value as Json;
   const agentId = nonEmptyText(clean.a);
-  return { kind: 'legacy', carried: { ...(agentId ? { agentId } : {}), event: clean.e } };
+  return { kind: 'legacy', carried: { ...(agentId ? { agentId } : {}), ...('e' in clean ? { event: clean.e } : {}) } };
 }
 
 /** A review id read back; one that does not decode is nobody's (`other`): its answer passes unchanged. */
@@ -183,13 +187,14 @@ function parseReviewId(id: string): ParsedInterruptId {
   return { kind: 'langgraph-review', langGraphId, review };
 }
 
-function toBase64Url(text: string): string {
+function toBase64Url(text: string | Uint8Array): string {
   let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  for (const byte of typeof text === 'string' ? new TextEncoder().encode(text) : text) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 function fromBase64Url(text: string): string | undefined {
+  // Base64 of the longest carried JSON is 4/3 of it; twice is room for the review ids too.
   if (!/^[A-Za-z0-9_-]+$/.test(text) || text.length > MAX_CARRIED_EVENT_LENGTH * 2) return undefined;
   try {
     const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));

@@ -374,6 +374,80 @@ describe('normalizeInterrupts keeps no state between requests', () => {
     );
     expect(sent.forwardedProps.command).toEqual({ resume: 'ok' });
   });
+
+  it("given two legacy interrupts with their own ids, one too large to carry, each answer is still keyed by the agent's own id", async () => {
+    const small = { id: 'ask_db', reason: 'aidev:user_question', metadata: { questions: [questions[0]] } };
+    const large = { id: 'ask_region', reason: 'aidev:user_question', metadata: { questions: [questions[1]] }, blob: 'x'.repeat(20_000) };
+    const agent = legacyAgent([small, large]);
+    const interrupts = await raise(agent, input());
+    const sent = await answer(
+      agent,
+      input({
+        runId: 'run-2',
+        resume: [
+          { interruptId: interrupts[0].id, status: 'resolved', payload: 'pg' },
+          { interruptId: interrupts[1].id, status: 'resolved', payload: 'eu' },
+        ],
+      } as any),
+    );
+    expect((sent.forwardedProps as any).command.resume).toEqual({ ask_db: 'pg', ask_region: 'eu' });
+    expect((sent.forwardedProps as any).command.interruptEvent).toEqual(small);
+  });
+
+  it.each([
+    ['Chinese', '请'],
+    ['emoji', '🙂'],
+  ])('given a legacy value in %s text just under the carry limit, its answer reaches the agent with its event', async (_name, char) => {
+    const onProblem = vi.fn();
+    const value = { id: 'ask', reason: 'aidev:user_question', message: '', metadata: { questions } };
+    // Fill the JSON up to 100 bytes under the limit, counted in UTF-8 as the id carries it.
+    const room = 16_384 - 100 - new TextEncoder().encode(JSON.stringify({ a: 'ask', e: value })).length;
+    value.message = char.repeat(Math.floor(room / new TextEncoder().encode(char).length));
+    const agent = legacyAgent([value]);
+    const events = await firstValueFrom(normalizeInterrupts({ onProblem })(input(), agent).pipe(toArray()));
+    const [interrupt] = finished(events).outcome.interrupts;
+    const sent = await firstValueFrom(
+      normalizeInterrupts({ onProblem })(
+        input({ runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'resolved', payload: 'yes' }] } as any),
+        agent,
+      ).pipe(toArray()),
+    ).then(() => agent.inputs[agent.inputs.length - 1] as any);
+    expect(onProblem).not.toHaveBeenCalled();
+    expect(sent.forwardedProps.command).toEqual({ resume: 'yes', interruptEvent: value });
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'given two legacy interrupts whose own ids include %s, each answer is keyed by its own id',
+    async (own) => {
+      const agent = legacyAgent([
+        { id: own, reason: 'aidev:user_question', metadata: { questions: [questions[0]] } },
+        { id: 'second', reason: 'aidev:user_question', metadata: { questions: [questions[1]] } },
+      ]);
+      const interrupts = await raise(agent, input());
+      const sent = await answer(
+        agent,
+        input({
+          runId: 'run-2',
+          resume: [
+            { interruptId: interrupts[0].id, status: 'resolved', payload: 'first answer' },
+            { interruptId: interrupts[1].id, status: 'resolved', payload: 'second answer' },
+          ],
+        } as any),
+      );
+      const resume = (sent.forwardedProps as any).command.resume;
+      expect(Object.entries(resume)).toEqual([
+        [own, 'first answer'],
+        ['second', 'second answer'],
+      ]);
+      // What the agent reads is JSON: the key survives the wire too.
+      expect(JSON.parse(JSON.stringify(resume))).toEqual(
+        Object.fromEntries([
+          [own, 'first answer'],
+          ['second', 'second answer'],
+        ]),
+      );
+    },
+  );
 });
 
 describe('normalizeInterrupts: malformed input', () => {
