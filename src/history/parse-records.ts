@@ -81,8 +81,8 @@ function nameOf(value: unknown, index: number): string {
 /**
  * Records from a stored string. Storage is outside our control (other versions, other tabs,
  * hand edits), so every record is checked field by field against what the cards read, and copied
- * through the unwrap sanitiser (unsafe keys, depth, size). A record that fails is dropped, and one
- * console warning names the dropped records and why. At most `max` records (the newest) are read.
+ * through the unwrap sanitiser (unsafe keys, depth, size). A record that fails is dropped; one the
+ * sanitiser had to trim is kept without what it left out. One console warning names both and why. At most `max` records (the newest) are read.
  */
 export function parseRecords(text: string | null | undefined, threadId: string, max = Number.POSITIVE_INFINITY): InterruptHistoryRecord[] {
   if (text == null || text === '') return [];
@@ -101,17 +101,20 @@ export function parseRecords(text: string | null | undefined, threadId: string, 
   // The limit applies before any checking, so a huge stored list costs no more than a full one.
   const start = Math.max(0, parsed.length - max);
   const records: InterruptHistoryRecord[] = [];
-  const dropped: string[] = [];
+  const notes: string[] = [];
   for (let i = start; i < parsed.length; i++) {
+    // The sanitiser's copy is safe whatever it had to leave out (an answer with a key named
+    // `constructor`, say): a record that still has what the cards read is kept, and said so.
     const { value, problems } = sanitize(parsed[i]);
-    const checked = problems.length > 0 ? ({ ok: false, why: problems.join(' ') } as const) : checkRecord(value, threadId);
+    const checked = checkRecord(value, threadId);
     if (checked.ok) records.push(checked.record);
-    else dropped.push(`${nameOf(parsed[i], i)}: ${checked.why}`);
+    if (!checked.ok || problems.length)
+      notes.push(`${nameOf(parsed[i], i)}: ${checked.ok ? 'kept, ' + problems.join(' ') : 'dropped, ' + checked.why}`);
   }
-  if (dropped.length > 0) {
-    const named = dropped.slice(0, NAMED_IN_WARNING).join('; ');
-    const more = dropped.length > NAMED_IN_WARNING ? `; and ${dropped.length - NAMED_IN_WARNING} more` : '';
-    console.warn(`${LOG} Dropped ${dropped.length} malformed stored interrupt record(s) for thread "${threadId}": ${named}${more}.`);
+  if (notes.length > 0) {
+    const named = notes.slice(0, NAMED_IN_WARNING).join('; ');
+    const more = notes.length > NAMED_IN_WARNING ? `; and ${notes.length - NAMED_IN_WARNING} more` : '';
+    console.warn(`${LOG} ${notes.length} stored interrupt record(s) for thread "${threadId}" were malformed: ${named}${more}.`);
   }
   return records;
 }

@@ -41,6 +41,35 @@ describe('history on broken storage', () => {
     warn.mockRestore();
   });
 
+  it.each(['constructor', 'prototype', '__proto__'])(
+    'given an answer with a key named %s, should keep its card after a reload, without that key, and say so',
+    (key) => {
+      const storage = memoryStorage();
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      // An edited argument named like a prototype key, as a user can type it in the JSON editor.
+      const result = JSON.parse(`{"approved": true, "editedArgs": {"name": "Foo", "${key}": "(x) => x"}}`);
+      createInterruptHistory({ persistence: storage, storageKey: KEY }).record({
+        threadId: 't',
+        id: approval.id,
+        reason: approval.reason,
+        interrupt: approval,
+        status: 'resolved',
+        result,
+        anchor: null,
+      });
+
+      const reloaded = createInterruptHistory({ persistence: storage, storageKey: KEY }).getSnapshot('t');
+      const warnings = warn.mock.calls.map(([message]) => String(message));
+      warn.mockRestore();
+      expect(reloaded.map((r) => [r.id, r.status])).toEqual([[approval.id, 'resolved']]);
+      expect(reloaded[0].result).toEqual({ approved: true, editedArgs: { name: 'Foo' } });
+      expect(Object.getPrototypeOf((reloaded[0].result as { editedArgs: object }).editedArgs)).toBe(Object.prototype);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`1 stored interrupt record(s) for thread "t" were malformed: #0 (id "${approval.id}"): kept,`);
+      expect(warnings[0]).toContain(`Ignored unsafe keys: ${key}.`);
+    },
+  );
+
   it('given storage whose get throws, should still save the answer', () => {
     const storage = memoryStorage();
     const broken: InterruptHistoryPersistence = {
