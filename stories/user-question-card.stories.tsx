@@ -116,6 +116,32 @@ export const OthersNeedsText: Story = {
   },
 };
 
+/** Two options share a label (told apart by their descriptions): picking one picks that one only. */
+export const TwoOptionsOneLabel: Story = {
+  args: {
+    interrupt: single({
+      question: 'Where should I deploy?',
+      multiSelect: false,
+      options: [
+        { label: 'Deploy', description: 'to staging' },
+        { label: 'Deploy', description: 'to production' },
+      ],
+    }),
+  },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    const [staging, production] = await canvas.findAllByRole('radio', { name: /Deploy/ });
+    await userEvent.click(staging);
+    await expect(staging).toHaveAttribute('aria-checked', 'true');
+    await expect(production).toHaveAttribute('aria-checked', 'false');
+    await userEvent.click(canvas.getByTestId('user-question-submit'));
+    await canvas.findByTestId('user-question-answered');
+    await expect(args.onResolve).toHaveBeenCalledWith({
+      answers: [{ question: 'Where should I deploy?', multiSelect: false, answer: [{ label: 'Deploy', description: 'to staging' }] }],
+    });
+  },
+};
+
 export const KeyboardOnly: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

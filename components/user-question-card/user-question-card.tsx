@@ -128,10 +128,10 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
       setAnswer: (answer) => setCustom((all) => ({ ...all, [index]: answer })),
       labels,
     });
-    const onPick = (label: string) => {
-      updateDraft(index, (d) => toggleOption(question, d, label));
+    const onPick = (key: string) => {
+      updateDraft(index, (d) => toggleOption(question, d, key));
       // A preset pick answers a single-choice question: move on. Multi / Others wait for the user.
-      if (question.multiSelect !== true && label !== OTHERS_LABEL) go(index + 1);
+      if (question.multiSelect !== true && key !== OTHERS_LABEL) go(index + 1);
     };
     const tag =
       question.multiSelect === true ? labels.questionMultiple : question.multiSelect === false ? labels.questionSingle : undefined;

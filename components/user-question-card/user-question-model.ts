@@ -5,7 +5,11 @@ export const OTHERS_LABEL = 'others';
 
 /** What the user has entered for one question so far. */
 export interface QuestionDraft {
-  /** Picked option labels, `others` included. */
+  /**
+   * Picked options by key: an option's position in `question.options` as text, or `others`.
+   * Not by label: two options may share one (with different descriptions), and picking one must
+   * not pick both.
+   */
   selected: string[];
   /** The Others text field. */
   othersText: string;
@@ -36,7 +40,7 @@ export function answerFromDraft(question: UserQuestionItem, draft: QuestionDraft
     const text = draft.text.trim();
     return text ? item(question, [{ label: OTHERS_LABEL, description: text }]) : undefined;
   }
-  const picked = question.options.filter((o) => draft.selected.includes(o.label) && o.label !== OTHERS_LABEL);
+  const picked = question.options.filter((o, i) => draft.selected.includes(optionKey(i)) && o.label !== OTHERS_LABEL);
   if (draft.selected.includes(OTHERS_LABEL)) {
     const text = draft.othersText.trim();
     if (!text) return undefined;
@@ -45,11 +49,14 @@ export function answerFromDraft(question: UserQuestionItem, draft: QuestionDraft
   return picked.length > 0 ? item(question, picked) : undefined;
 }
 
-/** Applies a click on an option: single choice replaces, multiple choice toggles. */
-export function toggleOption(question: UserQuestionItem, draft: QuestionDraft, label: string): QuestionDraft {
+/** The key a draft picks an option by: its position in `question.options`. */
+export const optionKey = (index: number) => String(index);
+
+/** Applies a click on an option (its key): single choice replaces, multiple choice toggles. */
+export function toggleOption(question: UserQuestionItem, draft: QuestionDraft, key: string): QuestionDraft {
   if (question.multiSelect === true) {
-    const selected = draft.selected.includes(label) ? draft.selected.filter((l) => l !== label) : [...draft.selected, label];
+    const selected = draft.selected.includes(key) ? draft.selected.filter((k) => k !== key) : [...draft.selected, key];
     return { ...draft, selected };
   }
-  return { ...draft, selected: [label] };
+  return { ...draft, selected: [key] };
 }

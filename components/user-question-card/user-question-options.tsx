@@ -1,14 +1,15 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import type { InterruptLabels } from '../../src/i18n/labels';
 import { cx } from '../shared/class-names';
-import { OTHERS_LABEL, type ChoiceQuestion, type QuestionDraft } from './user-question-model';
+import { optionKey, OTHERS_LABEL, type ChoiceQuestion, type QuestionDraft } from './user-question-model';
 
 export interface UserQuestionOptionsProps {
   question: ChoiceQuestion;
   draft: QuestionDraft;
   labels: InterruptLabels;
   labelledBy: string;
-  onPick: (label: string) => void;
+  /** Called with the picked option's key (see `optionKey`), or `others`. */
+  onPick: (key: string) => void;
   onOthersText: (text: string) => void;
   /** Enter in the Others field: the user is done with this question. */
   onDone: () => void;
@@ -26,11 +27,14 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
   const multi = question.multiSelect === true;
   const othersInputId = useId();
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
-  const options = [...question.options.filter((o) => o.label !== OTHERS_LABEL), { label: OTHERS_LABEL, description: '' }];
+  const options = [
+    ...question.options.map((option, i) => ({ ...option, key: optionKey(i) })).filter((o) => o.label !== OTHERS_LABEL),
+    { label: OTHERS_LABEL, description: '', key: OTHERS_LABEL },
+  ];
   // One tab stop: the first checked option, else the first option.
   const tabStop = Math.max(
     0,
-    options.findIndex((o) => draft.selected.includes(o.label)),
+    options.findIndex((o) => draft.selected.includes(o.key)),
   );
   const othersPicked = draft.selected.includes(OTHERS_LABEL);
   // Focus follows the user's intent: they just picked Others to type something. Moved by an
@@ -54,7 +58,7 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
   return (
     <div className="cki-options" role={multi ? 'group' : 'radiogroup'} aria-labelledby={labelledBy}>
       {options.map((option, index) => {
-        const checked = draft.selected.includes(option.label);
+        const checked = draft.selected.includes(option.key);
         return (
           // The buttons hold no state of their own: their position is key enough.
           <button
@@ -69,7 +73,7 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
             className={cx('cki-option', checked && 'cki-option--checked')}
             data-testid="user-question-option"
             onKeyDown={(e) => onKeyDown(e, index)}
-            onClick={() => onPick(option.label)}
+            onClick={() => onPick(option.key)}
           >
             <span className="cki-option__mark" aria-hidden="true" />
             <span className="cki-option__text">

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { coerceValues, flatSchemaFields, isFormComplete } from '../../../components/shared/flat-schema';
 import { formatJson } from '../../../components/shared/format-json';
 import { safeHttpUrl } from '../../../components/shared/safe-url';
-import { answerFromDraft, EMPTY_DRAFT, toggleOption } from '../../../components/user-question-card/user-question-model';
+import { answerFromDraft, EMPTY_DRAFT, optionKey, toggleOption } from '../../../components/user-question-card/user-question-model';
 import { formatRemaining } from '../../../hooks/use-countdown';
 
 describe('safeHttpUrl', () => {
@@ -58,14 +58,26 @@ describe('user question answers', () => {
   const multi = { ...single, multiSelect: true };
 
   it('single choice replaces, multiple choice toggles', () => {
-    expect(toggleOption(single, toggleOption(single, EMPTY_DRAFT, 'a'), 'b').selected).toEqual(['b']);
-    const twice = toggleOption(multi, toggleOption(multi, EMPTY_DRAFT, 'a'), 'b');
-    expect(twice.selected).toEqual(['a', 'b']);
-    expect(toggleOption(multi, twice, 'a').selected).toEqual(['b']);
+    expect(toggleOption(single, toggleOption(single, EMPTY_DRAFT, '0'), '1').selected).toEqual(['1']);
+    const twice = toggleOption(multi, toggleOption(multi, EMPTY_DRAFT, '0'), '1');
+    expect(twice.selected).toEqual(['0', '1']);
+    expect(toggleOption(multi, twice, '0').selected).toEqual(['1']);
+  });
+
+  it('given two options with one label, picking one answers with that one only', () => {
+    const twins = {
+      ...single,
+      options: [
+        { label: 'Deploy', description: 'to staging' },
+        { label: 'Deploy', description: 'to production' },
+      ],
+    };
+    const draft = toggleOption(twins, EMPTY_DRAFT, optionKey(0));
+    expect(answerFromDraft(twins, draft)?.answer).toEqual([{ label: 'Deploy', description: 'to staging' }]);
   });
 
   it('keeps option order, needs Others text, keeps multiSelect only when given', () => {
-    expect(answerFromDraft(multi, { ...EMPTY_DRAFT, selected: ['b', 'a'] })).toEqual({
+    expect(answerFromDraft(multi, { ...EMPTY_DRAFT, selected: ['1', '0'] })).toEqual({
       question: 'q',
       multiSelect: true,
       answer: single.options,
