@@ -85,6 +85,11 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   './core': 4.375 * 1024,
   // The table with issue 16's approval labels (1,688 B); still the table alone.
   './locales/zh-CN': 1.75 * 1024,
+  // 16,362 B when issue 17 met the 16 kB target; then two answer-losing bugs fixed in the first
+  // load: a stored record with a prototype-named key kept after a reload (+21 B), and a resume run
+  // the chat stopped following no longer leaving the interrupt pending (+46 B). The target stays,
+  // the bench table reports the miss, and this ceiling holds the rest.
+  '.': 16_448,
 };
 
 export interface SizeResult {

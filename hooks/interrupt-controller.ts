@@ -131,7 +131,7 @@ export class InterruptController {
   #anchors = new Map<string, string | null>();
   #scheduled = new Map<string, () => void>();
   /** The resume on its way, and the input of the run that carries it once it started. */
-  #inflight?: { batch: SessionBatch; run?: object; failure?: string };
+  #inflight?: { batch: SessionBatch; run?: object; failure?: string; finished?: boolean };
   #answerFirst?: string;
   /** How many times the agent stopped for interrupts: a new stop means new cards, even for the same ids. */
   #raises = 0;
@@ -218,6 +218,8 @@ export class InterruptController {
     this.#followThread();
     const subscription = agent.subscribe({
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
+        const carrying = this.#carriedBy(input);
+        if (carrying) carrying.finished = true;
         if (outcome !== 'interrupt' || !Array.isArray(interrupts)) return;
         this.#followThread();
         this.#raises++;
@@ -234,7 +236,7 @@ export class InterruptController {
       },
       onRunInitialized: ({ input }) => {
         const inflight = this.#inflight;
-        if (inflight && !inflight.run && carriesBatch(this.#carried(inflight.batch), input)) inflight.run = input;
+        if (inflight && !inflight.run && carriesBatch(carried(inflight.batch), input)) inflight.run = input;
         else if (input && !inflight?.run) this.#apply(this.session.otherRunStarted());
       },
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
@@ -248,7 +250,13 @@ export class InterruptController {
       },
       onRunFinalized: ({ input }) => {
         const inflight = this.#carriedBy(input);
-        if (inflight) this.#landed(inflight.batch, inflight.failure);
+        if (!inflight) return;
+        // A run the chat stopped following (it unmounted or changed thread) ends without
+        // RUN_FINISHED. The agent has the answer, but AG-UI's client still lists the interrupt as
+        // pending and would refuse every later run: it is answered, so it goes. (A run that
+        // reported an error keeps it: Retry sends the answer again.)
+        if (!inflight.finished && !inflight.failure) forget(agent, inflight.batch.keys);
+        this.#landed(inflight.batch, inflight.failure);
       },
     });
     const errors = copilotkit.subscribe?.({
@@ -276,11 +284,6 @@ export class InterruptController {
   #carriedBy(input: unknown) {
     const inflight = this.#inflight;
     return input && inflight?.run === input ? inflight : undefined;
-  }
-
-  /** What identifies a batch in a run's input: its resume entries, or the legacy command. */
-  #carried(batch: SessionBatch) {
-    return { ids: batch.keys.map((k) => k.id), legacy: batch.carry.type === 'command' ? batch.carry.command : undefined };
   }
 
   /** Whether this thread's history already has a record under `id` (the session keeps ids unique). */
@@ -349,8 +352,7 @@ export class InterruptController {
   #warnOnce(id: string, message: string, detail?: unknown) {
     if (this.#warned.has(id)) return;
     this.#warned.add(id);
-    if (detail === undefined) console.warn(message);
-    else console.warn(message, detail);
+    console.warn(message, ...(detail === undefined ? [] : [detail]));
   }
 
   // ---- card actions ----
@@ -470,8 +472,10 @@ export class InterruptController {
       if (entry?.phase === 'sending' && !entry.dismissed) this.#notify(key);
     }
     // AG-UI's client refuses a run while an expired interrupt is pending, even one answering it.
-    const expired = batch.keys.filter((k) => this.session.get(k)?.phase === 'expired').map((k) => k.id);
-    if (expired.length) agent.pendingInterrupts = agent.pendingInterrupts.filter((i) => !expired.includes(i.id));
+    forget(
+      agent,
+      batch.keys.filter((k) => this.session.get(k)?.phase === 'expired'),
+    );
 
     if (batch.carry.type === 'dismiss') {
       // A legacy cancel only dismisses: CopilotKit drops the event and no run follows.
@@ -583,3 +587,15 @@ function legacyValue(interrupt: UnwrappedInterrupt): unknown {
   const raw = interrupt.raw as { value?: unknown } | undefined;
   return raw && typeof raw === 'object' && 'value' in raw ? raw.value : raw;
 }
+
+/** Takes interrupts off AG-UI's list of those the agent still waits on. */
+function forget(agent: ControlledAgent, keys: InterruptKey[]) {
+  const ids = keys.map((k) => k.id);
+  agent.pendingInterrupts = agent.pendingInterrupts.filter((i) => !ids.includes(i.id));
+}
+
+/** What identifies a batch in a run's input: its resume entries, or the legacy command. */
+const carried = (batch: SessionBatch) => ({
+  ids: batch.keys.map((k) => k.id),
+  legacy: batch.carry.type === 'command' ? batch.carry.command : undefined,
+});
