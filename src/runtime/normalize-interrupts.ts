@@ -259,11 +259,13 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
       // Mastra's approve / decline is a resume with {approved, reason?}; a dismissal declines, so
       // the Mastra run never stays suspended.
       approvals = true;
-      rest.push(
-        entry.status === 'cancelled'
-          ? { interruptId: parsed.mastraId, status: 'resolved', payload: { approved: false, reason: DISMISSED_APPROVAL_REASON } }
-          : { ...entry, interruptId: parsed.mastraId, ...declineEdits(entry.payload) },
-      );
+      rest.push({
+        ...entry,
+        interruptId: parsed.mastraId,
+        status: 'resolved',
+        payload:
+          entry.status === 'cancelled' ? { approved: false, reason: DISMISSED_APPROVAL_REASON } : approvalAnswer(entry.payload, report),
+      });
     } else if (entry && parsed.kind === 'langgraph') langGraph.push({ entry, langGraphId: parsed.langGraphId });
     else if (entry && parsed.kind === 'langgraph-review') {
       // The card's {approved, editedArgs?, reason?} or a dismissal, as the HumanResponse list the graph reads.
@@ -353,18 +355,29 @@ export function withNormalizedInterrupts<A extends Cloneable>(
 }
 
 /**
- * Mastra's native approve runs a tool call with the model's arguments; it cannot take edited ones.
- * An approval that carries `editedArgs` must not run the unedited call, so it becomes a decline
- * that tells the model what the user wanted instead (it can call the tool again with those).
+ * The `{approved, reason?}` Mastra's native approval reads. Only `approved: true` approves:
+ * anything else (a missing or non-boolean `approved`, which only a broken or forged client
+ * sends) declines, so the tool never runs on a doubtful answer and the run is never left
+ * suspended. Mastra's approve runs the call with the model's arguments and cannot take edited
+ * ones, so an approval with `editedArgs` declines too, telling the model what the user wanted
+ * (it can call the tool again with those).
  */
-function declineEdits(payload: unknown): { payload?: Json } {
-  if (!isRecord(payload) || payload.approved !== true || !isRecord(payload.editedArgs)) return {};
+function approvalAnswer(payload: unknown, report: Report): Json {
+  const answer = isRecord(payload) ? payload : {};
+  const reason = typeof answer.reason === 'string' ? { reason: answer.reason } : {};
+  if (answer.approved !== true) {
+    if (answer.approved !== false) report('A tool approval answer has no true or false `approved`; it declines the call.', payload);
+    return { approved: false, ...reason };
+  }
+  if (!isRecord(answer.editedArgs)) return { approved: true };
+  let wanted: string;
+  try {
+    wanted = JSON.stringify(answer.editedArgs);
+  } catch {
+    wanted = '(they could not be written out)';
+  }
   return {
-    payload: {
-      approved: false,
-      reason:
-        'The user approved this call only with edited arguments, which this tool cannot take, so it did not run. ' +
-        `The arguments the user wants: ${JSON.stringify(payload.editedArgs)}`,
-    },
+    approved: false,
+    reason: `The user approved this call only with edited arguments, which this tool cannot take, so it did not run. The arguments the user wants: ${wanted}`,
   };
 }

@@ -148,6 +148,39 @@ describe.each([
     expect(await suspendedRuns(agentId, turn.agent.threadId)).toEqual([]);
   });
 
+  it.each([
+    ['the text "false"', { approved: 'false' }],
+    ['the number 1', { approved: 1 }],
+    ['nothing', {}],
+    ['a text answer', 'yes'],
+  ])(
+    'given an answer whose approved is %s, the tool does not run, the run does not stay suspended, and the console says why',
+    async (_name, payload) => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        const turn = await say(agentId, request);
+        await answer(agentId, turn, { status: 'resolved', payload });
+        expect(executed).toEqual([]);
+        expect(await suspendedRuns(agentId, turn.agent.threadId)).toEqual([]);
+        expect(warn).toHaveBeenCalledWith(
+          expect.stringContaining('A tool approval answer has no true or false `approved`; it declines the call.'),
+        );
+      } finally {
+        warn.mockRestore();
+      }
+    },
+  );
+
+  it('given an approval whose edited arguments cannot be written out (a cycle), the call is declined and the model is told', async () => {
+    const turn = await say(agentId, request);
+    const edited: Record<string, unknown> = { ...args };
+    edited.self = edited;
+    const resumed = await answer(agentId, turn, { status: 'resolved', payload: { approved: true, editedArgs: edited } });
+    expect(executed).toEqual([]);
+    expect(textOf(resumed.events)).toContain('could not be written out');
+    expect(await suspendedRuns(agentId, turn.agent.threadId)).toEqual([]);
+  });
+
   it('given the card is dismissed, the tool call is declined and the run does not stay suspended', async () => {
     const turn = await say(agentId, request);
     expect(await suspendedRuns(agentId, turn.agent.threadId)).toHaveLength(1);
