@@ -11,8 +11,8 @@ const TONES: Readonly<Record<string, BadgeTone>> = {
   [APPROVAL_STATUS.REVOKED]: 'danger',
 };
 
-/** The colour family of a ticket status. */
-export const approvalStatusTone = (status: string): BadgeTone => TONES[status] ?? 'neutral';
+/** The colour family of a ticket status (own keys only: a status named `constructor` is just unknown). */
+export const approvalStatusTone = (status: string): BadgeTone => (Object.hasOwn(TONES, status) ? TONES[status] : 'neutral');
 
 /** A ticket status as a coloured pill, its text from the labels' `status.<value>` entries. */
 export function ApprovalStatusBadge({ status, labels }: { status: string; labels: InterruptLabels }) {

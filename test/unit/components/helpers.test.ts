@@ -4,6 +4,7 @@ import { formatJson } from '../../../components/shared/format-json';
 import { safeHttpUrl } from '../../../components/shared/safe-url';
 import { answerFromDraft, EMPTY_DRAFT, optionKey, toggleOption } from '../../../components/user-question-card/user-question-model';
 import { formatRemaining } from '../../../hooks/use-countdown';
+import { approvalStatusTone } from '../../../components/tool-approval-card/approval-status-badge';
 
 describe('safeHttpUrl', () => {
   it.each([
@@ -105,5 +106,25 @@ describe('formatting', () => {
     expect(formatJson({ a: 1 })).toBe('{\n  "a": 1\n}');
     expect(formatJson('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(formatJson('plain')).toBe('plain');
+  });
+});
+
+describe('ticket status tone', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])(
+    'given a ticket status named %s, should be neutral, like any unknown status',
+    (status) => {
+      expect(approvalStatusTone(status)).toBe('neutral');
+    },
+  );
+
+  it('given the known statuses, should give each its colour', () => {
+    expect(['pending', 'draft', 'approved', 'rejected', 'revoked', 'cancelled'].map(approvalStatusTone)).toEqual([
+      'warning',
+      'info',
+      'success',
+      'danger',
+      'danger',
+      'neutral',
+    ]);
   });
 });
