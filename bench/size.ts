@@ -88,9 +88,10 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   './locales/zh-CN': 1.75 * 1024,
   // 16,362 B when issue 17 met the 16 kB target; then two answer-losing bugs fixed in the first
   // load: a stored record with a prototype-named key kept after a reload (+21 B), and a resume run
-  // the chat stopped following no longer leaving the interrupt pending (+46 B). The target stays,
+  // the chat stopped following no longer leaving the interrupt pending (+46 B), answers stored
+  // one by one so one that JSON cannot hold leaves the others saved (+51 B). The target stays,
   // the bench table reports the miss, and this ceiling holds the rest.
-  '.': 16_448,
+  '.': 16_480,
 };
 
 export interface SizeResult {

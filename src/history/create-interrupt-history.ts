@@ -57,13 +57,19 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
 
   const save = (threadId: string, records: readonly InterruptHistoryRecord[], replace: boolean) => {
     if (!persistence) return;
-    const merged = mergeRecords(replace ? [] : stored(threadId), records).map((r) => ({
-      // The raw input is dropped: a stored card never resends, and storage is small.
-      ...r,
-      interrupt: { ...r.interrupt, raw: undefined },
-    }));
+    // Record by record: one answer JSON cannot hold (a cycle, a BigInt from a custom card) is left
+    // out with a warning naming it, instead of keeping every later answer of the thread unsaved.
+    const texts: string[] = [];
+    for (const r of mergeRecords(replace ? [] : stored(threadId), records).slice(-maxPerThread)) {
+      try {
+        // The raw input is dropped: a stored card never resends, and storage is small.
+        texts.push(JSON.stringify({ ...r, interrupt: { ...r.interrupt, raw: undefined } }));
+      } catch (error) {
+        warn(`store the answer of "${r.id}" in the`, threadId, error);
+      }
+    }
     try {
-      persistence.set(storageKey(threadId), JSON.stringify(merged.slice(-maxPerThread)));
+      persistence.set(storageKey(threadId), `[${texts.join(',')}]`);
     } catch (error) {
       warn('store', threadId, error);
     }

@@ -70,6 +70,48 @@ describe('history on broken storage', () => {
     },
   );
 
+  it.each([
+    [
+      'a cycle',
+      () => {
+        const result: Record<string, unknown> = { approved: true };
+        result.self = result;
+        return result;
+      },
+    ],
+    ['a BigInt', () => ({ approved: true, amount: BigInt(10) })],
+  ])('given an answer JSON cannot hold (%s), should store the other answers and name the one left out', (_name, make) => {
+    const storage = memoryStorage();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const history = createInterruptHistory({ persistence: storage, storageKey: KEY });
+    const answer = (id: string, result: unknown) =>
+      history.record({
+        threadId: 't',
+        id,
+        reason: approval.reason,
+        interrupt: { ...approval, id },
+        status: 'resolved',
+        result,
+        anchor: null,
+      });
+    answer('before', { approved: true });
+    answer('unwritable', make());
+    answer('after', { approved: false });
+    const warnings = warn.mock.calls.map(([message]) => String(message));
+    warn.mockRestore();
+
+    // In this tab every card is still there; stored, all but the one JSON cannot hold.
+    expect(history.getSnapshot('t').map((r) => r.id)).toEqual(['before', 'unwritable', 'after']);
+    expect(
+      createInterruptHistory({ persistence: storage, storageKey: KEY })
+        .getSnapshot('t')
+        .map((r) => r.id),
+    ).toEqual(['before', 'after']);
+    expect(warnings.some((w) => w.includes('Could not store the answer of "unwritable" in the interrupt history for thread "t".'))).toBe(
+      true,
+    );
+  });
+
   it('given storage whose get throws, should still save the answer', () => {
     const storage = memoryStorage();
     const broken: InterruptHistoryPersistence = {
