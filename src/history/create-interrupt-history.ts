@@ -60,10 +60,12 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     // Record by record: one answer JSON cannot hold (a cycle, a BigInt from a custom card) is left
     // out with a warning naming it, instead of keeping every later answer of the thread unsaved.
     const texts: string[] = [];
-    for (const r of mergeRecords(replace ? [] : stored(threadId), records).slice(-maxPerThread)) {
+    for (const { interrupt, ...r } of mergeRecords(replace ? [] : stored(threadId), records).slice(-maxPerThread)) {
       try {
-        // The raw input is dropped: a stored card never resends, and storage is small.
-        texts.push(JSON.stringify({ ...r, interrupt: { ...r.interrupt, raw: undefined } }));
+        // The raw input is dropped: a stored card never resends, and storage is small. The
+        // interrupt goes last: reading a huge one back stops at the value limit, and what
+        // comes before it (status, answer) must survive that.
+        texts.push(JSON.stringify({ ...r, interrupt: { ...interrupt, raw: undefined } }));
       } catch (error) {
         warn(`store the answer of "${r.id}" in the`, threadId, error);
       }

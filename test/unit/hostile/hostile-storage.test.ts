@@ -112,6 +112,31 @@ describe('history on broken storage', () => {
     );
   });
 
+  it('given an answered interrupt with more values than a stored record may hold, should keep its answer and status after a reload', () => {
+    const storage = memoryStorage();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    // 12,000 lines of arguments, read once as metadata and once more inside the payload.
+    const args = { lines: Array.from({ length: 12_000 }, (_, i) => `line ${i}`) };
+    const big = unwrapInterrupt({ ...approvalInterrupt, id: 'big', metadata: { toolName: 'apply_patch', args } });
+    expect(big.problem).toBeUndefined();
+    createInterruptHistory({ persistence: storage, storageKey: KEY }).record({
+      threadId: 't',
+      id: 'big',
+      reason: big.reason,
+      interrupt: { ...big, payload: { metadata: big.metadata } },
+      status: 'resolved',
+      result: { approved: true },
+      anchor: 'm1',
+    });
+
+    const [reloaded] = createInterruptHistory({ persistence: storage, storageKey: KEY }).getSnapshot('t');
+    const warnings = warn.mock.calls.map(([message]) => String(message));
+    warn.mockRestore();
+    expect(reloaded).toMatchObject({ id: 'big', status: 'resolved', result: { approved: true }, anchor: 'm1' });
+    expect(reloaded.interrupt.metadata.toolName).toBe('apply_patch');
+    expect(warnings).toEqual([expect.stringContaining('#0 (id "big"): kept,')]);
+  });
+
   it('given storage whose get throws, should still save the answer', () => {
     const storage = memoryStorage();
     const broken: InterruptHistoryPersistence = {
