@@ -375,21 +375,21 @@ describe('normalizeInterrupts keeps no state between requests', () => {
     expect(sent.forwardedProps.command).toEqual({ resume: 'ok' });
   });
 
+  /** One resume run answering each interrupt with its payload, in order. */
+  const answerEach = (agent: ScriptedAgent, interrupts: { id: string }[], payloads: unknown[]) =>
+    answer(
+      agent,
+      input({
+        runId: 'run-2',
+        resume: interrupts.map((interrupt, n) => ({ interruptId: interrupt.id, status: 'resolved', payload: payloads[n] })),
+      } as any),
+    );
+
   it("given two legacy interrupts with their own ids, one too large to carry, each answer is still keyed by the agent's own id", async () => {
     const small = { id: 'ask_db', reason: 'aidev:user_question', metadata: { questions: [questions[0]] } };
     const large = { id: 'ask_region', reason: 'aidev:user_question', metadata: { questions: [questions[1]] }, blob: 'x'.repeat(20_000) };
     const agent = legacyAgent([small, large]);
-    const interrupts = await raise(agent, input());
-    const sent = await answer(
-      agent,
-      input({
-        runId: 'run-2',
-        resume: [
-          { interruptId: interrupts[0].id, status: 'resolved', payload: 'pg' },
-          { interruptId: interrupts[1].id, status: 'resolved', payload: 'eu' },
-        ],
-      } as any),
-    );
+    const sent = await answerEach(agent, await raise(agent, input()), ['pg', 'eu']);
     expect((sent.forwardedProps as any).command.resume).toEqual({ ask_db: 'pg', ask_region: 'eu' });
     expect((sent.forwardedProps as any).command.interruptEvent).toEqual(small);
   });
@@ -423,17 +423,7 @@ describe('normalizeInterrupts keeps no state between requests', () => {
         { id: own, reason: 'aidev:user_question', metadata: { questions: [questions[0]] } },
         { id: 'second', reason: 'aidev:user_question', metadata: { questions: [questions[1]] } },
       ]);
-      const interrupts = await raise(agent, input());
-      const sent = await answer(
-        agent,
-        input({
-          runId: 'run-2',
-          resume: [
-            { interruptId: interrupts[0].id, status: 'resolved', payload: 'first answer' },
-            { interruptId: interrupts[1].id, status: 'resolved', payload: 'second answer' },
-          ],
-        } as any),
-      );
+      const sent = await answerEach(agent, await raise(agent, input()), ['first answer', 'second answer']);
       const resume = (sent.forwardedProps as any).command.resume;
       expect(Object.entries(resume)).toEqual([
         [own, 'first answer'],
