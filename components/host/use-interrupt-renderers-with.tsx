@@ -16,6 +16,7 @@ import { InterruptSlot } from './interrupt-slot';
 import { createRendererRegistry } from '../../src/registry';
 import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from '../../hooks/types';
 import { displacedRenderer, useEchoRegistration, type CustomMessageRendererHost } from '../../hooks/use-echo-registration';
+import { watchSharedInterruptSlot } from './shared-slot-warning';
 
 const DEFAULT_AGENT_ID = 'default';
 
@@ -101,6 +102,11 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
     return detach;
   }, [controller, agent, copilotkit]);
 
+  if (process.env.NODE_ENV !== 'production') {
+    // A build constant, the same branch on every render: an app's production build drops the check.
+    // eslint-disable-next-line react-hooks/rules-of-hooks
+    useEffect(() => watchSharedInterruptSlot(copilotkit, agentId, renderInChat), [copilotkit, agentId, renderInChat]);
+  }
   useEchoRegistration(messages, agentId, Echo, renderInChat);
   // For `withInterruptEcho` (v1 UI), which finds this controller by CopilotKit instance and agent.
   useLayoutEffect(() => controllerRegistry.set(copilotkit, agentId, controller), [copilotkit, agentId, controller]);
