@@ -82,7 +82,8 @@ function nameOf(value: unknown, index: number): string {
  * Records from a stored string. Storage is outside our control (other versions, other tabs,
  * hand edits), so every record is checked field by field against what the cards read, and copied
  * through the unwrap sanitiser (unsafe keys, depth, size). A record that fails is dropped; one the
- * sanitiser had to trim is kept without what it left out. One console warning names both and why. At most `max` records (the newest) are read.
+ * sanitiser had to trim is kept without what it left out. One console warning names both and why.
+ * At most `max` records (the newest) are read.
  */
 export function parseRecords(text: string | null | undefined, threadId: string, max = Number.POSITIVE_INFINITY): InterruptHistoryRecord[] {
   if (text == null || text === '') return [];
