@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** A clock: epoch milliseconds. Injectable so stories and tests never depend on the wall clock. */
 export type Clock = () => number;
@@ -12,8 +12,6 @@ export interface Countdown {
   expired: boolean;
 }
 
-const remaining = (deadline: number | undefined, now: Clock) => (deadline === undefined ? undefined : Math.max(0, deadline - now()));
-
 /**
  * Time left until an ISO `expiresAt`, re-measured every second until it reaches zero.
  * An absent or unparseable `expiresAt` means "never expires".
@@ -24,6 +22,11 @@ const remaining = (deadline: number | undefined, now: Clock) => (deadline === un
  * parameter) neither restarts the timer nor sets state again. With the clock among the effect's
  * dependencies, that pair made a card re-render on every commit, forever.
  *
+ * The time left is unknown (`undefined`, not expired) until the card has mounted, and measured in
+ * a layout effect, before the first paint. A render that read the clock would differ between a
+ * server render and its hydration (a second later the text differs; past the deadline the whole
+ * card does), and React would throw the server's HTML away.
+ *
  * @example
  * const { remainingMs, expired } = useCountdown(interrupt.expiresAt);
  */
@@ -31,28 +34,30 @@ export function useCountdown(expiresAt: string | undefined, now?: Clock): Countd
   const parsed = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const deadline = Number.isFinite(parsed) ? parsed : undefined;
   const clock = useRef(now ?? systemClock);
-  const [remainingMs, setRemainingMs] = useState(() => remaining(deadline, now ?? systemClock));
+  const [remainingMs, setRemainingMs] = useState<number | undefined>(undefined);
 
   useEffect(() => {
     clock.current = now ?? systemClock;
   });
 
-  useEffect(() => {
+  useLayoutEffect(() => {
+    // Without a deadline there is nothing to measure (and no state to set).
+    if (deadline === undefined) return undefined;
     const measure = () => {
-      const left = remaining(deadline, clock.current);
+      const left = Math.max(0, deadline - clock.current());
       setRemainingMs(left);
       return left;
     };
-    // One tick a second is enough for an m:ss display; there is none without a deadline or once expired.
-    const left = measure();
-    if (left === undefined || left === 0) return undefined;
+    // One tick a second is enough for an m:ss display; there is none once expired.
+    if (measure() === 0) return undefined;
     const timer = setInterval(() => {
       if (measure() === 0) clearInterval(timer);
     }, 1000);
     return () => clearInterval(timer);
   }, [deadline]);
 
-  return useMemo(() => ({ remainingMs, expired: remainingMs === 0 }), [remainingMs]);
+  const left = deadline === undefined ? undefined : remainingMs;
+  return useMemo(() => ({ remainingMs: left, expired: left === 0 }), [left]);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense, type ComponentType } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultFallback, defaultRenderers } from '../../../components/default-renderers';
 import { FallbackInterruptCard } from '../../../components/fallback-interrupt-card/fallback-interrupt-card';
@@ -150,6 +152,32 @@ describe('expiry', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Expired');
     expect(p.resolve).not.toHaveBeenCalled();
   });
+
+  it.each([
+    ['a second and a half later', 1_500, 'Expires in 9:59'],
+    ['after the deadline passed', 11 * 60_000, undefined],
+  ])(
+    'given a card with a deadline rendered on a server and hydrated %s, should hydrate without a mismatch, then show the time left',
+    async (_when, later, timer) => {
+      vi.useFakeTimers({ now: FIXED_NOW });
+      const raw = { ...timePickerInterrupt, expiresAt: new Date(FIXED_NOW + 10 * 60_000).toISOString() };
+      const card = () => <TimePickerCard {...props(raw, { now: undefined } as Partial<InterruptRendererProps<unknown>>)} />;
+      const container = document.body.appendChild(document.createElement('div'));
+      container.innerHTML = renderToString(card());
+
+      vi.setSystemTime(FIXED_NOW + later);
+      const problems: unknown[] = [];
+      const root = await act(async () => hydrateRoot(container, card(), { onRecoverableError: (error) => void problems.push(error) }));
+      try {
+        expect(problems).toEqual([]);
+        if (timer) expect(within(container).getByRole('timer')).toHaveTextContent(timer);
+        else expect(within(container).getByTestId('time-picker-expired')).toHaveTextContent('Expired');
+      } finally {
+        act(() => root.unmount());
+        container.remove();
+      }
+    },
+  );
 
   it('shows "Expired" when the host says so', () => {
     render(<UserQuestionCard {...props(questionInterrupt(), { status: 'expired' })} />);
