@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** A clock: epoch milliseconds. Injectable so stories and tests never depend on the wall clock. */
 export type Clock = () => number;
@@ -36,7 +36,8 @@ export function useCountdown(expiresAt: string | undefined, now?: Clock): Countd
   const clock = useRef(now ?? systemClock);
   const [remainingMs, setRemainingMs] = useState<number | undefined>(undefined);
 
-  useEffect(() => {
+  // A layout effect, declared first: the measuring effect below reads the clock of this render.
+  useLayoutEffect(() => {
     clock.current = now ?? systemClock;
   });
 
