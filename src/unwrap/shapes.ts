@@ -103,7 +103,7 @@ export function langGraphReviewId(langGraphId: string, review: ReviewConfig): st
   const flags = REVIEW_FLAGS.filter(([key]) => review[key])
     .map(([, letter]) => letter)
     .join('');
-  return `${LANGGRAPH_REVIEW_ID_PREFIX}${langGraphId}::${toBase64Url(JSON.stringify({ a: review.action, c: flags }))}`;
+  return `${LANGGRAPH_REVIEW_ID_PREFIX}${langGraphId}::${toBase64Url(utf8Json({ a: review.action, c: flags }))}`;
 }
 
 /** What a legacy interrupt id carries so that its resume needs no server memory. */
@@ -125,7 +125,7 @@ export function legacyInterruptId(runId: string, index: number, carried: Carried
   const own = carried.agentId ? { a: carried.agentId } : {};
   const encode = (value: object) => {
     try {
-      const bytes = new TextEncoder().encode(JSON.stringify(value));
+      const bytes = utf8Json(value);
       return bytes.length > MAX_CARRIED_EVENT_LENGTH ? undefined : toBase64Url(bytes);
     } catch {
       return undefined;
@@ -187,9 +187,12 @@ function parseReviewId(id: string): ParsedInterruptId {
   return { kind: 'langgraph-review', langGraphId, review };
 }
 
-function toBase64Url(text: string | Uint8Array): string {
+/** A value as JSON, in UTF-8 bytes: what an id carries, and what its length limit counts. */
+const utf8Json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
+
+function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
-  for (const byte of typeof text === 'string' ? new TextEncoder().encode(text) : text) binary += String.fromCharCode(byte);
+  for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
