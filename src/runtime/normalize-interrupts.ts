@@ -68,8 +68,11 @@ interface LegacyEvent {
  *   the same way (a plain-string value becomes the `message`). A resume becomes LangGraph's own
  *   resume map `Command({resume: {[interruptId]: value}})`, also for one answer, so every node gets
  *   its own answer, an interrupt left unanswered stays open, and an answer to an interrupt the
- *   graph no longer holds reaches no node. Resume entries that are not LangGraph's are dropped
- *   (reported). A cancel reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
+ *   graph no longer holds reaches no node: before a resume it reads the thread's open interrupts
+ *   through the agent's LangGraph client (put this middleware last in `use()`) and drops, reported,
+ *   answers to any other (LangGraph JS would hand an answer to a node's first interrupt to that
+ *   node's next one); the run then shows what is still open. Resume entries that are not
+ *   LangGraph's are dropped (reported). A cancel reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
  *   A review request (agent-inbox's `HumanInterrupt`, see `fromLangGraphReview`) becomes a
  *   direct-mode `aidev:tool_approval` with the id `langgraph-review::…`; its answer reaches the node
  *   as LangGraph's `HumanResponse` list (accept / edit / response / ignore, see `reviewResponse`).
@@ -100,35 +103,113 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
 
   const middleware: MiddlewareFunction = (input: RunAgentInput, next: AbstractAgent) => {
     return new Observable<BaseEvent>((subscriber) => {
-      const nextInput = safely(() => translateResume(input, report), input, report, 'resume');
-      // Per run of this one request: the legacy events seen since RUN_STARTED.
-      let legacy: LegacyEvent[] = [];
-      const subscription = next.run(nextInput).subscribe({
-        next(event) {
-          const out = safely(
-            () => {
-              if (event.type === 'RUN_STARTED' || event.type === 'RUN_ERROR') legacy = [];
-              if (event.type === 'CUSTOM' && (event as CustomEvent).name === LEGACY_INTERRUPT_EVENT) {
-                legacy.push({ value: (event as CustomEvent).value, rawEvent: (event as CustomEvent).rawEvent });
-              }
-              if (event.type !== 'RUN_FINISHED') return event;
-              const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input.runId, report);
-              legacy = [];
-              return finished;
-            },
-            event,
-            report,
-            'event',
-          );
-          subscriber.next(out);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      return () => subscription.unsubscribe();
+      let subscription: { unsubscribe(): void } | undefined;
+      let closed = false;
+      const client = safely(() => langGraphClientToCheck(input, next), undefined, report, 'resume');
+      if (!client) subscription = start(input);
+      else {
+        // LangGraph answers: only those whose interrupt is still open go on (see withoutStaleLangGraphAnswers).
+        withoutStaleLangGraphAnswers(input, client, report)
+          .then((checked) => {
+            if (!closed) subscription = start(checked);
+          })
+          .catch((error: unknown) => subscriber.error(error));
+      }
+      return () => {
+        closed = true;
+        subscription?.unsubscribe();
+      };
+
+      function start(checked: RunAgentInput) {
+        const nextInput = safely(() => translateResume(checked, report), checked, report, 'resume');
+        // Per run of this one request: the legacy events seen since RUN_STARTED.
+        let legacy: LegacyEvent[] = [];
+        return next.run(nextInput).subscribe({
+          next(event) {
+            const out = safely(
+              () => {
+                if (event.type === 'RUN_STARTED' || event.type === 'RUN_ERROR') legacy = [];
+                if (event.type === 'CUSTOM' && (event as CustomEvent).name === LEGACY_INTERRUPT_EVENT) {
+                  legacy.push({ value: (event as CustomEvent).value, rawEvent: (event as CustomEvent).rawEvent });
+                }
+                if (event.type !== 'RUN_FINISHED') return event;
+                const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input.runId, report);
+                legacy = [];
+                return finished;
+              },
+              event,
+              report,
+              'event',
+            );
+            subscriber.next(out);
+          },
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        });
+      }
     });
   };
   return middleware;
+}
+
+/** 32 hex digits, so LangGraph reads a map keyed by it as a resume map; no interrupt has this id. */
+const NO_LANGGRAPH_INTERRUPT = '0'.repeat(32);
+
+type ThreadState = { tasks?: { interrupts?: { id?: unknown }[] }[] };
+type LangGraphClient = { threads: { getState(threadId: string): Promise<ThreadState> } };
+
+/** LangGraph's own id of a resume entry for a LangGraph interrupt, else undefined. */
+function langGraphIdOf(item: unknown): string | undefined {
+  const parsed = parseInterruptId(isRecord(item) ? item.interruptId : undefined);
+  return parsed.kind === 'langgraph' || parsed.kind === 'langgraph-review' ? parsed.langGraphId : undefined;
+}
+
+/**
+ * The LangGraph client to read the thread's open interrupts with, when the input answers
+ * LangGraph interrupts and the agent this middleware runs has one (CopilotKit's LangGraphAgent,
+ * with this middleware last); else undefined.
+ */
+function langGraphClientToCheck(input: RunAgentInput, next: AbstractAgent): LangGraphClient | undefined {
+  const resume = (input as { resume?: unknown }).resume;
+  if (!Array.isArray(resume) || !resume.some((item) => langGraphIdOf(item) !== undefined) || !input.threadId) return undefined;
+  if (isRecord(input.forwardedProps) && isRecord(input.forwardedProps.command)) return undefined;
+  const client = (next as unknown as { client?: Partial<LangGraphClient> }).client;
+  return typeof client?.threads?.getState === 'function' ? (client as LangGraphClient) : undefined;
+}
+
+/**
+ * The input with the LangGraph answers whose interrupt the thread no longer holds addressed to no
+ * interrupt. LangGraph JS hands an answer keyed by a node's FIRST interrupt id to that node's next
+ * `interrupt()` when the map has no answer for it, so an answer sent again (a Retry after a lost
+ * stream, a second tab) would answer a question nobody saw. The open interrupts come from the thread's state, read
+ * through the LangGraph client of the agent this middleware runs (CopilotKit's LangGraphAgent);
+ * without one, or when it cannot be read, the input goes on unchanged.
+ */
+async function withoutStaleLangGraphAnswers(input: RunAgentInput, client: LangGraphClient, report: Report): Promise<RunAgentInput> {
+  try {
+    const resume = (input as { resume?: unknown[] }).resume ?? [];
+    const state = await client.threads.getState(input.threadId);
+    const open = new Set((state?.tasks ?? []).flatMap((task) => task?.interrupts ?? []).map((i) => i?.id));
+    const stale = resume.filter((item) => {
+      const id = langGraphIdOf(item);
+      return id !== undefined && !open.has(id);
+    });
+    if (stale.length === 0) return input;
+    report(
+      `${stale.length} answer${stale.length === 1 ? ' is' : 's are'} for a LangGraph interrupt the thread no longer holds (sent again?); dropped.`,
+      stale,
+    );
+    // Not removed: a run without any answer would start the graph over. Addressed to an id no
+    // interrupt has, the resume stays a map that reaches no node (and shows what is still open).
+    const nobody = langGraphInterruptId(NO_LANGGRAPH_INTERRUPT);
+    return {
+      ...input,
+      resume: resume.map((item) => (stale.includes(item) ? { ...(item as Json), interruptId: nobody } : item)),
+    } as RunAgentInput;
+  } catch (error) {
+    report(`Could not read which LangGraph interrupts are open; the answers go on unchecked (${errorMessage(error)}).`, input);
+    return input;
+  }
 }
 
 type Report = (problem: string, event: unknown) => void;
