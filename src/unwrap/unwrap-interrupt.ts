@@ -211,8 +211,11 @@ function liftReason(unwrapped: UnwrappedInterrupt): UnwrappedInterrupt {
   });
 }
 
-/** An interrupt that could not be read; `name` is a hash of a bounded copy of it. */
-function invalid(name: string, raw: unknown, problem: string, source: InterruptSource = 'raw'): UnwrappedInterrupt {
+/**
+ * An interrupt that could not be read (id `invalid-<name>`); `name` is a hash of a bounded copy of
+ * it, or says which interrupts of a set could not all be shown.
+ */
+export function invalid(name: string, raw: unknown, problem: string, source: InterruptSource = 'raw'): UnwrappedInterrupt {
   return {
     id: `invalid-${name}`,
     reason: UNKNOWN_REASON,

@@ -1,7 +1,7 @@
 import { createUnwrapBudget, UNWRAP_LIMITS } from './sanitize';
 import type { UnwrappedInterrupt } from './types';
 import { errorMessage } from '../error-message';
-import { UNKNOWN_REASON, unwrapInterrupt } from './unwrap-interrupt';
+import { invalid, unwrapInterrupt } from './unwrap-interrupt';
 
 /** The part of CopilotKit's `useInterrupt` render props that carries interrupts. */
 export interface InterruptRenderInput {
@@ -46,12 +46,4 @@ export function unwrapInterrupts(input: InterruptRenderInput | null | undefined)
 }
 
 /** Stands for interrupts that could not all be shown, so none is dropped without a word. */
-const unreadable = (problem: string, id: string): UnwrappedInterrupt => ({
-  id: `invalid-${id}`,
-  reason: UNKNOWN_REASON,
-  metadata: {},
-  payload: undefined,
-  source: 'raw',
-  raw: undefined,
-  problem,
-});
+const unreadable = (problem: string, name: string): UnwrappedInterrupt => invalid(name, undefined, problem);
