@@ -189,10 +189,6 @@ export class InterruptSession {
     return this.#open;
   }
 
-  get inflight(): readonly SessionBatch[] {
-    return [...this.#batches.values()];
-  }
-
   canRetry(key: InterruptKey): boolean {
     return this.get(key)?.phase === 'failed' && this.#failed.has(keyOf(key)) && this.#batches.size === 0;
   }
@@ -234,12 +230,6 @@ export class InterruptSession {
     if (taken(id)) id = `${key.id}@${key.runId}${key.raise ? `#${key.raise}` : ''}`;
     for (let n = 2; taken(id); n++) id = `${key.id}@${key.runId}#${n}`;
     return id;
-  }
-
-  /** The interrupt whose card and record go by `recordId` in the current thread. */
-  byRecordId(recordId: string): SessionInterrupt | undefined {
-    for (const entry of this.#entries.values()) if (entry.key.threadId === this.#threadId && entry.recordId === recordId) return entry;
-    return undefined;
   }
 
   #supersede(): SessionDecision[] {
