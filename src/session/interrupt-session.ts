@@ -151,6 +151,9 @@ const SUPERSEDED = 'Not sent: the agent asked something new before every card of
 const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
 const expiredBeforeSent = (key: InterruptKey) => `Not sent: interrupt "${key.id}" expired before the answer went out.`;
 
+/** An answer whose read-only card has been painted: it waits only for its siblings. */
+const paintedAnswer = (entry: SessionInterrupt) => entry.phase === 'answered' && !!entry.painted;
+
 export class InterruptSession {
   #threadId: string;
   #policy: 'dismiss' | 'block';
@@ -232,8 +235,13 @@ export class InterruptSession {
     return id;
   }
 
+  /** The entries of `keys`, which the session holds. */
+  #entriesOf(keys: readonly InterruptKey[]): SessionInterrupt[] {
+    return keys.map((k) => this.get(k)!);
+  }
+
   #supersede(): SessionDecision[] {
-    const superseded = this.#open.map((k) => this.#entries.get(keyOf(k))!);
+    const superseded = this.#entriesOf(this.#open);
     for (const entry of superseded) {
       if (entry.phase === 'open') entry.phase = 'cancelled';
     }
@@ -241,8 +249,7 @@ export class InterruptSession {
     this.#closed = [];
     // Answers already painted were waiting for their siblings: nothing can carry them now, so their
     // cards say so at once. Answers still waiting for their paint fail when it comes.
-    const waiting = superseded.filter((entry) => entry.phase === 'answered' && entry.painted);
-    return waiting.length > 0 ? this.#failUnsent(waiting, SUPERSEDED) : [NOTHING];
+    return this.#fail(superseded.filter(paintedAnswer), SUPERSEDED);
   }
 
   /**
@@ -254,24 +261,26 @@ export class InterruptSession {
     this.#closed = this.#open;
     this.#open = [];
     // Answers already painted were waiting for their siblings: they fail now, kept for Retry.
-    const waiting = this.#closed.map((k) => this.get(k)!).filter((e) => e.phase === 'answered' && e.painted);
-    return waiting.length > 0 ? this.#failForRetry(waiting) : [NOTHING];
+    return this.#failClosedSet();
   }
 
-  /** Answers of a closed set fail with the very resume they would have been, for Retry to send. */
-  #failForRetry(entries: SessionInterrupt[]): SessionDecision[] {
-    const batch = this.#batchOf(entries, false);
-    for (const e of entries) {
-      Object.assign(e, { phase: 'failed', error: NOT_HANDED_OVER });
-      this.#failed.set(keyOf(e.key), batch);
+  /**
+   * The painted answers of the closed set fail with the very resume they would have been, kept
+   * for Retry to send straight to the agent.
+   */
+  #failClosedSet(): SessionDecision[] {
+    const entries = this.#entriesOf(this.#closed).filter(paintedAnswer);
+    return entries.length > 0 ? this.#fail(entries, NOT_HANDED_OVER, this.#batchOf(entries, false)) : [NOTHING];
+  }
+
+  /** `entries` fail with `message`; with `retry`, that batch is what Retry sends for them. */
+  #fail(entries: SessionInterrupt[], message: string, retry?: SessionBatch): SessionDecision[] {
+    if (entries.length === 0) return [NOTHING];
+    for (const entry of entries) {
+      Object.assign(entry, { phase: 'failed', error: message });
+      if (retry) this.#failed.set(keyOf(entry.key), retry);
     }
-    return [{ type: 'show-error', keys: entries.map((e) => e.key), message: NOT_HANDED_OVER, canRetry: true }];
-  }
-
-  #failUnsent(entries: SessionInterrupt[], message: string): SessionDecision[] {
-    if (entries.length === 0) return [];
-    for (const entry of entries) Object.assign(entry, { phase: 'failed', error: message });
-    return [{ type: 'show-error', keys: entries.map((e) => e.key), message, canRetry: false }];
+    return [{ type: 'show-error', keys: entries.map((e) => e.key), message, canRetry: !!retry }];
   }
 
   /** The user answered (or dismissed) the card of `key`: read-only at once, sent once painted. */
@@ -292,9 +301,8 @@ export class InterruptSession {
     entry.painted = true;
     if (this.#isOpen(key)) return this.#sendIfComplete(false);
     const closed = this.#closed.some((k) => sameKey(k, key));
-    if (!closed) return this.#failUnsent([entry], NO_LONGER_OPEN);
-    // Kept for Retry: the very resume it would have been, sent straight to the agent.
-    return this.#failForRetry(this.#closed.map((k) => this.get(k)!).filter((e) => e.phase === 'answered' && e.painted));
+    if (!closed) return this.#fail([entry], NO_LONGER_OPEN);
+    return this.#failClosedSet();
   }
 
   #batchOf(entries: SessionInterrupt[], withChat: boolean): SessionBatch {
@@ -334,7 +342,7 @@ export class InterruptSession {
    * replies to the message. With `'block'`, the first open card asks to be answered first.
    */
   chatSent(): SessionDecision[] {
-    const entries = this.#open.map((k) => this.#entries.get(keyOf(k))!);
+    const entries = this.#entriesOf(this.#open);
     const waiting = entries.filter((e) => e.phase === 'open' || e.phase === 'answered' || (e.phase === 'expired' && !e.cancelSent));
     if (waiting.length === 0) return [NOTHING];
     const first = entries.find((e) => e.phase === 'open');
@@ -349,9 +357,9 @@ export class InterruptSession {
   /** Build the one resume of the current set once nothing in it waits for the user or a paint. */
   #sendIfComplete(withChat: boolean): SessionDecision[] {
     if (!this.#attached) return [NOTHING];
-    const entries = this.#open.map((k) => this.#entries.get(keyOf(k))!);
+    const entries = this.#entriesOf(this.#open);
     if (entries.length === 0) return [NOTHING];
-    const ready = entries.every((e) => (e.phase === 'answered' && e.painted) || e.phase === 'expired');
+    const ready = entries.every((e) => paintedAnswer(e) || e.phase === 'expired');
     if (!ready) return [{ type: 'nothing' }];
     if (!entries.some((e) => e.phase === 'answered') && !withChat) return [NOTHING];
     const decisions: SessionDecision[] = [];
@@ -392,20 +400,14 @@ export class InterruptSession {
   }
 
   /** The resume of `batchId` did not reach the agent (the run failed, or never started). */
-  notDelivered(batchId: number, message: string, canRetry = true): SessionDecision[] {
+  notDelivered(batchId: number, message: string): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
     // Everything the batch carried failed with it, the `cancelled` owed for an expired interrupt too:
     // the agent still waits for it, so its card says why and Retry sends it again.
-    const keys = batch.keys.filter((k) => {
-      const entry = this.get(k)!;
-      return entry.phase === 'sending' || (entry.phase === 'expired' && entry.cancelSent);
-    });
-    for (const key of keys) {
-      Object.assign(this.get(key)!, { phase: 'failed', error: message, cancelSent: false });
-      if (canRetry) this.#failed.set(keyOf(key), batch);
-    }
-    return keys.length ? [{ type: 'show-error', keys, message, canRetry }] : [NOTHING];
+    const failed = this.#entriesOf(batch.keys).filter((e) => e.phase === 'sending' || (e.phase === 'expired' && e.cancelSent));
+    for (const entry of failed) entry.cancelSent = false;
+    return this.#fail(failed, message, batch);
   }
 
   #take(batchId: number): SessionBatch | undefined {
@@ -444,10 +446,10 @@ export class InterruptSession {
   /** The chat shows another thread: what waited to be sent in the old one can no longer go. */
   threadSwitched(threadId: string): SessionDecision[] {
     if (threadId === this.#threadId) return [NOTHING];
-    const stranded = this.#open.map((k) => this.#entries.get(keyOf(k))!).filter((e) => e.phase === 'answered');
+    const stranded = this.#entriesOf(this.#open).filter((e) => e.phase === 'answered');
     this.#open = [];
     this.#threadId = threadId;
-    return this.#failUnsent(stranded, NOT_SENT_THREAD);
+    return this.#fail(stranded, NOT_SENT_THREAD);
   }
 
   #isOpen(key: InterruptKey): boolean {
