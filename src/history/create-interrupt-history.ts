@@ -27,23 +27,6 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
   const warn = (action: string, threadId: string, error: unknown) =>
     console.warn(`${LOG} Could not ${action} interrupt history for thread "${threadId}".`, error);
 
-  // Threads load on first read, so a history holding many threads only parses the ones shown.
-  const load = (threadId: string): readonly InterruptHistoryRecord[] => {
-    const cached = threads.get(threadId);
-    if (cached) return cached;
-    let stored: InterruptHistoryRecord[] = [];
-    if (persistence) {
-      try {
-        stored = parseRecords(persistence.get(storageKey(threadId)), threadId, maxPerThread);
-      } catch (error) {
-        warn('read', threadId, error);
-      }
-    }
-    const records = stored.length ? Object.freeze(stored) : EMPTY;
-    threads.set(threadId, records);
-    return records;
-  };
-
   /** What is in storage now (another tab may have written since this one loaded); empty when it cannot be read. */
   const stored = (threadId: string): InterruptHistoryRecord[] => {
     try {
@@ -53,6 +36,16 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
       warn('read', threadId, error);
       return [];
     }
+  };
+
+  // Threads load on first read, so a history holding many threads only parses the ones shown.
+  const load = (threadId: string): readonly InterruptHistoryRecord[] => {
+    const cached = threads.get(threadId);
+    if (cached) return cached;
+    const found = stored(threadId);
+    const records = found.length ? Object.freeze(found) : EMPTY;
+    threads.set(threadId, records);
+    return records;
   };
 
   const save = (threadId: string, records: readonly InterruptHistoryRecord[], replace: boolean) => {
