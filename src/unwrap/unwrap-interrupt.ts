@@ -1,7 +1,7 @@
 import { isRecord } from './guards';
 import { decodeUntrusted, hashValue, preview, stableHash } from './json';
 import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
-import { MASTRA_SUSPEND_REASON, liftedFields, mastraInterruptId, mismatch, transportPayload } from './shapes';
+import { MASTRA_SUSPEND_REASON, liftedFields, mastraInterruptId, mismatch, nonEmptyText, transportPayload } from './shapes';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
 import { errorMessage } from '../error-message';
 
@@ -21,7 +21,6 @@ interface Context {
 }
 
 const recordOrEmpty = (value: unknown): Json => (isRecord(value) ? value : {});
-const optionalString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
  * Turns an interrupt in any shape into one {@link UnwrappedInterrupt}. Never throws.
@@ -74,14 +73,14 @@ function classify(value: unknown, context: Context): UnwrappedInterrupt {
   if (typeof value.name === 'string' && 'value' in value) return fromEvent(value, context);
   if (isStandardShape(value)) return fromStandard(value, context);
   for (const field of ['id', 'reason'] as const) {
-    if (field in value && optionalString(value[field]) === undefined) {
+    if (field in value && nonEmptyText(value[field]) === undefined) {
       context.problems.push(mismatch(`The interrupt's ${field}`, 'non-empty text', value[field]));
     }
   }
   return fromBarePayload(value, context, 'raw');
 }
 
-const isStandardShape = (value: Json) => optionalString(value.id) !== undefined && optionalString(value.reason) !== undefined;
+const isStandardShape = (value: Json) => nonEmptyText(value.id) !== undefined && nonEmptyText(value.reason) !== undefined;
 
 /** A CUSTOM `on_interrupt` event `{name, value}`. */
 function fromEvent(event: Json, context: Context): UnwrappedInterrupt {
@@ -128,9 +127,9 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
   // `toolName` is drawn by that tool's card (`tool:<toolName>`) like a Mastra suspend.
   if (transport?.transport === 'langgraph') {
     // What the server could not read in the graph's value (a malformed review request), for the fallback card.
-    const serverProblem = optionalString((metadata.langgraph as Json).problem);
+    const serverProblem = nonEmptyText((metadata.langgraph as Json).problem);
     if (serverProblem) problems.push(serverProblem);
-    const toolName = isRecord(transport.payload) ? optionalString(transport.payload.toolName) : undefined;
+    const toolName = isRecord(transport.payload) ? nonEmptyText(transport.payload.toolName) : undefined;
     return liftReason({ ...base, toolName, payload: transport.payload });
   }
   if (!isRecord(metadata.mastra)) return stripUndefined(base);
@@ -139,7 +138,7 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
   return liftReason({
     ...base,
     source: 'mastra',
-    toolName: optionalString(mastra.toolName),
+    toolName: nonEmptyText(mastra.toolName),
     payload: suspendPayload(mastra, 'interrupt', problems),
   });
 }
@@ -147,13 +146,13 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
 /** The legacy `{type: 'mastra_suspend', toolCallId, toolName, suspendPayload, ...}` wrapper. */
 function fromMastraWrapper(wrapper: Json, context: Context): UnwrappedInterrupt {
   const { raw, problems } = context;
-  const toolCallId = optionalString(wrapper.toolCallId);
-  const runId = optionalString(wrapper.runId);
+  const toolCallId = nonEmptyText(wrapper.toolCallId);
+  const runId = nonEmptyText(wrapper.runId);
   return liftReason({
     // The bridge names the standard interrupt `<runId>::<toolCallId>`; use the same id.
     id: runId && toolCallId ? mastraInterruptId(runId, toolCallId) : (toolCallId ?? `legacy-${nameOf(wrapper, context)}`),
     reason: MASTRA_SUSPEND_REASON,
-    toolName: optionalString(wrapper.toolName),
+    toolName: nonEmptyText(wrapper.toolName),
     toolCallId,
     metadata: { mastra: wrapper },
     responseSchema: wrapper.resumeSchema,
@@ -174,9 +173,9 @@ function suspendPayload(holder: Json, holderName: string, problems: string[]): J
 function fromBarePayload(value: Json, context: Context, source: InterruptSource): UnwrappedInterrupt {
   const { raw } = context;
   return stripUndefined({
-    id: optionalString(value.id) ?? `${source}-${nameOf(value, context)}`,
-    reason: optionalString(value.reason) ?? UNKNOWN_REASON,
-    toolName: optionalString(value.toolName),
+    id: nonEmptyText(value.id) ?? `${source}-${nameOf(value, context)}`,
+    reason: nonEmptyText(value.reason) ?? UNKNOWN_REASON,
+    toolName: nonEmptyText(value.toolName),
     ...optionalTexts(value),
     metadata: recordOrEmpty(value.metadata),
     responseSchema: value.responseSchema,
@@ -188,9 +187,9 @@ function fromBarePayload(value: Json, context: Context, source: InterruptSource)
 
 /** The optional text fields a standard interrupt and a bare payload share. */
 const optionalTexts = (value: Json) => ({
-  toolCallId: optionalString(value.toolCallId),
-  message: optionalString(value.message),
-  expiresAt: optionalString(value.expiresAt),
+  toolCallId: nonEmptyText(value.toolCallId),
+  message: nonEmptyText(value.message),
+  expiresAt: nonEmptyText(value.expiresAt),
 });
 
 /**
