@@ -1,5 +1,6 @@
 import type { BaseResume, InterruptReason } from '../src/protocol';
 import type { InterruptHistoryRecord } from '../src/history';
+import { isRecord } from '../src/unwrap/guards';
 
 /**
  * The protocol's resume record for an answer (`UserQuestionResume` and its kin): what
@@ -13,10 +14,6 @@ export function toResumeRecord(
     interruptId: record.id,
     reason: record.reason as InterruptReason,
     status: cancelled ? 'cancelled' : 'resolved',
-    payload: cancelled ? {} : isObject(record.result) ? record.result : { value: record.result },
+    payload: cancelled ? {} : isRecord(record.result) ? record.result : { value: record.result },
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { isRecord } from '../unwrap/guards';
+import { isOptionalString, isRecord } from '../unwrap/guards';
 import { sanitize } from '../unwrap/sanitize';
 import type { InterruptSource, UnwrappedInterrupt } from '../unwrap/types';
 import { TERMINAL_STATUSES, type InterruptStatus } from '../session/status';
@@ -14,8 +14,6 @@ const NAMED_IN_WARNING = 10;
 /** A record checked field by field against what the cards read, or the sentence saying why not. */
 type Checked = { ok: true; record: InterruptHistoryRecord } | { ok: false; why: string };
 
-const isOptionalText = (value: unknown) => value === undefined || typeof value === 'string';
-
 function checkInterrupt(value: unknown): { ok: true; interrupt: UnwrappedInterrupt } | { ok: false; why: string } {
   if (!isRecord(value)) return { ok: false, why: 'its interrupt is not an object' };
   if (typeof value.id !== 'string' || value.id === '') return { ok: false, why: "its interrupt's id is not text" };
@@ -25,7 +23,7 @@ function checkInterrupt(value: unknown): { ok: true; interrupt: UnwrappedInterru
     return { ok: false, why: "its interrupt's source is unknown" };
   }
   for (const field of INTERRUPT_TEXTS) {
-    if (!isOptionalText(value[field])) return { ok: false, why: `its interrupt's ${field} is not text` };
+    if (!isOptionalString(value[field])) return { ok: false, why: `its interrupt's ${field} is not text` };
   }
   // Only the fields the cards read are kept, so nothing else stored can reach them.
   const interrupt: UnwrappedInterrupt = {
@@ -53,8 +51,8 @@ function checkRecord(value: unknown, threadId: string): Checked {
   if (!TERMINAL_STATUSES.includes(value.status as InterruptStatus)) {
     return { ok: false, why: 'its status is not resolved, cancelled, dismissed or expired' };
   }
-  if (!isOptionalText(value.error)) return { ok: false, why: 'its error is not text' };
-  if (!isOptionalText(value.agentId)) return { ok: false, why: 'its agent id is not text' };
+  if (!isOptionalString(value.error)) return { ok: false, why: 'its error is not text' };
+  if (!isOptionalString(value.agentId)) return { ok: false, why: 'its agent id is not text' };
   const checked = checkInterrupt(value.interrupt);
   if (!checked.ok) return checked;
   const record: InterruptHistoryRecord = {

@@ -20,7 +20,8 @@ export interface TimePickerPayload {
 /** True for a plain object (not null, not a list). Shared by every reader of untrusted data. */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
+/** True for text or nothing: an optional text field. */
+export const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
 /** True when `value` is absent, or a list whose every item passes `isItem`. */
 const isOptionalList = (value: unknown, isItem: (item: unknown) => boolean) =>
   value === undefined || (Array.isArray(value) && value.every(isItem));
