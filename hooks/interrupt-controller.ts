@@ -1,5 +1,6 @@
 import type { InterruptHistory } from '../src/history';
 import { LOG } from '../src/log';
+import { createListeners } from '../src/listeners';
 import {
   InterruptSession,
   keyOf,
@@ -137,7 +138,7 @@ export class InterruptController {
   #raises = 0;
   #claims = new Map<string, number>();
   #warned = new Set<string>();
-  #listeners = new Set<() => void>();
+  #listeners = createListeners();
 
   constructor(history: InterruptHistory, settings: ControllerSettings, view: CardView) {
     this.history = history;
@@ -148,13 +149,10 @@ export class InterruptController {
 
   // ---- external store for claims and settings (cards subscribe) ----
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
+  subscribe = this.#listeners.subscribe;
 
   #emit() {
-    for (const listener of [...this.#listeners]) listener();
+    this.#listeners.notify();
   }
 
   /**

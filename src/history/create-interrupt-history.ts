@@ -4,6 +4,7 @@ import { createToolGrants } from './tool-grants';
 import { TERMINAL_STATUSES } from '../session/status';
 import type { InterruptHistory, InterruptHistoryOptions, InterruptHistoryRecord } from './types';
 import { LOG } from '../log';
+import { createListeners } from '../listeners';
 
 const EMPTY: readonly InterruptHistoryRecord[] = Object.freeze([]);
 
@@ -21,7 +22,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
   const maxPerThread = options.maxPerThread ?? 200;
   const now = options.now ?? Date.now;
   const threads = new Map<string, readonly InterruptHistoryRecord[]>();
-  const listeners = new Set<() => void>();
+  const { subscribe, notify } = createListeners();
 
   const storageKey = (threadId: string) => `${prefix}:${threadId}`;
   const warn = (action: string, threadId: string, error: unknown) =>
@@ -77,9 +78,6 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     notify();
   };
 
-  const notify = () => {
-    for (const listener of [...listeners]) listener();
-  };
   const grants = createToolGrants(persistence, (threadId) => `${prefix}-allowed-tools:${threadId}`, notify, warn);
 
   const indexOf = (threadId: string, id: string) => load(threadId).findIndex((r) => r.id === id);
@@ -92,10 +90,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
   };
 
   return {
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe,
     getSnapshot: load,
     get: (threadId, id) => load(threadId).find((r) => r.id === id),
     record(entry) {
