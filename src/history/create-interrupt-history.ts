@@ -1,5 +1,5 @@
 import { parseRecords } from './parse-records';
-import { resolvePersistence } from './persistence';
+import { resolvePersistence, write } from './persistence';
 import { createToolGrants } from './tool-grants';
 import { TERMINAL_STATUSES } from '../session/status';
 import type { InterruptHistory, InterruptHistoryOptions, InterruptHistoryRecord } from './types';
@@ -64,11 +64,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
         warn(`store the answer of "${r.id}" in the`, threadId, error);
       }
     }
-    try {
-      persistence.set(storageKey(threadId), `[${texts.join(',')}]`);
-    } catch (error) {
-      warn('store', threadId, error);
-    }
+    write(persistence, storageKey(threadId), `[${texts.join(',')}]`, (error) => warn('store', threadId, error));
   };
 
   const commit = (threadId: string, records: InterruptHistoryRecord[], replace = false) => {

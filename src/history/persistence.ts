@@ -24,3 +24,15 @@ function webStorage(name: 'localStorage' | 'sessionStorage'): InterruptHistoryPe
     set: (key, value) => storage()?.setItem(key, value),
   };
 }
+
+/**
+ * Writes one key; `fail` gets the error when the store throws or, for an async store (an
+ * IndexedDB wrapper, say: `set` is typed `void` but may return a promise), when its promise rejects.
+ */
+export function write(persistence: InterruptHistoryPersistence | undefined, key: string, value: string, fail: (error: unknown) => void) {
+  try {
+    Promise.resolve(persistence?.set(key, value)).catch(fail);
+  } catch (error) {
+    fail(error);
+  }
+}

@@ -1,3 +1,4 @@
+import { write } from './persistence';
 import type { InterruptHistoryPersistence } from './types';
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -41,11 +42,7 @@ export function createToolGrants(
 
   const change = (threadId: string, tools: readonly string[]) => {
     threads.set(threadId, Object.freeze([...tools]));
-    try {
-      persistence?.set(storageKey(threadId), JSON.stringify(tools));
-    } catch (error) {
-      warn('store the always-allowed tools of', threadId, error);
-    }
+    write(persistence, storageKey(threadId), JSON.stringify(tools), (error) => warn('store the always-allowed tools of', threadId, error));
     notify();
   };
 
