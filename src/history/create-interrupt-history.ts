@@ -28,25 +28,39 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
   const warn = (action: string, threadId: string, error: unknown) =>
     console.warn(`${LOG} Could not ${action} interrupt history for thread "${threadId}".`, error);
 
-  /** What is in storage now (another tab may have written since this one loaded); empty when it cannot be read. */
-  const stored = (threadId: string): InterruptHistoryRecord[] => {
+  /** Threads whose storage could not be read yet: `threads` lacks what is stored, and each access reads again. */
+  const unread = new Set<string>();
+
+  /**
+   * What is in storage now (another tab may have written since this one loaded), or `undefined`
+   * when it cannot be read. A failed read is not final: a store may fail for a while (one still
+   * opening, say), so the thread is read again on every access, with one warning until a read
+   * works, and the first read that works puts this tab's records (answers given meanwhile) over
+   * what is stored. From then on a save whose read fails still writes what was stored before.
+   * Only a save on a thread no read has reached yet writes its answers alone, over what the key
+   * may hold: nothing tells a store that is slow to read from one that never will, and the
+   * answer must be kept then. Renders read again, so that takes a store that failed every read
+   * from the thread's first render to the end of the answer's run.
+   */
+  const read = (threadId: string): InterruptHistoryRecord[] | undefined => {
     try {
-      return parseRecords(persistence?.get(storageKey(threadId)), threadId, maxPerThread);
+      const stored = parseRecords(persistence?.get(storageKey(threadId)), threadId, maxPerThread);
+      if (!threads.has(threadId) || unread.delete(threadId)) {
+        const mine = threads.get(threadId) ?? EMPTY;
+        const records = [...stored.filter((r) => !mine.some((m) => m.id === r.id)), ...mine].slice(-maxPerThread);
+        threads.set(threadId, records.length ? Object.freeze(records) : EMPTY);
+      }
+      return stored;
     } catch (error) {
-      // Reading failed, but writing may still work: the answer is saved all the same.
-      warn('read', threadId, error);
-      return [];
+      if (!unread.has(threadId)) warn('read', threadId, error);
+      unread.add(threadId);
     }
   };
 
   // Threads load on first read, so a history holding many threads only parses the ones shown.
   const load = (threadId: string): readonly InterruptHistoryRecord[] => {
-    const cached = threads.get(threadId);
-    if (cached) return cached;
-    const found = stored(threadId);
-    const records = found.length ? Object.freeze(found) : EMPTY;
-    threads.set(threadId, records);
-    return records;
+    if (!threads.has(threadId) || unread.has(threadId)) read(threadId);
+    return threads.get(threadId) ?? EMPTY;
   };
 
   const save = (threadId: string, records: readonly InterruptHistoryRecord[], replace: boolean) => {
@@ -54,7 +68,7 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
     // Record by record: one answer JSON cannot hold (a cycle, a BigInt from a custom card) is left
     // out with a warning naming it, instead of keeping every later answer of the thread unsaved.
     const texts: string[] = [];
-    for (const { interrupt, ...r } of mergeRecords(replace ? [] : stored(threadId), records).slice(-maxPerThread)) {
+    for (const { interrupt, ...r } of mergeRecords((!replace && read(threadId)) || [], records).slice(-maxPerThread)) {
       try {
         // The raw input is dropped: a stored card never resends, and storage is small. The
         // interrupt goes last: reading a huge one back stops at the value limit, and what
@@ -64,7 +78,10 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
         warn(`store the answer of "${r.id}" in the`, threadId, error);
       }
     }
-    write(persistence, storageKey(threadId), `[${texts.join(',')}]`, (error) => warn('store', threadId, error));
+    // Nothing settled to store (an answer still sending): the key is left as it is, which matters
+    // when it could not be read, since writing would wipe what it holds.
+    if (texts.length || replace)
+      write(persistence, storageKey(threadId), `[${texts.join(',')}]`, (error) => warn('store', threadId, error));
   };
 
   const commit = (threadId: string, records: InterruptHistoryRecord[], replace = false) => {

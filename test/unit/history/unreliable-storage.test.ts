@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInterruptHistory, type InterruptHistory, type InterruptHistoryPersistence } from '../../../src/history';
 import { unwrapInterrupt } from '../../../src/unwrap';
@@ -15,6 +16,7 @@ const answer = (id: string) => ({
   result: { approved: true },
   anchor: null,
 });
+const stored = (id: string, time: number) => ({ ...answer(id), interrupt: { ...approval, id, raw: undefined }, time });
 
 /** Console warnings of the test so far, as text. */
 const warnings = () => vi.mocked(console.warn).mock.calls.map(([message]) => String(message));
@@ -62,4 +64,120 @@ describe('history on a store whose writes fail', () => {
       });
     }
   }
+});
+
+describe('history on a store whose reads fail for a while', () => {
+  type Step = { reads: boolean } | 'look' | 'answer';
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.boolean().map((reads) => ({ reads })),
+    fc.constant('look'),
+    fc.constant('answer'),
+  );
+
+  it('given reads that fail and recover in any order around answers, should have every stored record and every answer once reads work (the newest maxPerThread)', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4 }),
+        fc.array(step, { maxLength: 12 }),
+        fc.integer({ min: 1, max: 8 }),
+        (count, steps, max) => {
+          const data = new Map<string, string>();
+          const old = Array.from({ length: count }, (_, i) => stored(`old-${i}`, i));
+          data.set(`${KEY}:t`, JSON.stringify(old));
+          let reads = true;
+          const persistence: InterruptHistoryPersistence = {
+            get: (key) => {
+              if (!reads) throw new Error('busy');
+              return data.get(key) ?? null;
+            },
+            set: (key, value) => void data.set(key, value),
+          };
+          let clock = 100;
+          const history = createInterruptHistory({ persistence, storageKey: KEY, maxPerThread: max, now: () => clock++ });
+          const answers: string[] = [];
+          // What was stored survives unless the first answer came while no read had worked yet:
+          // nothing tells that store from one that never reads again, and the answer is stored then
+          // (it replaces what could not be read).
+          let readOnce = false;
+          let replaced = false;
+          for (const s of steps) {
+            if (typeof s === 'object') reads = s.reads;
+            else {
+              if (s === 'answer') {
+                if (!readOnce && !reads && answers.length === 0) replaced = true;
+                const id = `new-${answers.length}`;
+                answers.push(id);
+                // As a card answers: sending first, then settled when the run is over.
+                history.record({ ...answer(id), status: 'submitting' });
+                history.update('t', id, { status: 'resolved' });
+              } else history.getSnapshot('t');
+              readOnce ||= reads;
+            }
+          }
+          reads = true;
+          const expected = [...(replaced ? [] : old.map((r) => r.id)), ...answers].slice(-max);
+          expect(history.getSnapshot('t').map((r) => r.id)).toEqual(expected);
+          expect(
+            createInterruptHistory({ persistence, storageKey: KEY, maxPerThread: max })
+              .getSnapshot('t')
+              .map((r) => r.id),
+          ).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('given a store that cannot be read, should warn once per thread and keep the same snapshot, however often it is read', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const data = new Map<string, string>();
+    let reads = false;
+    const history = createInterruptHistory({
+      storageKey: KEY,
+      persistence: {
+        get: (key) => {
+          if (!reads) throw new Error('busy');
+          return data.get(key) ?? null;
+        },
+        set: (key, value) => void data.set(key, value),
+      },
+    });
+    const first = history.getSnapshot('t');
+    for (let i = 0; i < 5; i++) expect(history.getSnapshot('t')).toBe(first);
+    history.record(answer('a'));
+    const answered = history.getSnapshot('t');
+    expect(history.getSnapshot('t')).toBe(answered);
+    history.getSnapshot('u');
+    expect(warnings()).toEqual([expect.stringContaining('thread "t"'), expect.stringContaining('thread "u"')]);
+
+    // Once it can be read again, a read that fails again says so again.
+    reads = true;
+    expect(history.getSnapshot('t').map((r) => r.id)).toEqual(['a']);
+    reads = false;
+    history.record(answer('b'));
+    expect(warnings()).toHaveLength(3);
+  });
+  it('given an answer still sending when storage can be read again, should show it as sending next to what was stored', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const data = new Map([[`${KEY}:t`, JSON.stringify([stored('old', 1)])]]);
+    let reads = false;
+    const history = createInterruptHistory({
+      storageKey: KEY,
+      now: () => 2,
+      persistence: {
+        get: (key) => {
+          if (!reads) throw new Error('busy');
+          return data.get(key) ?? null;
+        },
+        set: (key, value) => void data.set(key, value),
+      },
+    });
+    history.record({ ...answer('a'), status: 'submitting' });
+    reads = true;
+    expect(history.getSnapshot('t').map((r) => [r.id, r.status])).toEqual([
+      ['old', 'resolved'],
+      ['a', 'submitting'],
+    ]);
+  });
 });
