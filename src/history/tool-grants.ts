@@ -1,17 +1,27 @@
 import { write } from './persistence';
 import type { InterruptHistoryPersistence } from './types';
+import { LOG } from '../log';
 
 const NONE: readonly string[] = Object.freeze([]);
 
-/** Reads a stored list of tool names; anything else counts as none. */
-function parseTools(raw: string | null | undefined): string[] {
+/**
+ * Reads a stored list of tool names. What is not one (broken JSON, not a list, an entry that is
+ * not a name) is dropped with one console warning naming the thread; the names are kept.
+ */
+function parseTools(raw: string | null | undefined, threadId: string): string[] {
   if (!raw) return [];
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(raw);
-    return Array.isArray(value) ? [...new Set(value.filter((tool): tool is string => typeof tool === 'string' && tool !== ''))] : [];
+    value = JSON.parse(raw);
   } catch {
-    return [];
+    // Not JSON: warned about below, as not a list.
   }
+  const list: unknown[] = Array.isArray(value) ? value : [];
+  const tools = list.filter((tool): tool is string => typeof tool === 'string' && tool !== '');
+  if (list !== value || tools.length < list.length) {
+    console.warn(`${LOG} Ignoring what is not a tool name in the always-allowed tools stored for thread "${threadId}".`);
+  }
+  return [...new Set(tools)];
 }
 
 /**
@@ -31,7 +41,7 @@ export function createToolGrants(
     if (cached) return cached;
     let stored: string[] = [];
     try {
-      stored = parseTools(persistence?.get(storageKey(threadId)));
+      stored = parseTools(persistence?.get(storageKey(threadId)), threadId);
     } catch (error) {
       warn('read the always-allowed tools of', threadId, error);
     }

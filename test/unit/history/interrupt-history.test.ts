@@ -204,11 +204,17 @@ describe('always-allowed tools', () => {
     warn.mockRestore();
   });
 
-  it('given garbage in storage, should read only the tool names in it', () => {
+  it('given garbage in storage, should read only the tool names in it, with one warning naming the thread', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { store, persistence } = memory();
     store.set('copilotkit-interrupts:history-allowed-tools:t', JSON.stringify(['deploy', 42, '', 'deploy', { x: 1 }]));
     expect(createInterruptHistory({ persistence }).allowedTools('t')).toEqual(['deploy']);
     store.set('copilotkit-interrupts:history-allowed-tools:u', '{not json');
     expect(createInterruptHistory({ persistence }).allowedTools('u')).toEqual([]);
+    expect(warn.mock.calls.map(([message]) => String(message))).toEqual([
+      expect.stringContaining('thread "t"'),
+      expect.stringContaining('thread "u"'),
+    ]);
+    warn.mockRestore();
   });
 });

@@ -6,6 +6,7 @@ import { approvalInterrupt } from '../../fixtures/interrupts';
 
 const approval = unwrapInterrupt(approvalInterrupt);
 const KEY = 'h';
+const TOOLS_KEY = `${KEY}-allowed-tools:t`;
 
 const answer = (id: string) => ({
   threadId: 't',
@@ -179,5 +180,42 @@ describe('history on a store whose reads fail for a while', () => {
       ['old', 'resolved'],
       ['a', 'submitting'],
     ]);
+  });
+});
+
+describe('always-allowed tools stored as garbage', () => {
+  /** What a stored list of tools may hold: broken text, any JSON, or a list mixing names and other values. */
+  const text = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.json({ maxDepth: 2 }),
+    fc
+      .array(fc.oneof(fc.constantFrom('deploy', 'delete_files', ''), fc.jsonValue({ maxDepth: 1 })), { maxLength: 5 })
+      .map((list) => JSON.stringify(list)),
+  );
+
+  it('given any text stored as the allowed tools, should keep the tool names in it and warn once, naming the thread, when anything else is there', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    fc.assert(
+      fc.property(text, (raw) => {
+        warn.mockClear();
+        const history = createInterruptHistory({
+          storageKey: KEY,
+          persistence: { get: (key) => (key === TOOLS_KEY ? raw : null), set: () => {} },
+        });
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(raw);
+        } catch {
+          parsed = undefined;
+        }
+        const list = Array.isArray(parsed) ? parsed : [];
+        const names = list.filter((tool): tool is string => typeof tool === 'string' && tool !== '');
+        const clean = raw === '' || (Array.isArray(parsed) && names.length === list.length);
+
+        expect(history.allowedTools('t')).toEqual([...new Set(names)]);
+        history.allowedTools('t');
+        expect(warnings()).toEqual(clean ? [] : [expect.stringContaining('thread "t"')]);
+      }),
+    );
   });
 });
