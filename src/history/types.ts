@@ -29,7 +29,13 @@ export interface InterruptHistoryRecord<TResult = unknown> {
 
 /** Your own storage for a history: read and write one string per key (e.g. an IndexedDB cache). */
 export interface InterruptHistoryPersistence {
+  /**
+   * The stored text, read synchronously: cards render from it. For an async store, load what it
+   * holds into memory first and answer from there. A throw counts as "cannot be read now": the
+   * key is read again on the next access.
+   */
   get(key: string): string | null | undefined;
+  /** May return a promise (an async store writing in the background): a rejection is warned about like a throw. */
   set(key: string, value: string): void;
 }
 
