@@ -45,10 +45,13 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
   const read = (threadId: string): InterruptHistoryRecord[] | undefined => {
     try {
       const stored = parseRecords(persistence?.get(storageKey(threadId)), threadId, maxPerThread);
-      if (!threads.has(threadId) || unread.delete(threadId)) {
+      const retried = unread.delete(threadId);
+      if (retried || !threads.has(threadId)) {
         const mine = threads.get(threadId) ?? EMPTY;
         const records = [...stored.filter((r) => !mine.some((m) => m.id === r.id)), ...mine].slice(-maxPerThread);
         threads.set(threadId, records.length ? Object.freeze(records) : EMPTY);
+        // Readers that got the snapshot before re-read it, after the render that read this one.
+        if (retried) queueMicrotask(notify);
       }
       return stored;
     } catch (error) {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInterruptHistory } from '../../src/history';
-import { mastraScheduleInterrupt, slots } from '../fixtures/interrupts';
+import { approvalInterrupt, mastraScheduleInterrupt, slots } from '../fixtures/interrupts';
 import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage, type RunScript } from '../helpers/scripted-agent';
 import { Chat, makeTestCard, renderChat, sendMessage } from './harness';
 
@@ -14,7 +14,10 @@ const script: RunScript = (input, n) =>
     ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
     : [runStarted(input), ...textMessage('reply-1', 'Booked.'), runFinished(input)];
 
-afterEach(() => localStorage.clear());
+afterEach(() => {
+  localStorage.clear();
+  vi.restoreAllMocks();
+});
 
 describe('persisted history', () => {
   it('brings the read-only echo back after a remount on the same thread, and not on another thread', async () => {
@@ -56,6 +59,59 @@ describe('persisted history', () => {
     });
     expect(await screen.findByText('Booked.')).toBeInTheDocument();
     expect(screen.queryByTestId('time-picker-readonly')).not.toBeInTheDocument();
+  });
+
+  it('given a store that cannot be read while the chat opens, should bring the stored echo back once it can, and keep it when the next interrupt is answered', async () => {
+    const agent = new ScriptedAgent(script);
+    const first = renderChat({
+      agent,
+      threadId: 'thread-a',
+      config: { resolveDelayMs: 0, renderers, history: createInterruptHistory({ persistence: 'localStorage', storageKey: STORAGE_KEY }) },
+    });
+    await sendMessage('Book a call with sales');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer time-picker' }));
+    await waitFor(() => expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved'));
+    first.unmount();
+
+    // A reload on a store still opening (an async store loading its cache): reads throw until it
+    // is ready; writes work.
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    let opening = true;
+    const persistence = {
+      get: (key: string) => {
+        if (opening) throw new Error('still opening');
+        return localStorage.getItem(key);
+      },
+      set: (key: string, value: string) => localStorage.setItem(key, value),
+    };
+    const later: RunScript = (input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
+        : [runStarted(input), ...textMessage('reply-2', 'Deployed.'), runFinished(input)];
+    renderChat({
+      agent: new ScriptedAgent(later, { storedMessages: agent.messages }),
+      threadId: 'thread-a',
+      config: {
+        resolveDelayMs: 0,
+        renderers: { ...renderers, 'aidev:tool_approval': makeTestCard('approval') },
+        history: createInterruptHistory({ persistence, storageKey: STORAGE_KEY }),
+      },
+    });
+    expect(await screen.findByText('Booked.')).toBeInTheDocument();
+    expect(screen.queryByTestId('time-picker-readonly')).not.toBeInTheDocument();
+
+    opening = false;
+    await sendMessage('Deploy it');
+    expect(await screen.findByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer approval' }));
+    expect(await screen.findByText('Deployed.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'resolved'));
+    expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved');
+    const stored = createInterruptHistory({ persistence: 'localStorage', storageKey: STORAGE_KEY }).getSnapshot('thread-a');
+    expect(stored.map((r) => [r.reason, r.status])).toEqual([
+      [expect.any(String), 'resolved'],
+      [approvalInterrupt.reason, 'resolved'],
+    ]);
   });
 
   it("shows only the current thread's echoes when the chat switches threads, and brings them back", async () => {

@@ -130,7 +130,7 @@ describe('history on a store whose reads fail for a while', () => {
     );
   });
 
-  it('given a store that cannot be read, should warn once per thread and keep the same snapshot, however often it is read', () => {
+  it('given a store that cannot be read, should warn once per thread and keep the same snapshot, however often it is read', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const data = new Map<string, string>();
     let reads = false;
@@ -152,13 +152,19 @@ describe('history on a store whose reads fail for a while', () => {
     history.getSnapshot('u');
     expect(warnings()).toEqual([expect.stringContaining('thread "t"'), expect.stringContaining('thread "u"')]);
 
-    // Once it can be read again, a read that fails again says so again.
+    // Once it can be read again, readers that got the old snapshot are told to read it again, and
+    // a read that fails again says so again.
+    const listener = vi.fn();
+    history.subscribe(listener);
     reads = true;
     expect(history.getSnapshot('t').map((r) => r.id)).toEqual(['a']);
+    await Promise.resolve();
+    expect(listener).toHaveBeenCalledTimes(1);
     reads = false;
     history.record(answer('b'));
     expect(warnings()).toHaveLength(3);
   });
+
   it('given an answer still sending when storage can be read again, should show it as sending next to what was stored', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const data = new Map([[`${KEY}:t`, JSON.stringify([stored('old', 1)])]]);
