@@ -27,8 +27,8 @@ export function LastResortCard(props: InterruptRendererProps) {
   const given = (typeof props.interrupt === 'object' && props.interrupt !== null ? props.interrupt : {}) as Record<string, unknown>;
   const interrupt = { message: text(given.message), reason: text(given.reason) ?? '', problem: text(given.problem) };
   const error = text(props.error);
+  // Pending has no status text.
   const statusTexts: Record<string, string> = {
-    pending: '',
     submitting: labels.sending,
     resolved: labels.fallbackSent,
     cancelled: labels.fallbackDismissed,
@@ -36,7 +36,7 @@ export function LastResortCard(props: InterruptRendererProps) {
     expired: labels.expired,
     error: labels.errorTitle,
   };
-  const statusText = Object.prototype.hasOwnProperty.call(statusTexts, status) ? text(statusTexts[status]) : undefined;
+  const statusText = Object.hasOwn(statusTexts, status) ? text(statusTexts[status]) : undefined;
   return (
     <section
       className="cki-card cki-builtin-fallback"

@@ -44,7 +44,7 @@ export function flatSchemaFields(schema: unknown): FlatField[] | undefined {
  * `toString` or `__proto__` is not "filled" by what every object inherits.
  */
 export function ownValue(values: Readonly<Record<string, string | boolean>>, name: string): string | boolean | undefined {
-  return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : undefined;
+  return Object.hasOwn(values, name) ? values[name] : undefined;
 }
 
 /** Sets an own property without running a setter (assigning `__proto__` would change the prototype). */
@@ -68,5 +68,5 @@ export function coerceValues(fields: readonly FlatField[], values: Readonly<Reco
 /** True when every required field has a usable value. */
 export function isFormComplete(fields: readonly FlatField[], values: Readonly<Record<string, string | boolean>>): boolean {
   const coerced = coerceValues(fields, values);
-  return fields.every((f) => !f.required || f.type === 'boolean' || Object.prototype.hasOwnProperty.call(coerced, f.name));
+  return fields.every((f) => !f.required || f.type === 'boolean' || Object.hasOwn(coerced, f.name));
 }

@@ -4,7 +4,7 @@ import { flatSchemaFields, type FlatField } from '../shared/flat-schema';
 
 type Args = Record<string, unknown>;
 
-const has = (object: object, name: string) => Object.prototype.hasOwnProperty.call(object, name);
+const has = (object: object, name: string) => Object.hasOwn(object, name);
 const firstString = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '');
 
 /** A direct-mode approval's tool call, and which answers its backend takes. */

@@ -47,7 +47,7 @@ export function UserQuestionOptions({ question, draft, labels, labelledBy, onPic
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
     const count = options.length;
     let next: number | undefined;
-    if (Object.prototype.hasOwnProperty.call(ARROW_STEPS, event.key)) next = (index + ARROW_STEPS[event.key] + count) % count;
+    if (Object.hasOwn(ARROW_STEPS, event.key)) next = (index + ARROW_STEPS[event.key] + count) % count;
     else if (event.key === 'Home') next = 0;
     else if (event.key === 'End') next = count - 1;
     if (next === undefined) return;

@@ -1,14 +1,15 @@
 import { write } from './persistence';
 import type { InterruptHistoryPersistence } from './types';
-import { LOG } from '../log';
 
 const NONE: readonly string[] = Object.freeze([]);
+
+type Warn = (action: string, threadId: string, detail: unknown) => void;
 
 /**
  * Reads a stored list of tool names. What is not one (broken JSON, not a list, an entry that is
  * not a name) is dropped with one console warning naming the thread; the names are kept.
  */
-function parseTools(raw: string | null | undefined, threadId: string): string[] {
+function parseTools(raw: string | null | undefined, threadId: string, warn: Warn): string[] {
   if (!raw) return [];
   let value: unknown;
   try {
@@ -18,9 +19,8 @@ function parseTools(raw: string | null | undefined, threadId: string): string[] 
   }
   const list: unknown[] = Array.isArray(value) ? value : [];
   const tools = list.filter((tool): tool is string => typeof tool === 'string' && tool !== '');
-  if (list !== value || tools.length < list.length) {
-    console.warn(`${LOG} Ignoring what is not a tool name in the always-allowed tools stored for thread "${threadId}".`);
-  }
+  // The history's storage warning, which names the thread, with the stored text.
+  if (list !== value || tools.length < list.length) warn('read every entry of the always-allowed tools of', threadId, raw);
   return [...new Set(tools)];
 }
 
@@ -32,7 +32,7 @@ export function createToolGrants(
   persistence: InterruptHistoryPersistence | undefined,
   storageKey: (threadId: string) => string,
   notify: () => void,
-  warn: (action: string, threadId: string, error: unknown) => void,
+  warn: Warn,
 ) {
   const threads = new Map<string, readonly string[]>();
 
@@ -41,7 +41,7 @@ export function createToolGrants(
     if (cached) return cached;
     let stored: string[] = [];
     try {
-      stored = parseTools(persistence?.get(storageKey(threadId)), threadId);
+      stored = parseTools(persistence?.get(storageKey(threadId)), threadId, warn);
     } catch (error) {
       warn('read the always-allowed tools of', threadId, error);
     }

@@ -264,9 +264,7 @@ export function resolveLabels(
  * formatLabel('With {attendee}', { attendee: 'Alice' }); // 'With Alice'
  */
 export function formatLabel(template: string, values: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
 /** The display label of an approval status, or the raw value for a status the protocol lacks. */

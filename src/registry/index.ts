@@ -27,7 +27,7 @@ export interface RendererRegistry<R> {
  * registry.pick(unwrapInterrupt(raw)); // QuestionCard, TimePicker or Fallback
  */
 export function createRendererRegistry<R>(renderers: RendererMap<R>, fallback: R): RendererRegistry<R> {
-  const has = (key: string) => Object.prototype.hasOwnProperty.call(renderers, key) && renderers[key] !== undefined;
+  const has = (key: string) => Object.hasOwn(renderers, key) && renderers[key] !== undefined;
 
   const match: RendererRegistry<R>['match'] = ({ reason, toolName, problem }) => {
     if (problem) return undefined;
