@@ -60,8 +60,14 @@ export interface ControlledCopilotKit {
     runId?: string;
     forwardedProps?: Record<string, unknown>;
   }): Promise<unknown>;
-  /** CopilotKit's error events: a run the agent refused to start is only reported here. */
-  subscribe?(subscriber: { onError?: (event: { code?: string; context?: { agentId?: string } }) => unknown }): { unsubscribe(): void };
+  /**
+   * CopilotKit's own events: a run the agent refused to start is only reported here, and a run or
+   * connect is announced here before the agent checks its pending interrupts.
+   */
+  subscribe?(subscriber: {
+    onError?: (event: { code?: string; context?: { agentId?: string } }) => unknown;
+    onAgentRunStarted?: (event: { agent?: unknown }) => unknown;
+  }): { unsubscribe(): void };
 }
 
 export interface ControllerSettings {
@@ -136,6 +142,8 @@ export class InterruptController {
   #answerFirst?: string;
   /** How many times the agent stopped for interrupts: a new stop means new cards, even for the same ids. */
   #raises = 0;
+  /** `#raises` when the chat left a thread with cards open: until the next stop, what CopilotKit shows is that thread's. */
+  #leftAt?: number;
   #claims = new Map<string, number>();
   #warned = new Set<string>();
   #listeners = createListeners();
@@ -261,6 +269,8 @@ export class InterruptController {
       onError: ({ code, context }) => {
         if (code === 'agent_run_failed' && (!context?.agentId || context.agentId === agent.agentId)) this.#runRefused();
       },
+      // The chat points the agent at another thread and connects at once: that thread's turn.
+      onAgentRunStarted: (event) => event.agent === agent && this.#followThread(),
     });
     // Answers whose send an unmount cancelled go out now.
     this.#apply(this.session.attached());
@@ -273,9 +283,22 @@ export class InterruptController {
     };
   }
 
+  /**
+   * The chat shows another thread. Its cards stay with their thread: they step aside until the
+   * agent stops again, and AG-UI's client, which keeps one list of pending interrupts per agent,
+   * forgets them, or it would refuse every run of the new thread (connecting to it, too). Going
+   * back, the thread's connect lists them again.
+   */
   #followThread() {
-    const threadId = this.#agent?.threadId;
-    if (threadId && threadId !== this.session.threadId) this.#apply(this.session.threadSwitched(threadId));
+    const agent = this.#agent;
+    const threadId = agent?.threadId;
+    if (!threadId || threadId === this.session.threadId) return;
+    if (this.session.openSet.length) {
+      this.#leftAt = this.#raises;
+      agent.pendingInterrupts = [];
+    }
+    this.#apply(this.session.threadSwitched(threadId));
+    this.#emit();
   }
 
   /** The inflight entry, if `input` is the run carrying it. */
@@ -293,6 +316,8 @@ export class InterruptController {
    * An id listed twice is one interrupt: one card, one resume entry.
    */
   setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions: CopilotKitInterruptActions): UnwrappedInterrupt[] {
+    // What CopilotKit still shows of the thread the chat left (the agent has not stopped since): not this thread's to raise.
+    if (this.#leftAt === this.#raises) return [];
     // CopilotKit calls this again for the same pending set (a re-render): same cards.
     const previous = this.#open;
     const same =
@@ -575,8 +600,9 @@ export class InterruptController {
     };
   }
 
-  isClaimed(id: string): boolean {
-    return this.#claims.has(id);
+  /** Whether the slot's card of `id` steps aside: its echo shows in the transcript, or the chat left its thread. */
+  stepsAside(id: string): boolean {
+    return this.#claims.has(id) || this.#leftAt === this.#raises;
   }
 }
 

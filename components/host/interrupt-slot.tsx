@@ -7,7 +7,8 @@ import { useThreadRecords } from '../../hooks/use-thread-records';
 /**
  * What the hook hands to CopilotKit's single interrupt slot: every open interrupt as its card.
  * A card whose read-only echo is mounted in the transcript steps aside, so it is shown once, at
- * the place the interrupt appeared, and survives CopilotKit clearing the slot.
+ * the place the interrupt appeared, and survives CopilotKit clearing the slot; so do the cards of
+ * a thread the chat left.
  */
 export function InterruptSlot({ controller, interrupts }: { controller: InterruptController; interrupts: UnwrappedInterrupt[] }) {
   return interrupts.map((interrupt) => <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />);
@@ -15,8 +16,8 @@ export function InterruptSlot({ controller, interrupts }: { controller: Interrup
 
 function SlotEntry({ controller, interrupt }: { controller: InterruptController; interrupt: UnwrappedInterrupt }) {
   const records = useThreadRecords(controller, controller.threadId);
-  const claimed = useSyncExternalStore(controller.subscribe, () => controller.isClaimed(interrupt.id));
-  if (claimed) return null;
+  const aside = useSyncExternalStore(controller.subscribe, () => controller.stepsAside(interrupt.id));
+  if (aside) return null;
   const record = records.find((r) => r.id === interrupt.id);
   return <InterruptCard controller={controller} interrupt={interrupt} record={record} />;
 }

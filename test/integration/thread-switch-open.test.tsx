@@ -1,0 +1,148 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
+import { CopilotRuntime } from '@copilotkit/runtime/v2';
+import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
+import { useState } from 'react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { Observable } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeInterrupts } from '../../src/runtime';
+import { Interrupts, makeTestCard, sendMessage } from './harness';
+
+process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
+
+const resumes: { threadId: string; runId: string; resume: unknown }[] = [];
+const resumesIn = (...threads: string[]) => resumes.filter((r) => threads.includes(r.threadId)).map((r) => [r.threadId, r.resume]);
+
+/**
+ * A backend that asks with one fixed id on every new request (in every thread: a reused id),
+ * naming the thread it asks in, and replies to an answer with the thread it reached.
+ */
+class FixedIdAgent extends AbstractAgent {
+  run(input: RunAgentInput): Observable<BaseEvent> {
+    return new Observable((subscriber) => {
+      const { threadId, runId } = input;
+      subscriber.next({ type: 'RUN_STARTED', threadId, runId } as BaseEvent);
+      const resume = (input as { resume?: { interruptId: string; payload?: unknown }[] }).resume;
+      if (resume?.length) {
+        resumes.push({ threadId, runId, resume });
+        const id = `reply-${runId}`;
+        subscriber.next({ type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant' } as BaseEvent);
+        subscriber.next({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta: `Done in ${threadId}.` } as BaseEvent);
+        subscriber.next({ type: 'TEXT_MESSAGE_END', messageId: id } as BaseEvent);
+        subscriber.next({ type: 'RUN_FINISHED', threadId, runId } as BaseEvent);
+      } else {
+        subscriber.next({
+          type: 'RUN_FINISHED',
+          threadId,
+          runId,
+          outcome: { type: 'interrupt', interrupts: [{ id: 'approve-deploy', reason: 'acme:ask', metadata: { asked: threadId } }] },
+        } as BaseEvent);
+      }
+      subscriber.complete();
+    });
+  }
+}
+
+let server: Server;
+let runtimeUrl: string;
+beforeAll(async () => {
+  const runtime = new CopilotRuntime({ agents: { default: new FixedIdAgent().use(normalizeInterrupts()) } as never });
+  const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
+  server = createServer((req, res) => void listener(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  runtimeUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/copilotkit`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** The provider and the hook stay; the chat is pointed at another thread (a sidebar of conversations). */
+function Page({ threadId }: { threadId: string }) {
+  return (
+    <CopilotKitProvider runtimeUrl={runtimeUrl} showDevConsole={false}>
+      <Interrupts resolveDelayMs={0} renderers={{ 'acme:ask': makeTestCard('ask', `answer in ${threadId}`) }} />
+      <div style={{ height: 600 }}>
+        <CopilotChat threadId={threadId} />
+      </div>
+    </CopilotKitProvider>
+  );
+}
+
+describe('switching threads while an interrupt is open, through CopilotRuntime', () => {
+  it('given an open card in one thread, the other thread shows none of it and its messages run; back in the first, the card answers its own thread', async () => {
+    const page = render(<Page threadId="thread-x" />);
+    await sendMessage('Deploy');
+    await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+
+    // Another conversation: the card of thread-x is not part of it, and it takes messages.
+    page.rerender(<Page threadId="thread-y" />);
+    await waitFor(() => expect(screen.queryByTestId('ask')).not.toBeInTheDocument());
+    await sendMessage('Deploy');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer ask' }, { timeout: 10_000 }));
+    expect(await screen.findByText('Done in thread-y.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+
+    // Back in thread-x: its card is still open, and its answer goes to thread-x.
+    page.rerender(<Page threadId="thread-x" />);
+    const back = await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+    fireEvent.click(within(back).getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-x.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(resumesIn('thread-x', 'thread-y')).toEqual([
+      ['thread-y', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-y' }]],
+      ['thread-x', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-x' }]],
+    ]);
+  });
+
+  it('given cards open in two threads and the thread switched inside the chat (the hook does not re-render), each thread shows only its own card and each answer reaches its own thread', async () => {
+    render(<SwitchingPage />);
+    await sendMessage('Deploy');
+    expect(await screen.findByTestId('ask-payload', undefined, { timeout: 10_000 })).toHaveTextContent('thread-a');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Open thread-b' }));
+    await waitFor(() => expect(screen.queryByTestId('ask')).not.toBeInTheDocument());
+    await sendMessage('Deploy');
+    await waitFor(() => expect(screen.getByTestId('ask-payload')).toHaveTextContent('thread-b'), { timeout: 10_000 });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Open thread-a' }));
+    await waitFor(() => expect(screen.getByTestId('ask-payload')).toHaveTextContent('thread-a'), { timeout: 10_000 });
+    expect(screen.getAllByTestId('ask')).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-a.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Open thread-b' }));
+    await waitFor(() => expect(screen.getByTestId('ask-payload')).toHaveTextContent('thread-b'), { timeout: 10_000 });
+    fireEvent.click(screen.getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-b.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(resumesIn('thread-a', 'thread-b')).toEqual([
+      ['thread-a', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answered' }]],
+      ['thread-b', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answered' }]],
+    ]);
+  });
+});
+
+/** The hook mounted once; the chat switches threads itself (a sidebar inside the chat's own component). */
+function SwitchingPage() {
+  return (
+    <CopilotKitProvider runtimeUrl={runtimeUrl} showDevConsole={false}>
+      <Interrupts resolveDelayMs={0} renderers={{ 'acme:ask': makeTestCard('ask', 'answered') }} />
+      <SwitchingChat />
+    </CopilotKitProvider>
+  );
+}
+
+function SwitchingChat() {
+  const [threadId, setThreadId] = useState('thread-a');
+  return (
+    <div style={{ height: 600 }}>
+      {['thread-a', 'thread-b'].map((id) => (
+        <button key={id} type="button" onClick={() => setThreadId(id)}>
+          Open {id}
+        </button>
+      ))}
+      <CopilotChat threadId={threadId} />
+    </div>
+  );
+}
