@@ -96,26 +96,28 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
 
   const grants = createToolGrants(persistence, (threadId) => `${prefix}-allowed-tools:${threadId}`, notify, warn);
 
-  const indexOf = (threadId: string, id: string) => load(threadId).findIndex((r) => r.id === id);
-  /** Stores `record` at `index` of its thread, or at the end when `index` is -1. */
-  const put = (threadId: string, index: number, record: InterruptHistoryRecord) => {
-    const next = [...load(threadId)];
+  const get = (threadId: string, id: string) => load(threadId).find((r) => r.id === id);
+  /**
+   * Stores `record` in place of its thread's record with its id, or at the end. Looked up here,
+   * from the one read this write goes on: a read that works again merges what was stored in front,
+   * so a place found by an earlier read may hold another record by now.
+   */
+  const put = (record: InterruptHistoryRecord) => {
+    const next = [...load(record.threadId)];
+    const index = next.findIndex((r) => r.id === record.id);
     next[index === -1 ? next.length : index] = record;
-    commit(threadId, next);
+    commit(record.threadId, next);
     return record;
   };
 
   return {
     subscribe,
     getSnapshot: load,
-    get: (threadId, id) => load(threadId).find((r) => r.id === id),
-    record(entry) {
-      const record: InterruptHistoryRecord = { ...entry, time: entry.time ?? now() };
-      return put(record.threadId, indexOf(record.threadId, record.id), record);
-    },
+    get,
+    record: (entry) => put({ ...entry, time: entry.time ?? now() }),
     update(threadId, id, patch) {
-      const index = indexOf(threadId, id);
-      return index === -1 ? undefined : put(threadId, index, { ...load(threadId)[index], ...patch });
+      const current = get(threadId, id);
+      return current && put({ ...current, ...patch });
     },
     clear(threadId) {
       commit(threadId, [], true);

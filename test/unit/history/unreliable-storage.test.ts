@@ -187,6 +187,34 @@ describe('history on a store whose reads fail for a while', () => {
       ['a', 'submitting'],
     ]);
   });
+  it('given a store whose reads start working in the middle of settling an answer, should settle that answer and leave what was stored as it was', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    // A store still opening: its first reads fail, then it works. Whichever read is the first that
+    // works, the answer must end up resolved and the stored records untouched.
+    for (let failing = 1; failing <= 8; failing++) {
+      const old = [stored('old-0', 1), stored('old-1', 2)];
+      const data = new Map([[`${KEY}:t`, JSON.stringify(old)]]);
+      let reads = 0;
+      const history = createInterruptHistory({
+        storageKey: KEY,
+        now: () => 3,
+        persistence: {
+          get: (key) => {
+            if (++reads <= failing) throw new Error('still opening');
+            return data.get(key) ?? null;
+          },
+          set: (key, value) => void data.set(key, value),
+        },
+      });
+      history.record({ ...answer('a'), status: 'submitting' });
+      history.update('t', 'a', { status: 'resolved' });
+      const shown = history.getSnapshot('t').map((r) => [r.id, r.status]);
+      expect({ failing, shown }).toEqual({ failing, shown: expect.arrayContaining([['a', 'resolved']]) });
+      for (const record of history.getSnapshot('t').filter((r) => r.id !== 'a')) {
+        expect({ failing, record }).toEqual({ failing, record: old.find((r) => r.id === record.id) });
+      }
+    }
+  });
 });
 
 describe('always-allowed tools stored as garbage', () => {
