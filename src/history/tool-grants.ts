@@ -35,19 +35,23 @@ export function createToolGrants(
   warn: Warn,
 ) {
   const threads = new Map<string, readonly string[]>();
+  /** Threads whose tools could not be read yet: read again on each access, as the history's records are. */
+  const unread = new Set<string>();
 
   const allowedTools = (threadId: string): readonly string[] => {
-    const cached = threads.get(threadId);
-    if (cached) return cached;
-    let stored: string[] = [];
-    try {
-      stored = parseTools(persistence?.get(storageKey(threadId)), threadId, warn);
-    } catch (error) {
-      warn('read the always-allowed tools of', threadId, error);
+    if (!threads.has(threadId)) {
+      try {
+        const stored = parseTools(persistence?.get(storageKey(threadId)), threadId, warn);
+        threads.set(threadId, stored.length ? Object.freeze(stored) : NONE);
+        // Readers that got "none" while it could not be read read again.
+        if (unread.delete(threadId)) queueMicrotask(notify);
+      } catch (error) {
+        // Not kept as "none", or a grant given meanwhile would overwrite the tools stored before.
+        if (!unread.has(threadId)) warn('read the always-allowed tools of', threadId, error);
+        unread.add(threadId);
+      }
     }
-    const tools = stored.length ? Object.freeze(stored) : NONE;
-    threads.set(threadId, tools);
-    return tools;
+    return threads.get(threadId) ?? NONE;
   };
 
   const change = (threadId: string, tools: readonly string[]) => {

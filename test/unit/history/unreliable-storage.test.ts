@@ -217,6 +217,29 @@ describe('history on a store whose reads fail for a while', () => {
   });
 });
 
+describe('always-allowed tools on a store whose reads fail for a while', () => {
+  it('given a read of the allowed tools that failed once, when another tool is allowed after reads work again, should keep the tools stored before', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const data = new Map([[TOOLS_KEY, JSON.stringify(['deploy'])]]);
+    let reads = false;
+    const history = createInterruptHistory({
+      storageKey: KEY,
+      persistence: {
+        get: (key) => {
+          if (!reads) throw new Error('still opening');
+          return data.get(key) ?? null;
+        },
+        set: (key, value) => void data.set(key, value),
+      },
+    });
+    history.allowedTools('t');
+    reads = true;
+    history.allowTool('t', 'delete_files');
+    expect(history.allowedTools('t')).toEqual(['deploy', 'delete_files']);
+    expect(JSON.parse(data.get(TOOLS_KEY)!)).toEqual(['deploy', 'delete_files']);
+  });
+});
+
 describe('always-allowed tools stored as garbage', () => {
   /** What a stored list of tools may hold: broken text, any JSON, or a list mixing names and other values. */
   const text = fc.oneof(
