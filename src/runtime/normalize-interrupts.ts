@@ -69,10 +69,11 @@ interface LegacyEvent {
  *   resume map `Command({resume: {[interruptId]: value}})`, also for one answer, so every node gets
  *   its own answer, an interrupt left unanswered stays open, and an answer to an interrupt the
  *   graph no longer holds reaches no node: before a resume it reads the thread's open interrupts
- *   through the agent's LangGraph client (put this middleware last in `use()`) and drops, reported,
- *   answers to any other (LangGraph JS would hand an answer to a node's first interrupt to that
- *   node's next one); the run then shows what is still open. Resume entries that are not
- *   LangGraph's are dropped (reported). A cancel reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
+ *   through the agent's LangGraph client (this middleware must run next to the agent: see
+ *   {@link withNormalizedInterrupts}) and drops, reported, answers to any other (LangGraph JS
+ *   would hand an answer to a node's first interrupt to that node's next one); the run then shows
+ *   what is still open. Resume entries that are not LangGraph's are dropped (reported). A cancel
+ *   reaches the node as the bridge's `{__agui_cancelled__: true, interrupt_id}`.
  *   A review request (agent-inbox's `HumanInterrupt`, see `fromLangGraphReview`) becomes a
  *   direct-mode `aidev:tool_approval` with the id `langgraph-review::…`; its answer reaches the node
  *   as LangGraph's `HumanResponse` list (accept / edit / response / ignore, see `reviewResponse`).
@@ -101,11 +102,22 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
     }
   };
 
+  let uncheckedReported = false;
   const middleware: MiddlewareFunction = (input: RunAgentInput, next: AbstractAgent) => {
     return new Observable<BaseEvent>((subscriber) => {
       let subscription: { unsubscribe(): void } | undefined;
       let closed = false;
       const client = safely(() => langGraphClientToCheck(input, next), undefined, report, 'resume');
+      if (client === null && !uncheckedReported) {
+        uncheckedReported = true;
+        report(
+          'Answers to LangGraph interrupts go on unchecked: another middleware runs between normalizeInterrupts() and the agent ' +
+            '(CopilotRuntime adds A2UI, MCP apps or memory middlewares to each request), so it cannot read which interrupts ' +
+            'are open, and a node that asks twice may take an answer sent again. Register the agent with ' +
+            'withNormalizedInterrupts(agent), which keeps it next to the agent.',
+          input,
+        );
+      }
       if (!client) subscription = start(input);
       else {
         // LangGraph answers: only those whose interrupt is still open go on (see withoutStaleLangGraphAnswers).
@@ -167,14 +179,15 @@ function langGraphIdOf(item: unknown): string | undefined {
 /**
  * The LangGraph client to read the thread's open interrupts with, when the input answers
  * LangGraph interrupts and the agent this middleware runs has one (CopilotKit's LangGraphAgent,
- * with this middleware last); else undefined.
+ * with this middleware next to it); `null` when it answers them and no client is in reach (another
+ * middleware comes between: AG-UI hands it a link of the chain, not the agent); else undefined.
  */
-function langGraphClientToCheck(input: RunAgentInput, next: AbstractAgent): LangGraphClient | undefined {
+function langGraphClientToCheck(input: RunAgentInput, next: AbstractAgent): LangGraphClient | null | undefined {
   const resume = (input as { resume?: unknown }).resume;
   if (!Array.isArray(resume) || !resume.some((item) => langGraphIdOf(item) !== undefined) || !input.threadId) return undefined;
   if (isRecord(input.forwardedProps) && isRecord(input.forwardedProps.command)) return undefined;
   const client = (next as unknown as { client?: Partial<LangGraphClient> }).client;
-  return typeof client?.threads?.getState === 'function' ? (client as LangGraphClient) : undefined;
+  return typeof client?.threads?.getState === 'function' ? (client as LangGraphClient) : null;
 }
 
 /**
@@ -402,9 +415,10 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
 type Cloneable = { clone(): unknown; use(...middlewares: MiddlewareFunction[]): unknown };
 
 /**
- * Installs {@link normalizeInterrupts} on an agent so that it survives `clone()`: CopilotRuntime
- * clones the registered agent for every request, and some agents (MastraAgent) build their clone
- * from their config and drop the middlewares. On a MastraAgent it also enables Mastra's native
+ * Installs {@link normalizeInterrupts} on an agent so that it survives `clone()` and stays next to
+ * the agent: CopilotRuntime clones the registered agent for every request (some agents, MastraAgent,
+ * build their clone from their config and drop the middlewares) and adds its own middlewares to
+ * the clone when A2UI, MCP apps or memory are on. On a MastraAgent it also enables Mastra's native
  * tool approvals ({@link enableMastraToolApprovals}) on the agent and every clone. Returns the
  * same agent.
  *
@@ -416,22 +430,38 @@ export function withNormalizedInterrupts<A extends Cloneable>(
   agent: A,
   middleware: NormalizeInterruptsMiddleware = normalizeInterrupts(),
 ): A {
-  agent.use(middleware);
-  enableMastraToolApprovals(agent);
+  const isOurs = (m: unknown) => m === middleware || (isRecord(m) && (m as { fn?: unknown }).fn === middleware);
+  const middlewaresOf = (target: A) => (target as unknown as { middlewares?: unknown[] }).middlewares;
+  const originalUse = agent.use;
+  /**
+   * `use()` that keeps ours next to the agent: CopilotRuntime adds its own middlewares (A2UI, MCP
+   * apps, memory) to each request's clone, and ours must see the agent itself (its events as they
+   * come, and a LangGraph agent's client, to check which interrupts are open).
+   */
+  const patchedUse = function use(this: A, ...added: MiddlewareFunction[]): unknown {
+    const result = originalUse.apply(this, added);
+    const list = middlewaresOf(this);
+    const at = Array.isArray(list) ? list.findIndex(isOurs) : -1;
+    if (list && at !== -1 && at !== list.length - 1) list.push(...list.splice(at, 1));
+    return result;
+  };
   const originalClone = agent.clone;
   const patchedClone = function clone(this: A): unknown {
     const copy = originalClone.call(this) as A;
     if (!copy || typeof copy !== 'object') return copy;
-    const copied = (copy as unknown as { middlewares?: unknown[] }).middlewares;
-    const kept =
-      Array.isArray(copied) && copied.some((m) => m === middleware || (isRecord(m) && (m as { fn?: unknown }).fn === middleware));
+    const copied = middlewaresOf(copy);
+    const kept = Array.isArray(copied) && copied.some(isOurs);
     if (!kept && typeof copy.use === 'function') copy.use(middleware);
     enableMastraToolApprovals(copy);
-    // Clones of clones keep it too.
+    // Clones of clones keep it too, next to the agent.
     Object.defineProperty(copy, 'clone', { value: patchedClone, configurable: true, writable: true });
+    if (typeof copy.use === 'function') Object.defineProperty(copy, 'use', { value: patchedUse, configurable: true, writable: true });
     return copy;
   };
+  agent.use(middleware);
+  enableMastraToolApprovals(agent);
   Object.defineProperty(agent, 'clone', { value: patchedClone, configurable: true, writable: true });
+  Object.defineProperty(agent, 'use', { value: patchedUse, configurable: true, writable: true });
   return agent;
 }
 

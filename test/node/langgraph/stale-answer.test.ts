@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { AbstractAgent, BaseEvent } from '@ag-ui/client';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpAgent, type AbstractAgent, type BaseEvent } from '@ag-ui/client';
+import { CopilotRuntime } from '@copilotkit/runtime/v2';
+import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
 import { AIMessage } from '@langchain/core/messages';
 import { END, MessagesValue, START, StateGraph, StateSchema, interrupt } from '@langchain/langgraph';
 import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveGraphs, type ServedGraphs } from '../../../demo/server/langgraph-server';
-import { normalizeInterrupts } from '../../../src/runtime';
+import { normalizeInterrupts, withNormalizedInterrupts } from '../../../src/runtime';
+
+process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
 
 // A node that asks twice (LangGraph's documented "several interrupts in one node" pattern),
 // through CopilotKit's LangGraphAgent with normalizeInterrupts(), as CopilotRuntime serves it.
@@ -87,5 +93,67 @@ describe.each([
     const again = await chat.resume([{ interruptId: second.id, status: 'resolved', payload: 'yes again' }]);
     expect(received.slice(before)).toEqual([]);
     expect(again.interrupts).toEqual([]);
+  });
+});
+
+describe('a LangGraph node that interrupts twice, behind CopilotRuntime with A2UI on (the runtime adds its own middleware to each request)', () => {
+  let server: Server;
+  let base: string;
+  const problems: string[] = [];
+  beforeAll(async () => {
+    const graph = () => new LangGraphAgent({ deploymentUrl: served.url, graphId: 'twice' } as never) as unknown as AbstractAgent;
+    const agents = {
+      // Registered the recommended way: the middleware stays next to the agent on every clone.
+      wrapped: withNormalizedInterrupts(graph()),
+      // Installed with use(): A2UI's middleware then comes between it and the agent.
+      used: graph().use(normalizeInterrupts({ onProblem: (problem) => void problems.push(problem) })),
+    };
+    const runtime = new CopilotRuntime({ agents: agents as never, a2ui: {} } as never);
+    const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
+    server = createServer((req, res) => void listener(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/copilotkit/agent`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  /** A client per request, as a second tab or a reload sends: same thread, what it had seen. */
+  function conversationOver(agentId: string) {
+    const threadId = randomUUID();
+    let messages: AbstractAgent['messages'] = [{ id: randomUUID(), role: 'user', content: 'Clean up' }];
+    return async (params: Record<string, unknown>) => {
+      const agent = new HttpAgent({ url: `${base}/${agentId}/run`, threadId, agentId });
+      agent.setMessages(messages);
+      const events: BaseEvent[] = [];
+      await agent.runAgent(params as never, { onEvent: ({ event }) => void events.push(event) });
+      messages = agent.messages;
+      const finished = events.find((e) => e.type === 'RUN_FINISHED') as { outcome?: { interrupts: Interrupt[] } } | undefined;
+      return finished?.outcome?.interrupts ?? [];
+    };
+  }
+
+  it('given the agent registered with withNormalizedInterrupts and the first answer sent again, the second question does not take it', async () => {
+    received.length = 0;
+    const run = conversationOver('wrapped');
+    const [first] = await run({});
+    const [second] = await run({ resume: [{ interruptId: first.id, status: 'resolved', payload: 'old-feature' }] });
+    expect(second.message).toBe('Delete old-feature for good?');
+
+    const again = await run({ resume: [{ interruptId: first.id, status: 'resolved', payload: 'old-feature' }] });
+    expect(received.filter((r) => (r as { question: string }).question === 'delete')).toEqual([]);
+    expect(again.map((i) => i.message)).toEqual(['Delete old-feature for good?']);
+  });
+
+  it('given the middleware installed with use(), should say once that LangGraph answers go on unchecked and how to register the agent', async () => {
+    problems.length = 0;
+    const run = conversationOver('used');
+    const [first] = await run({});
+    await run({ resume: [{ interruptId: first.id, status: 'resolved', payload: 'old-feature' }] });
+    await run({ resume: [{ interruptId: first.id, status: 'resolved', payload: 'old-feature' }] });
+    const unchecked = problems.filter((p) => p.includes('go on unchecked'));
+    expect(unchecked).toHaveLength(1);
+    expect(unchecked[0]).toContain('withNormalizedInterrupts(agent)');
   });
 });
