@@ -270,7 +270,9 @@ export class InterruptController {
         if (code === 'agent_run_failed' && (!context?.agentId || context.agentId === agent.agentId)) this.#runRefused();
       },
       // The chat points the agent at another thread and connects at once: that thread's turn.
-      onAgentRunStarted: (event) => event.agent === agent && this.#followThread(),
+      onAgentRunStarted: (event) => {
+        if (event.agent === agent) this.#followThread();
+      },
     });
     // Answers whose send an unmount cancelled go out now.
     this.#apply(this.session.attached());

@@ -36,11 +36,8 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
    * when it cannot be read. A failed read is not final: a store may fail for a while (one still
    * opening, say), so the thread is read again on every access, with one warning until a read
    * works, and the first read that works puts this tab's records (answers given meanwhile) over
-   * what is stored. From then on a save whose read fails still writes what was stored before.
-   * Only a save on a thread no read has reached yet writes its answers alone, over what the key
-   * may hold: nothing tells a store that is slow to read from one that never will, and the
-   * answer must be kept then. Renders read again, so that takes a store that failed every read
-   * from the thread's first render to the end of the answer's run.
+   * what is stored. Once a read has worked, the thread's records in memory hold what was stored,
+   * so a later save whose own read fails still writes it all back.
    */
   const read = (threadId: string): InterruptHistoryRecord[] | undefined => {
     try {
@@ -82,7 +79,11 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
       }
     }
     // Nothing settled to store (an answer still sending): the key is left as it is, which matters
-    // when it could not be read, since writing would wipe what it holds.
+    // when it could not be read, since writing would wipe what it holds. A save on a thread no read
+    // has reached yet does write its answers alone, over what the key may hold: nothing tells a
+    // store that is slow to read from one that never will, and the answer must be kept (issue 15).
+    // Renders read again, so that takes a store that failed every read from the thread's first
+    // render to the end of the answer's run.
     if (texts.length || replace)
       write(persistence, storageKey(threadId), `[${texts.join(',')}]`, (error) => warn('store', threadId, error));
   };
