@@ -229,9 +229,7 @@ export class InterruptController {
         if (outcome !== 'interrupt' || !Array.isArray(interrupts)) return;
         this.#followThread();
         this.#raises++;
-        const raised = interrupts.flatMap((i) =>
-          typeof i?.id === 'string' ? [{ id: i.id, expiresAt: typeof i.expiresAt === 'string' ? i.expiresAt : undefined }] : [],
-        );
+        const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
         this.#apply(this.session.raised(input?.runId ?? 'unknown', raised, this.#recorded));
         for (const key of this.session.openSet) this.#anchors.set(keyOf(key), lastId(messages));
       },

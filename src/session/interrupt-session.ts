@@ -72,7 +72,8 @@ export interface SessionInterrupt {
   painted?: boolean;
   /** The `cancelled` owed to the agent for an expired interrupt has been handed over. */
   cancelSent?: boolean;
-  expiresAt?: string;
+  /** As the agent sent it: AG-UI's client reads any value but `undefined` as a date. */
+  expiresAt?: unknown;
   /**
    * The id its card and history record go by: its own id, unless an earlier interrupt of this
    * thread (or a stored record) already goes by it; then the run and stop make it unique.
@@ -125,7 +126,7 @@ export interface SessionOptions {
 
 export interface RaisedInterrupt {
   id: string;
-  expiresAt?: string;
+  expiresAt?: unknown;
   /** Raised by a legacy `on_interrupt` event: the event's value. */
   legacyEvent?: unknown;
 }
@@ -137,10 +138,13 @@ export const keyOf = (key: InterruptKey): string => [key.threadId, key.runId, ke
 
 export const sameKey = (a: InterruptKey, b: InterruptKey): boolean => keyOf(a) === keyOf(b);
 
-export function isPastExpiry(expiresAt: string | undefined, now: number): boolean {
-  if (!expiresAt) return false;
-  const at = Date.parse(expiresAt);
-  return Number.isFinite(at) && at <= now;
+/**
+ * Read as AG-UI's client reads it (`new Date(expiresAt)`), since it refuses every run, the one
+ * answering the interrupt included, while it holds one it reads as past: `null` and numbers are
+ * dates to it, an unparseable text never passes.
+ */
+export function isPastExpiry(expiresAt: unknown, now: number): boolean {
+  return expiresAt !== undefined && new Date(expiresAt as string).getTime() <= now;
 }
 
 /** A run that did not carry the answer started first; the answer is kept for Retry. */
