@@ -1,16 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
-import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeInterrupts } from '../../src/runtime';
+import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
 import { Interrupts, makeTestCard, sendMessage, transcript } from './harness';
-
-process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
 
 // Issue 13, "Why" bullet 4, through the real chat: a legacy-only agent (on_interrupt CUSTOM events,
 // forwardedProps.command resumes) behind CopilotRuntime over HTTP with normalizeInterrupts().
@@ -47,19 +43,13 @@ class LegacyAgent extends AbstractAgent {
   }
 }
 
-let server: Server;
+let served: ServedRuntime;
 let runtimeUrl: string;
 beforeAll(async () => {
-  const runtime = new CopilotRuntime({ agents: { default: new LegacyAgent().use(normalizeInterrupts()) } as never });
-  const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
-  server = createServer((req, res) => void listener(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  runtimeUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/copilotkit`;
+  served = await serveRuntime(new CopilotRuntime({ agents: { default: new LegacyAgent().use(normalizeInterrupts()) } as never }));
+  runtimeUrl = served.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served?.close());
 
 function Chat({ threadId }: { threadId: string }) {
   return (

@@ -1,17 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
-import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
 import { useState } from 'react';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeInterrupts } from '../../src/runtime';
+import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
 import { Interrupts, makeTestCard, sendMessage } from './harness';
-
-process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
 
 const resumes: { threadId: string; runId: string; resume: unknown }[] = [];
 const resumesIn = (...threads: string[]) => resumes.filter((r) => threads.includes(r.threadId)).map((r) => [r.threadId, r.resume]);
@@ -46,19 +42,13 @@ class FixedIdAgent extends AbstractAgent {
   }
 }
 
-let server: Server;
+let served: ServedRuntime;
 let runtimeUrl: string;
 beforeAll(async () => {
-  const runtime = new CopilotRuntime({ agents: { default: new FixedIdAgent().use(normalizeInterrupts()) } as never });
-  const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
-  server = createServer((req, res) => void listener(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  runtimeUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/copilotkit`;
+  served = await serveRuntime(new CopilotRuntime({ agents: { default: new FixedIdAgent().use(normalizeInterrupts()) } as never }));
+  runtimeUrl = served.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served?.close());
 
 /** The provider and the hook stay; the chat is pointed at another thread (a sidebar of conversations). */
 function Page({ threadId }: { threadId: string }) {

@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { AbstractAgent, BaseEvent } from '@ag-ui/client';
-import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveGraphs, type ServedGraphs } from '../../../demo/server/langgraph-server';
-import { normalizeInterrupts, type NormalizeInterruptsOptions } from '../../../src/runtime';
+import type { NormalizeInterruptsOptions } from '../../../src/runtime';
 import { unwrapInterrupt } from '../../../src/unwrap';
 import { toolCallOf } from '../../../components/tool-approval-card/approval-edit-model';
 import { QUESTIONS, REVIEW_REQUEST, createInterruptGraph, type Received } from './interrupt-graph';
+import { langGraphConversation } from './conversation';
 
 // A real LangGraph JS graph, served in-process by @langchain/langgraph-api, bridged by
 // CopilotKit's LangGraphAgent with `.use(normalizeInterrupts())` — all an app writes.
@@ -19,35 +17,8 @@ afterAll(async () => {
   await served?.close();
 });
 
-type Interrupt = { id: string; reason: string; message?: string; toolCallId?: string; metadata: Record<string, any> };
-
-/** One conversation: each turn is a fresh clone of the registered agent, as CopilotRuntime makes per request. */
-function conversation(emitInterruptOutcome: boolean, options?: NormalizeInterruptsOptions) {
-  const registered = new LangGraphAgent({ deploymentUrl: served.url, graphId: 'interrupts', emitInterruptOutcome } as never).use(
-    normalizeInterrupts(options),
-  ) as AbstractAgent;
-  const threadId = randomUUID();
-  let messages: AbstractAgent['messages'] = [];
-  const run = async (params: Record<string, unknown>, userText?: string) => {
-    const agent = registered.clone() as AbstractAgent;
-    agent.threadId = threadId;
-    agent.setMessages(messages);
-    if (userText) agent.addMessage({ id: randomUUID(), role: 'user', content: userText });
-    const events: BaseEvent[] = [];
-    await agent.runAgent(params as never, { onEvent: ({ event }) => void events.push(event) });
-    messages = agent.messages;
-    const finished = events.find((e) => e.type === 'RUN_FINISHED') as { outcome?: { interrupts: Interrupt[] } } | undefined;
-    return { events, interrupts: finished?.outcome?.interrupts ?? [], text: lastAssistantText(agent) };
-  };
-  return {
-    say: (text: string) => run({}, text),
-    resume: (entries: { interruptId: string; status: 'resolved' | 'cancelled'; payload?: unknown }[]) => run({ resume: entries }),
-  };
-}
-const lastAssistantText = (agent: AbstractAgent) => {
-  const last = [...agent.messages].reverse().find((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content !== '');
-  return (last?.content as string | undefined) ?? '';
-};
+const conversation = (emitInterruptOutcome: boolean, options?: NormalizeInterruptsOptions) =>
+  langGraphConversation(served.url, 'interrupts', emitInterruptOutcome, options);
 const receivedSince = (start: number) => received.slice(start);
 
 describe.each([

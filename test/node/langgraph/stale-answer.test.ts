@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { HttpAgent, type AbstractAgent, type BaseEvent } from '@ag-ui/client';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
-import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
 import { AIMessage } from '@langchain/core/messages';
 import { END, MessagesValue, START, StateGraph, StateSchema, interrupt } from '@langchain/langgraph';
 import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveGraphs, type ServedGraphs } from '../../../demo/server/langgraph-server';
 import { normalizeInterrupts, withNormalizedInterrupts } from '../../../src/runtime';
-
-process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
+import { langGraphConversation } from './conversation';
+import { serveRuntime, type ServedRuntime } from '../../helpers/runtime-server';
 
 // A node that asks twice (LangGraph's documented "several interrupts in one node" pattern),
 // through CopilotKit's LangGraphAgent with normalizeInterrupts(), as CopilotRuntime serves it.
@@ -37,28 +34,7 @@ afterAll(async () => {
 });
 
 type Interrupt = { id: string; message?: string };
-function conversation(emitInterruptOutcome: boolean) {
-  const registered = new LangGraphAgent({ deploymentUrl: served.url, graphId: 'twice', emitInterruptOutcome } as never).use(
-    normalizeInterrupts(),
-  ) as AbstractAgent;
-  const threadId = randomUUID();
-  let messages: AbstractAgent['messages'] = [];
-  const run = async (params: Record<string, unknown>, userText?: string) => {
-    const agent = registered.clone() as AbstractAgent;
-    agent.threadId = threadId;
-    agent.setMessages(messages);
-    if (userText) agent.addMessage({ id: randomUUID(), role: 'user', content: userText });
-    const events: BaseEvent[] = [];
-    await agent.runAgent(params as never, { onEvent: ({ event }) => void events.push(event) });
-    messages = agent.messages;
-    const finished = events.find((e) => e.type === 'RUN_FINISHED') as { outcome?: { interrupts: Interrupt[] } } | undefined;
-    return { interrupts: finished?.outcome?.interrupts ?? [] };
-  };
-  return {
-    say: (text: string) => run({}, text),
-    resume: (entries: { interruptId: string; status: 'resolved' | 'cancelled'; payload?: unknown }[]) => run({ resume: entries }),
-  };
-}
+const conversation = (emitInterruptOutcome: boolean) => langGraphConversation(served.url, 'twice', emitInterruptOutcome);
 
 describe.each([
   ['default agent settings (legacy on_interrupt only)', false],
@@ -97,7 +73,7 @@ describe.each([
 });
 
 describe('a LangGraph node that interrupts twice, behind CopilotRuntime with A2UI on (the runtime adds its own middleware to each request)', () => {
-  let server: Server;
+  let runtime: ServedRuntime;
   let base: string;
   const problems: string[] = [];
   beforeAll(async () => {
@@ -108,16 +84,10 @@ describe('a LangGraph node that interrupts twice, behind CopilotRuntime with A2U
       // Installed with use(): A2UI's middleware then comes between it and the agent.
       used: graph().use(normalizeInterrupts({ onProblem: (problem) => void problems.push(problem) })),
     };
-    const runtime = new CopilotRuntime({ agents: agents as never, a2ui: {} } as never);
-    const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
-    server = createServer((req, res) => void listener(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/copilotkit/agent`;
+    runtime = await serveRuntime(new CopilotRuntime({ agents: agents as never, a2ui: {} } as never));
+    base = `${runtime.url}/agent`;
   });
-  afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  });
+  afterAll(() => runtime?.close());
 
   /** A client per request, as a second tab or a reload sends: same thread, what it had seen. */
   function conversationOver(agentId: string) {

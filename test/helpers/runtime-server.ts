@@ -1,0 +1,26 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CopilotRuntime } from '@copilotkit/runtime/v2';
+import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
+
+process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
+
+/** A CopilotRuntime served over HTTP on a loopback port, as an app's route serves it. */
+export interface ServedRuntime {
+  /** The runtime's base URL (`runtimeUrl` for the provider); an agent runs at `${url}/agent/<id>/run`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveRuntime(runtime: CopilotRuntime): Promise<ServedRuntime> {
+  const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
+  const server = createServer((req, res) => void listener(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/copilotkit`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
