@@ -20,9 +20,14 @@ afterEach(() => {
 });
 
 describe('persisted history', () => {
-  it('brings the read-only echo back after a remount on the same thread, and not on another thread', async () => {
+  /**
+   * A chat on thread-a with a history in localStorage: the time picker answered, its reply shown
+   * and its record stored, then the chat unmounts. Returns the agent, whose transcript a reload
+   * restores.
+   */
+  async function bookACallAndLeave() {
     const agent = new ScriptedAgent(script);
-    const first = renderChat({
+    const chat = renderChat({
       agent,
       threadId: 'thread-a',
       config: { resolveDelayMs: 0, renderers, history: createInterruptHistory({ persistence: 'localStorage', storageKey: STORAGE_KEY }) },
@@ -31,7 +36,12 @@ describe('persisted history', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Answer time-picker' }));
     expect(await screen.findByText('Booked.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved'));
-    first.unmount();
+    chat.unmount();
+    return agent;
+  }
+
+  it('brings the read-only echo back after a remount on the same thread, and not on another thread', async () => {
+    const agent = await bookACallAndLeave();
 
     // A reload: a new agent that restores the thread's transcript when the chat connects, and a
     // new history reading storage.
@@ -62,16 +72,7 @@ describe('persisted history', () => {
   });
 
   it('given a store that cannot be read while the chat opens, should bring the stored echo back once it can, and keep it when the next interrupt is answered', async () => {
-    const agent = new ScriptedAgent(script);
-    const first = renderChat({
-      agent,
-      threadId: 'thread-a',
-      config: { resolveDelayMs: 0, renderers, history: createInterruptHistory({ persistence: 'localStorage', storageKey: STORAGE_KEY }) },
-    });
-    await sendMessage('Book a call with sales');
-    fireEvent.click(await screen.findByRole('button', { name: 'Answer time-picker' }));
-    await waitFor(() => expect(screen.getByTestId('time-picker-readonly')).toHaveAttribute('data-status', 'resolved'));
-    first.unmount();
+    const agent = await bookACallAndLeave();
 
     // A reload on a store still opening (an async store loading its cache): reads throw until it
     // is ready; writes work.
