@@ -260,24 +260,32 @@ function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], ru
   return { ...event, outcome: { type: 'interrupt', interrupts } } as RunFinishedEvent;
 }
 
+/**
+ * Marks an interrupt id from below that starts like one of ours (or like this mark): the agent's
+ * own, or one an inner `normalizeInterrupts` gave. A resume reads ids by their prefix, so its
+ * answer must come back under the id that was given: one mark off, the rest untouched.
+ */
+const OWN_ID_PREFIX = 'own::';
+const OURS = [
+  OWN_ID_PREFIX,
+  LANGGRAPH_REVIEW_ID_PREFIX,
+  LANGGRAPH_INTERRUPT_ID_PREFIX,
+  MASTRA_APPROVAL_ID_PREFIX,
+  LEGACY_INTERRUPT_ID_PREFIX,
+];
+
 /** A standard interrupt: LangGraph's get our id; any payload that names its reason is lifted. */
 function normalizeStandard(interrupt: Json, report: Report): Json {
   const metadata = interrupt.metadata;
   const id = nonEmptyText(interrupt.id);
-  if (
-    id &&
-    isRecord(metadata) &&
-    isRecord(metadata.langgraph) &&
-    !id.startsWith(LANGGRAPH_INTERRUPT_ID_PREFIX) &&
-    !id.startsWith(LANGGRAPH_REVIEW_ID_PREFIX)
-  ) {
+  if (id && OURS.some((prefix) => id.startsWith(prefix))) return liftInterrupt({ ...interrupt, id: OWN_ID_PREFIX + id });
+  if (id && isRecord(metadata) && isRecord(metadata.langgraph)) {
     const { raw, ...extra } = metadata.langgraph;
     return fromLangGraph(id, raw, extra, () => ({ ...interrupt, id: langGraphInterruptId(id) }), report);
   }
   // A Mastra native tool approval (see enableMastraToolApprovals): its id says so, for the resume.
   if (
     id &&
-    !id.startsWith(MASTRA_APPROVAL_ID_PREFIX) &&
     isRecord(metadata) &&
     isRecord(metadata.mastra) &&
     isRecord(metadata.mastra.suspendPayload) &&
@@ -345,14 +353,17 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
   const langGraph: { entry: ResumeEntry; langGraphId: string }[] = [];
   const legacy: { entry: ResumeEntry; key: string; event?: { value: unknown } }[] = [];
   const rest: unknown[] = [];
-  let approvals = false;
+  let changed = false;
   for (const item of resume) {
     const entry = isRecord(item) && typeof item.interruptId === 'string' ? (item as unknown as ResumeEntry) : undefined;
     const parsed = parseInterruptId(entry?.interruptId);
-    if (entry && parsed.kind === 'mastra-approval') {
+    if (entry?.interruptId.startsWith(OWN_ID_PREFIX)) {
+      changed = true;
+      rest.push({ ...entry, interruptId: entry.interruptId.slice(OWN_ID_PREFIX.length) });
+    } else if (entry && parsed.kind === 'mastra-approval') {
       // Mastra's approve / decline is a resume with {approved, reason?}; a dismissal declines, so
       // the Mastra run never stays suspended.
-      approvals = true;
+      changed = true;
       rest.push({
         ...entry,
         interruptId: parsed.mastraId,
@@ -375,7 +386,7 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
       });
     } else rest.push(item);
   }
-  if (langGraph.length === 0 && legacy.length === 0) return approvals ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input;
+  if (langGraph.length === 0 && legacy.length === 0) return changed ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input;
 
   const translated: Json = { ...input };
   if (langGraph.length > 0 && rest.length > 0) {

@@ -1,4 +1,5 @@
 import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import fc from 'fast-check';
 import { Observable, firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { normalizeInterrupts, toolApprovalInterrupt, userQuestionInterrupt, withNormalizedInterrupts } from '../../../src/runtime';
@@ -219,6 +220,71 @@ describe('normalizeInterrupts: a legacy-only run', () => {
     const out = await through(events);
     expect(out).toEqual(events);
     expect(out[2]).toBe(events[2]);
+  });
+});
+
+// The middleware marks the ids it gives (LangGraph's, legacy events', Mastra approvals') with
+// prefixes and reads a resume by them. An agent's own id may start the same way.
+describe("normalizeInterrupts: an agent's own interrupt id that starts like one of ours", () => {
+  const reserved = ['legacy::', 'langgraph::', 'langgraph-review::', 'mastra-approval::', 'own::'];
+  const ids = fc.oneof(
+    fc.string({ minLength: 1 }),
+    fc.tuple(fc.constantFrom(...reserved), fc.string()).map(([prefix, rest]) => prefix + rest),
+    // Ids of ours, as an inner normalizeInterrupts gives them: a legacy id with a readable event.
+    fc.constantFrom('legacy::run-0::0::eyJlIjoiR28_In0', 'langgraph-review::abc::eyJhIjoiZGVwbG95IiwiYyI6ImEifQ'),
+  );
+  /** A plain AG-UI agent: stops with `id` on its first run, replies to the answer on the next. */
+  const stopsWith = (id: string) =>
+    new ScriptedAgent((i) => [
+      { type: 'RUN_STARTED', threadId: 't', runId: i.runId } as BaseEvent,
+      (i as { resume?: unknown }).resume
+        ? ({ type: 'RUN_FINISHED', threadId: 't', runId: i.runId } as BaseEvent)
+        : ({
+            type: 'RUN_FINISHED',
+            threadId: 't',
+            runId: i.runId,
+            outcome: { type: 'interrupt', interrupts: [{ id, reason: 'acme:confirm' }] },
+          } as BaseEvent),
+    ]);
+  const run = (middleware: ReturnType<typeof normalizeInterrupts>, runInput: RunAgentInput, agent: AbstractAgent) =>
+    firstValueFrom(middleware(runInput, agent).pipe(toArray()));
+
+  it('given any id, when its interrupt is answered, the agent gets the answer under the id it gave, with nothing added', async () => {
+    await fc.assert(
+      fc.asyncProperty(ids, fc.constantFrom('resolved', 'cancelled'), fc.jsonValue(), async (id, status, payload) => {
+        const problems: string[] = [];
+        const middleware = normalizeInterrupts({ onProblem: (problem) => void problems.push(problem) });
+        const agent = stopsWith(id);
+        const shown = finished(await run(middleware, input(), agent)).outcome.interrupts[0].id as string;
+        if (!reserved.some((prefix) => id.startsWith(prefix))) expect(shown).toBe(id);
+        const answer = { interruptId: shown, status, ...(status === 'resolved' && { payload }) };
+        await run(middleware, input({ runId: 'run-2', resume: [answer] } as Partial<RunAgentInput>), agent);
+        expect((agent.inputs[1] as { resume?: unknown }).resume).toEqual([{ ...answer, interruptId: id }]);
+        expect(agent.inputs[1].forwardedProps).toEqual({});
+        expect(problems).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('given the middleware twice in a row, when a legacy event is answered, the agent still gets it the legacy way', async () => {
+    const value = { reason: 'acme:confirm', message: 'Go?' };
+    const agent = new ScriptedAgent((i) => [
+      { type: 'RUN_STARTED', threadId: 't', runId: i.runId } as BaseEvent,
+      ...(i.forwardedProps?.command ? [] : [{ type: 'CUSTOM', name: 'on_interrupt', value } as BaseEvent]),
+      { type: 'RUN_FINISHED', threadId: 't', runId: i.runId } as BaseEvent,
+    ]);
+    const inner = normalizeInterrupts({ onProblem: () => {} });
+    const outer = normalizeInterrupts({ onProblem: () => {} });
+    const twice = { run: (i: RunAgentInput) => inner(i, agent) } as unknown as AbstractAgent;
+    const shown = finished(await run(outer, input(), twice)).outcome.interrupts[0].id as string;
+    await run(
+      outer,
+      input({ runId: 'run-2', resume: [{ interruptId: shown, status: 'resolved', payload: true }] } as Partial<RunAgentInput>),
+      twice,
+    );
+    expect(agent.inputs[1].forwardedProps.command).toEqual({ resume: true, interruptEvent: value });
+    expect((agent.inputs[1] as { resume?: unknown }).resume).toBeUndefined();
   });
 });
 
