@@ -11,19 +11,19 @@ const INTERRUPT_TEXTS = ['originalReason', 'toolName', 'toolCallId', 'message', 
 /** How many dropped records one warning names. */
 const NAMED_IN_WARNING = 10;
 
-/** A record checked field by field against what the cards read, or the sentence saying why not. */
-type Checked = { ok: true; record: InterruptHistoryRecord } | { ok: false; why: string };
+/** A value checked field by field against what the cards read: its copy, or the sentence saying why not. */
+type Checked<T> = T | string;
 
-function checkInterrupt(value: unknown): { ok: true; interrupt: UnwrappedInterrupt } | { ok: false; why: string } {
-  if (!isRecord(value)) return { ok: false, why: 'its interrupt is not an object' };
-  if (typeof value.id !== 'string' || value.id === '') return { ok: false, why: "its interrupt's id is not text" };
-  if (typeof value.reason !== 'string') return { ok: false, why: "its interrupt's reason is not text" };
-  if (!isRecord(value.metadata)) return { ok: false, why: "its interrupt's metadata is not an object" };
+function checkInterrupt(value: unknown): Checked<UnwrappedInterrupt> {
+  if (!isRecord(value)) return 'its interrupt is not an object';
+  if (typeof value.id !== 'string' || value.id === '') return "its interrupt's id is not text";
+  if (typeof value.reason !== 'string') return "its interrupt's reason is not text";
+  if (!isRecord(value.metadata)) return "its interrupt's metadata is not an object";
   if (value.source !== undefined && !SOURCES.includes(value.source as InterruptSource)) {
-    return { ok: false, why: "its interrupt's source is unknown" };
+    return "its interrupt's source is unknown";
   }
   for (const field of INTERRUPT_TEXTS) {
-    if (!isOptionalString(value[field])) return { ok: false, why: `its interrupt's ${field} is not text` };
+    if (!isOptionalString(value[field])) return `its interrupt's ${field} is not text`;
   }
   // Only the fields the cards read are kept, so nothing else stored can reach them.
   const interrupt: UnwrappedInterrupt = {
@@ -38,28 +38,28 @@ function checkInterrupt(value: unknown): { ok: true; interrupt: UnwrappedInterru
   for (const field of INTERRUPT_TEXTS) {
     if (typeof value[field] === 'string') interrupt[field] = value[field];
   }
-  return { ok: true, interrupt };
+  return interrupt;
 }
 
-function checkRecord(value: unknown, threadId: string): Checked {
-  if (!isRecord(value)) return { ok: false, why: 'it is not an object' };
-  if (value.threadId !== threadId) return { ok: false, why: 'it belongs to another thread' };
-  if (typeof value.id !== 'string' || value.id === '') return { ok: false, why: 'its id is not text' };
-  if (typeof value.reason !== 'string') return { ok: false, why: 'its reason is not text' };
-  if (typeof value.time !== 'number' || !Number.isFinite(value.time)) return { ok: false, why: 'its time is not a number' };
-  if (value.anchor !== null && typeof value.anchor !== 'string') return { ok: false, why: 'its anchor is not text or null' };
+function checkRecord(value: unknown, threadId: string): Checked<InterruptHistoryRecord> {
+  if (!isRecord(value)) return 'it is not an object';
+  if (value.threadId !== threadId) return 'it belongs to another thread';
+  if (typeof value.id !== 'string' || value.id === '') return 'its id is not text';
+  if (typeof value.reason !== 'string') return 'its reason is not text';
+  if (typeof value.time !== 'number' || !Number.isFinite(value.time)) return 'its time is not a number';
+  if (value.anchor !== null && typeof value.anchor !== 'string') return 'its anchor is not text or null';
   if (!TERMINAL_STATUSES.includes(value.status as InterruptStatus)) {
-    return { ok: false, why: 'its status is not resolved, cancelled, dismissed or expired' };
+    return 'its status is not resolved, cancelled, dismissed or expired';
   }
-  if (!isOptionalString(value.error)) return { ok: false, why: 'its error is not text' };
-  if (!isOptionalString(value.agentId)) return { ok: false, why: 'its agent id is not text' };
-  const checked = checkInterrupt(value.interrupt);
-  if (!checked.ok) return checked;
+  if (!isOptionalString(value.error)) return 'its error is not text';
+  if (!isOptionalString(value.agentId)) return 'its agent id is not text';
+  const interrupt = checkInterrupt(value.interrupt);
+  if (typeof interrupt === 'string') return interrupt;
   const record: InterruptHistoryRecord = {
     threadId,
     id: value.id,
     reason: value.reason,
-    interrupt: checked.interrupt,
+    interrupt,
     status: value.status as InterruptStatus,
     time: value.time,
     anchor: value.anchor,
@@ -67,7 +67,7 @@ function checkRecord(value: unknown, threadId: string): Checked {
   if (value.result !== undefined) record.result = value.result;
   if (typeof value.error === 'string') record.error = value.error;
   if (typeof value.agentId === 'string') record.agentId = value.agentId;
-  return { ok: true, record };
+  return record;
 }
 
 /** A name for a dropped record in a warning: its id when it has a readable one, else its position. */
@@ -106,9 +106,11 @@ export function parseRecords(text: string | null | undefined, threadId: string, 
     // `constructor`, say): a record that still has what the cards read is kept, and said so.
     const { value, problems } = sanitize(parsed[i]);
     const checked = checkRecord(value, threadId);
-    if (checked.ok) records.push(checked.record);
-    if (!checked.ok || problems.length)
-      notes.push(`${nameOf(parsed[i], i)}: ${checked.ok ? 'kept, ' + problems.join(' ') : 'dropped, ' + checked.why}`);
+    if (typeof checked === 'string') notes.push(`${nameOf(parsed[i], i)}: dropped, ${checked}`);
+    else {
+      records.push(checked);
+      if (problems.length) notes.push(`${nameOf(parsed[i], i)}: kept, ${problems.join(' ')}`);
+    }
   }
   if (notes.length > 0) {
     const named = notes.slice(0, NAMED_IN_WARNING).join('; ');
