@@ -127,8 +127,6 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
   };
 }
 
-const isTerminal = (record: InterruptHistoryRecord) => TERMINAL_STATUSES.includes(record.status);
-
 /**
  * What to store when another tab on the same thread may have stored records since this one
  * loaded: per id, the newest state wins. A terminal record (the run is over) beats an in-flight
@@ -140,7 +138,7 @@ export function mergeRecords(theirs: readonly InterruptHistoryRecord[], mine: re
   const byId = new Map<string, InterruptHistoryRecord>();
   for (const record of theirs) byId.set(record.id, record);
   for (const record of mine) {
-    if (!isTerminal(record)) continue;
+    if (!TERMINAL_STATUSES.includes(record.status)) continue;
     const other = byId.get(record.id);
     if (!other || record.time >= other.time) byId.set(record.id, record);
   }

@@ -317,9 +317,12 @@ export class InterruptSession {
     );
     // A legacy event is one interrupt: CopilotKit resumes it with a command, and a cancel only drops it.
     const legacy = entries[0].legacyEvent;
-    let carry: SessionBatch['carry'] = { type: 'resume' };
-    if (legacy !== undefined && resume[0].status === 'cancelled') carry = { type: 'dismiss' };
-    else if (legacy !== undefined) carry = { type: 'command', command: { resume: resume[0].payload, interruptEvent: legacy } };
+    const carry: SessionBatch['carry'] =
+      legacy === undefined
+        ? { type: 'resume' }
+        : resume[0].status === 'cancelled'
+          ? { type: 'dismiss' }
+          : { type: 'command', command: { resume: resume[0].payload, interruptEvent: legacy } };
     return {
       batchId: this.#nextBatch++,
       threadId: entries[0].key.threadId,
@@ -347,8 +350,8 @@ export class InterruptSession {
    */
   chatSent(): SessionDecision[] {
     const entries = this.#entriesOf(this.#open);
-    const waiting = entries.filter((e) => e.phase === 'open' || e.phase === 'answered' || (e.phase === 'expired' && !e.cancelSent));
-    if (waiting.length === 0) return [NOTHING];
+    const waiting = entries.some((e) => e.phase === 'open' || e.phase === 'answered' || (e.phase === 'expired' && !e.cancelSent));
+    if (!waiting) return [NOTHING];
     const first = entries.find((e) => e.phase === 'open');
     if (this.#policy === 'block' && first) return [{ type: 'answer-first', key: first.key }];
     for (const entry of entries) {
@@ -364,7 +367,7 @@ export class InterruptSession {
     const entries = this.#entriesOf(this.#open);
     if (entries.length === 0) return [NOTHING];
     const ready = entries.every((e) => paintedAnswer(e) || e.phase === 'expired');
-    if (!ready) return [{ type: 'nothing' }];
+    if (!ready) return [NOTHING];
     if (!entries.some((e) => e.phase === 'answered') && !withChat) return [NOTHING];
     const decisions: SessionDecision[] = [];
     // Answered in time but past `expiresAt` now: the agent may only get `cancelled` for it.
