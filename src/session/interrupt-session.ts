@@ -38,22 +38,12 @@ export type InterruptPhase = 'open' | 'answered' | 'sending' | 'resolved' | 'fai
 
 /** The status the user sees for an interrupt (see {@link InterruptStatus}). */
 export function statusOf(entry: SessionInterrupt): InterruptStatus {
+  const { phase } = entry;
   const closed = entry.dismissed ? 'dismissed' : 'cancelled';
-  switch (entry.phase) {
-    case 'open':
-      return 'pending';
-    case 'answered':
-    case 'sending':
-      return entry.answer?.status === 'cancelled' ? closed : 'submitting';
-    case 'failed':
-      return 'error';
-    case 'expired':
-      return entry.error ? 'error' : 'expired';
-    case 'cancelled':
-      return closed;
-    default:
-      return entry.phase;
-  }
+  if (phase === 'open') return 'pending';
+  if (phase === 'answered' || phase === 'sending') return entry.answer?.status === 'cancelled' ? closed : 'submitting';
+  if (phase === 'failed' || (phase === 'expired' && entry.error)) return 'error';
+  return phase === 'cancelled' ? closed : phase;
 }
 
 /** What the user did. */
