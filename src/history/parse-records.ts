@@ -1,4 +1,4 @@
-import { isOptionalString, isRecord } from '../unwrap/guards';
+import { isOptionalString, isRecord, stripUndefined } from '../unwrap/guards';
 import { sanitize } from '../unwrap/sanitize';
 import type { InterruptSource, UnwrappedInterrupt } from '../unwrap/types';
 import { TERMINAL_STATUSES, type InterruptStatus } from '../session/status';
@@ -55,7 +55,7 @@ function checkRecord(value: unknown, threadId: string): Checked<InterruptHistory
   if (!isOptionalString(value.agentId)) return 'its agent id is not text';
   const interrupt = checkInterrupt(value.interrupt);
   if (typeof interrupt === 'string') return interrupt;
-  const record: InterruptHistoryRecord = {
+  return stripUndefined({
     threadId,
     id: value.id,
     reason: value.reason,
@@ -63,11 +63,10 @@ function checkRecord(value: unknown, threadId: string): Checked<InterruptHistory
     status: value.status as InterruptStatus,
     time: value.time,
     anchor: value.anchor,
-  };
-  if (value.result !== undefined) record.result = value.result;
-  if (typeof value.error === 'string') record.error = value.error;
-  if (typeof value.agentId === 'string') record.agentId = value.agentId;
-  return record;
+    result: value.result,
+    error: value.error,
+    agentId: value.agentId,
+  });
 }
 
 /** A name for a dropped record in a warning: its id when it has a readable one, else its position. */

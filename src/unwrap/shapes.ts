@@ -5,7 +5,7 @@
  * "payload carries its own reason" lift. No other file builds these ids or lifts these payloads.
  */
 import { InterruptReason } from '../protocol/constants';
-import { isRecord } from './guards';
+import { isRecord, stripUndefined } from './guards';
 import { decodeJson, preview } from './json';
 import { sanitize } from './sanitize';
 
@@ -242,12 +242,12 @@ export function liftedFields(payload: unknown): LiftedFields | undefined {
   if (!isRecord(payload)) return undefined;
   const reason = nonEmptyText(payload.reason);
   if (!reason) return undefined;
-  const out: LiftedFields = { reason, metadata: isRecord(payload.metadata) ? payload.metadata : {} };
-  const message = nonEmptyText(payload.message);
-  if (message) out.message = message;
-  const expiresAt = nonEmptyText(payload.expiresAt);
-  if (expiresAt) out.expiresAt = expiresAt;
-  return out;
+  return stripUndefined({
+    reason,
+    metadata: isRecord(payload.metadata) ? payload.metadata : {},
+    message: nonEmptyText(payload.message),
+    expiresAt: nonEmptyText(payload.expiresAt),
+  });
 }
 
 /** The business payload of a transport interrupt: Mastra's suspend payload or LangGraph's value. */

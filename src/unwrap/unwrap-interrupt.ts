@@ -1,4 +1,4 @@
-import { isRecord } from './guards';
+import { isRecord, stripUndefined } from './guards';
 import { decodeUntrusted, hashValue, preview, stableHash } from './json';
 import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
 import { MASTRA_SUSPEND_REASON, liftedFields, mastraInterruptId, mismatch, nonEmptyText, transportPayload } from './shapes';
@@ -224,11 +224,4 @@ export function invalid(name: string, raw: unknown, problem: string, source: Int
     raw,
     problem,
   };
-}
-
-function stripUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) {
-    if (value[key] === undefined) delete value[key];
-  }
-  return value;
 }
