@@ -50,8 +50,7 @@ export function decodeUntrusted(input: unknown, budget: UnwrapBudget = createUnw
     if (!decoded.ok) return decoded;
     value = decoded.value;
   }
-  const { value: clean, problems } = sanitize(value, budget);
-  return { ok: true, value: clean, problems };
+  return { ok: true, ...sanitize(value, budget) };
 }
 
 /** The start of a text, for messages. */

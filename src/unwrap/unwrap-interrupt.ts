@@ -48,8 +48,7 @@ export function unwrapInterrupt(input: unknown, budget: UnwrapBudget = createUnw
 function unwrapChecked(input: unknown, budget: UnwrapBudget): UnwrappedInterrupt {
   const decoded = decodeUntrusted(input, budget);
   if (!decoded.ok) return invalid(stableHash(input as string, budget), input, decoded.problem);
-  const context: Context = { raw: input, problems: decoded.problems, budget };
-  if (typeof input === 'string') context.text = input;
+  const context: Context = { raw: input, problems: decoded.problems, budget, text: typeof input === 'string' ? input : undefined };
 
   const result = classify(decoded.value, context);
   const { problems } = context;
@@ -73,14 +72,14 @@ function classify(value: unknown, context: Context): UnwrappedInterrupt {
   if (typeof value.name === 'string' && 'value' in value) return fromEvent(value, context);
   if (isStandardShape(value)) return fromStandard(value, context);
   for (const field of ['id', 'reason'] as const) {
-    if (field in value && nonEmptyText(value[field]) === undefined) {
+    if (field in value && !nonEmptyText(value[field])) {
       context.problems.push(mismatch(`The interrupt's ${field}`, 'non-empty text', value[field]));
     }
   }
   return fromBarePayload(value, context, 'raw');
 }
 
-const isStandardShape = (value: Json) => nonEmptyText(value.id) !== undefined && nonEmptyText(value.reason) !== undefined;
+const isStandardShape = (value: Json) => !!nonEmptyText(value.id) && !!nonEmptyText(value.reason);
 
 /** A CUSTOM `on_interrupt` event `{name, value}`. */
 function fromEvent(event: Json, context: Context): UnwrappedInterrupt {
@@ -107,10 +106,10 @@ function fromEvent(event: Json, context: Context): UnwrappedInterrupt {
 }
 
 /** A standard AG-UI interrupt, or the Mastra form of one (`metadata.mastra`). */
-function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInterrupt {
+function fromStandard(interrupt: Json, context: Context): UnwrappedInterrupt {
   const metadata = recordOrEmpty(interrupt.metadata);
   if (interrupt.metadata !== undefined && !isRecord(interrupt.metadata)) {
-    problems.push(mismatch("The interrupt's metadata", 'an object', interrupt.metadata));
+    context.problems.push(mismatch("The interrupt's metadata", 'an object', interrupt.metadata));
   }
   const base: UnwrappedInterrupt = {
     id: interrupt.id as string,
@@ -120,7 +119,7 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
     responseSchema: interrupt.responseSchema,
     payload: metadata,
     source: 'standard',
-    raw,
+    raw: context.raw,
   };
   const transport = transportPayload(metadata);
   // LangGraph: the graph's `interrupt(value)` under metadata.langgraph.raw; a value that names its
@@ -128,7 +127,7 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
   if (transport?.transport === 'langgraph') {
     // What the server could not read in the graph's value (a malformed review request), for the fallback card.
     const serverProblem = nonEmptyText((metadata.langgraph as Json).problem);
-    if (serverProblem) problems.push(serverProblem);
+    if (serverProblem) context.problems.push(serverProblem);
     const toolName = isRecord(transport.payload) ? nonEmptyText(transport.payload.toolName) : undefined;
     return liftReason({ ...base, toolName, payload: transport.payload });
   }
@@ -139,13 +138,12 @@ function fromStandard(interrupt: Json, { raw, problems }: Context): UnwrappedInt
     ...base,
     source: 'mastra',
     toolName: nonEmptyText(mastra.toolName),
-    payload: suspendPayload(mastra, 'interrupt', problems),
+    payload: suspendPayload(mastra, 'interrupt', context.problems),
   });
 }
 
 /** The legacy `{type: 'mastra_suspend', toolCallId, toolName, suspendPayload, ...}` wrapper. */
 function fromMastraWrapper(wrapper: Json, context: Context): UnwrappedInterrupt {
-  const { raw, problems } = context;
   const toolCallId = nonEmptyText(wrapper.toolCallId);
   const runId = nonEmptyText(wrapper.runId);
   return liftReason({
@@ -156,9 +154,9 @@ function fromMastraWrapper(wrapper: Json, context: Context): UnwrappedInterrupt 
     toolCallId,
     metadata: { mastra: wrapper },
     responseSchema: wrapper.resumeSchema,
-    payload: suspendPayload(wrapper, 'suspend event', problems),
+    payload: suspendPayload(wrapper, 'suspend event', context.problems),
     source: 'legacy',
-    raw,
+    raw: context.raw,
   });
 }
 
@@ -171,7 +169,6 @@ function suspendPayload(holder: Json, holderName: string, problems: string[]): J
 
 /** A bare business payload: `{topic, slots}` or `{reason, metadata, message}`. */
 function fromBarePayload(value: Json, context: Context, source: InterruptSource): UnwrappedInterrupt {
-  const { raw } = context;
   return stripUndefined({
     id: nonEmptyText(value.id) ?? `${source}-${nameOf(value, context)}`,
     reason: nonEmptyText(value.reason) ?? UNKNOWN_REASON,
@@ -181,7 +178,7 @@ function fromBarePayload(value: Json, context: Context, source: InterruptSource)
     responseSchema: value.responseSchema,
     payload: value,
     source,
-    raw,
+    raw: context.raw,
   });
 }
 

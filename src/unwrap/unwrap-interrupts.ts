@@ -27,23 +27,23 @@ export function unwrapInterrupts(input: InterruptRenderInput | null | undefined)
     if (Array.isArray(interrupts) && interrupts.length > 0) {
       const count = Math.min(interrupts.length, UNWRAP_LIMITS.maxInterrupts);
       for (let i = 0; i < count; i++) out.push(unwrapInterrupt(interrupts[i], budget));
+      // Stands for the interrupts left out, so none is dropped without a word.
       if (interrupts.length > count)
         out.push(
-          unreadable(
-            `Only ${UNWRAP_LIMITS.maxInterrupts} of ${interrupts.length} interrupts are shown.`,
+          invalid(
             `too-many-interrupts-${interrupts.length}`,
+            undefined,
+            `Only ${UNWRAP_LIMITS.maxInterrupts} of ${interrupts.length} interrupts are shown.`,
           ),
         );
-    } else if (input.interrupt != null) out.push(unwrapInterrupt(input.interrupt, budget));
-    else if (input.event != null) out.push(unwrapInterrupt(input.event, budget));
-    return out;
+    } else {
+      const one = input.interrupt ?? input.event;
+      if (one != null) out.push(unwrapInterrupt(one, budget));
+    }
   } catch (error) {
     // Like unwrapInterrupt, never throw: props whose reading throws (a hostile getter or proxy)
     // keep what was read and get one card that says what went wrong.
-    out.push(unreadable(`The interrupts could not be read (${errorMessage(error)}).`, `unreadable-interrupts-${out.length}`));
-    return out;
+    out.push(invalid(`unreadable-interrupts-${out.length}`, undefined, `The interrupts could not be read (${errorMessage(error)}).`));
   }
+  return out;
 }
-
-/** Stands for interrupts that could not all be shown, so none is dropped without a word. */
-const unreadable = (problem: string, name: string): UnwrappedInterrupt => invalid(name, undefined, problem);
