@@ -3,16 +3,17 @@ import { onDemand } from './host/on-demand';
 
 // Each card is its own chunk, fetched when the hook mounts (see `preloadCards`) or when an
 // interrupt first needs it: an app's first load carries the hook, not the cards.
-const ToolApprovalCard = onDemand(() => import('./tool-approval-card/tool-approval-card').then((m) => m.ToolApprovalCard));
-const UserQuestionCard = onDemand(() => import('./user-question-card/user-question-card').then((m) => m.UserQuestionCard));
-const TimePickerCard = onDemand(() => import('./time-picker-card/time-picker-card').then((m) => m.TimePickerCard));
-
-const FallbackInterruptCard = onDemand(() =>
-  import('./fallback-interrupt-card/fallback-interrupt-card').then((m) => m.FallbackInterruptCard),
-);
+/** Every built-in card by its key, the fallback under `fallback`: what `preloadCards` fetches. */
+const cards = {
+  'aidev:tool_approval': onDemand(() => import('./tool-approval-card/tool-approval-card').then((m) => m.ToolApprovalCard)),
+  'aidev:user_question': onDemand(() => import('./user-question-card/user-question-card').then((m) => m.UserQuestionCard)),
+  'tool:schedule_meeting': onDemand(() => import('./time-picker-card/time-picker-card').then((m) => m.TimePickerCard)),
+  fallback: onDemand(() => import('./fallback-interrupt-card/fallback-interrupt-card').then((m) => m.FallbackInterruptCard)),
+};
+const { fallback, ...builtIn } = cards;
 
 /** The renderer for every interrupt no key claims (and for one whose renderer threw). */
-export const defaultFallback = FallbackInterruptCard as AnyInterruptRenderer;
+export const defaultFallback = fallback as AnyInterruptRenderer;
 
 /**
  * The built-in cards, keyed the way the registry looks them up:
@@ -20,19 +21,9 @@ export const defaultFallback = FallbackInterruptCard as AnyInterruptRenderer;
  * outside the hook needs a `<Suspense>` around it; to draw a card yourself, import it from
  * `copilotkit-interrupts/cards` instead.
  */
-export const defaultRenderers: Readonly<Record<string, AnyInterruptRenderer>> = Object.freeze({
-  'aidev:tool_approval': ToolApprovalCard as AnyInterruptRenderer,
-  'aidev:user_question': UserQuestionCard as AnyInterruptRenderer,
-  'tool:schedule_meeting': TimePickerCard as AnyInterruptRenderer,
-});
-
-/** Every built-in card by its key, the fallback under `fallback`: what `preloadCards` fetches. */
-const cards: Readonly<Record<string, { preload: () => Promise<unknown> }>> = {
-  'aidev:tool_approval': ToolApprovalCard,
-  'aidev:user_question': UserQuestionCard,
-  'tool:schedule_meeting': TimePickerCard,
-  fallback: FallbackInterruptCard,
-};
+export const defaultRenderers: Readonly<Record<string, AnyInterruptRenderer>> = Object.freeze(
+  builtIn as Record<string, AnyInterruptRenderer>,
+);
 
 /**
  * The keys of the built-in cards a chat with these options draws, as one string (an effect's
@@ -54,5 +45,5 @@ export const cardsInUse = (renderers: Readonly<Record<string, unknown>> = {}, fa
  * is reported when it is drawn, by the renderer's error boundary.
  */
 export function preloadCards(inUse: string): void {
-  for (const key of inUse.split(' ')) cards[key]?.preload().catch(() => undefined);
+  for (const key of inUse.split(' ')) cards[key as keyof typeof cards]?.preload().catch(() => undefined);
 }

@@ -1,5 +1,6 @@
-import { resolveLabels, type InterruptLabels } from '../../src/i18n/labels';
+import { EN_LABELS, resolveLanguage, type InterruptLabels } from '../../src/i18n/labels';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { isRecord } from '../../src/unwrap/guards';
 
 /** Text, or nothing: this card renders whatever reached it, so a field of the wrong type must not throw. */
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -9,10 +10,9 @@ const call = (fn: unknown, ...args: unknown[]) => {
 
 function safeLabels(locale: unknown, overrides: unknown): InterruptLabels {
   try {
-    const valid = typeof overrides === 'object' && overrides !== null ? (overrides as Record<string, unknown>) : undefined;
-    return resolveLabels(text(locale), valid);
+    return resolveLanguage(text(locale), isRecord(overrides) ? overrides : undefined).labels;
   } catch {
-    return resolveLabels(undefined);
+    return EN_LABELS;
   }
 }
 
@@ -24,8 +24,9 @@ function safeLabels(locale: unknown, overrides: unknown): InterruptLabels {
 export function LastResortCard(props: InterruptRendererProps) {
   const { status, resolve, cancel, retry, readOnly } = props;
   const labels = safeLabels(props.locale, props.labels);
-  const given = (typeof props.interrupt === 'object' && props.interrupt !== null ? props.interrupt : {}) as Record<string, unknown>;
-  const interrupt = { message: text(given.message), reason: text(given.reason) ?? '', problem: text(given.problem) };
+  const given: Record<string, unknown> = isRecord(props.interrupt) ? props.interrupt : {};
+  const message = text(given.message);
+  const problem = text(given.problem);
   const error = text(props.error);
   // Pending has no status text.
   const statusTexts: Record<string, string> = {
@@ -45,13 +46,13 @@ export function LastResortCard(props: InterruptRendererProps) {
       aria-label={labels.fallbackEyebrow}
     >
       <p className="cki-eyebrow">{labels.fallbackEyebrow}</p>
-      {interrupt.message ? <p className="cki-message">{interrupt.message}</p> : null}
+      {message ? <p className="cki-message">{message}</p> : null}
       <p className="cki-meta">
-        {labels.fallbackReason}: <code>{interrupt.reason}</code>
+        {labels.fallbackReason}: <code>{text(given.reason)}</code>
       </p>
-      {interrupt.problem ? (
+      {problem ? (
         <p className="cki-problem" role="note">
-          {labels.fallbackProblem}: {interrupt.problem}
+          {labels.fallbackProblem}: {problem}
         </p>
       ) : null}
       {/* Mounted while pending too (empty), so screen readers announce the status when it fills. */}

@@ -44,6 +44,9 @@ export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>
   };
   // `Loaded` is set before `Lazy` can resolve, so `Lazy` never commits and the element type
   // never changes under a mounted card (which would reset its state).
-  const OnDemandComponent = (props: P) => (Loaded ? <Loaded {...props} /> : <Lazy {...props} />);
+  const OnDemandComponent = (props: P) => {
+    const Component = Loaded ?? Lazy;
+    return <Component {...props} />;
+  };
   return Object.assign(OnDemandComponent, { preload });
 }

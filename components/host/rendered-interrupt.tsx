@@ -40,20 +40,19 @@ export function RenderedInterrupt({ registry, props: given }: RenderedInterruptP
   const name = registry.match(interrupt) ?? 'fallback';
   const Renderer = registry.pick(interrupt);
   const Fallback = registry.fallback;
-  const broken = (error: Error): InterruptRendererProps => ({
-    ...props,
-    interrupt: { ...interrupt, problem: `The "${name}" renderer failed: ${error.message}` },
-  });
   return (
     <Suspense fallback={<CardLoading locale={props.locale} labels={props.labels} />}>
       <RendererBoundary
         key={name}
         name={name}
-        fallback={(error) => (
-          <RendererBoundary name="fallback" fallback={() => <LastResortCard {...broken(error)} />}>
-            <Fallback {...broken(error)} />
-          </RendererBoundary>
-        )}
+        fallback={(error) => {
+          const broken = { ...props, interrupt: { ...interrupt, problem: `The "${name}" renderer failed: ${error.message}` } };
+          return (
+            <RendererBoundary name="fallback" fallback={() => <LastResortCard {...broken} />}>
+              <Fallback {...broken} />
+            </RendererBoundary>
+          );
+        }}
       >
         {/* Looked up, not created: the registry hands back the app's own module-level components,
           the same one for the same interrupt, so React keeps its state across renders. */}
