@@ -17,17 +17,15 @@ export function afterPaint(callback: () => void, delayMs = 0): () => void {
   };
   if (typeof requestAnimationFrame === 'function') {
     frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => {
-        frame = undefined;
-        run();
-      });
+      frame = requestAnimationFrame(run);
     });
   } else {
     timer = setTimeout(run, 0);
   }
   return () => {
     cancelled = true;
+    // Cancelling a frame that has already run, or a timer never set, does nothing.
     if (frame !== undefined && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(frame);
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
   };
 }

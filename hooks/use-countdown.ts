@@ -31,7 +31,8 @@ export interface Countdown {
  * const { remainingMs, expired } = useCountdown(interrupt.expiresAt);
  */
 export function useCountdown(expiresAt: string | undefined, now?: Clock): Countdown {
-  const parsed = expiresAt === undefined ? NaN : Date.parse(expiresAt);
+  // No `expiresAt` parses as NaN too.
+  const parsed = Date.parse(expiresAt as string);
   const deadline = Number.isFinite(parsed) ? parsed : undefined;
   const clock = useRef(now ?? systemClock);
   const [remainingMs, setRemainingMs] = useState<number | undefined>(undefined);

@@ -32,9 +32,9 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   const canRetry = useSyncExternalStore(controller.subscribe, () => status === 'error' && controller.canRetry(interrupt.id));
 
   useEffect(() => {
-    if (status !== 'pending' || !interrupt.expiresAt) return;
-    const at = Date.parse(interrupt.expiresAt);
-    if (!Number.isFinite(at)) return;
+    // No `expiresAt` parses as NaN too.
+    const at = Date.parse(interrupt.expiresAt as string);
+    if (status !== 'pending' || !Number.isFinite(at)) return;
     const timer = setTimeout(() => controller.expire(interrupt), Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS));
     return () => clearTimeout(timer);
   }, [controller, interrupt, status]);
