@@ -35,7 +35,13 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     // No `expiresAt` parses as NaN too.
     const at = Date.parse(interrupt.expiresAt as string);
     if (status !== 'pending' || !Number.isFinite(at)) return;
-    const timer = setTimeout(() => controller.expire(interrupt), Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS));
+    let timer: ReturnType<typeof setTimeout>;
+    const wait = () => {
+      const left = at - Date.now();
+      // A deadline further away than one timer can wait is waited for in steps.
+      timer = setTimeout(left > MAX_TIMER_MS ? wait : () => controller.expire(interrupt), Math.min(Math.max(0, left), MAX_TIMER_MS));
+    };
+    wait();
     return () => clearTimeout(timer);
   }, [controller, interrupt, status]);
 
