@@ -11,7 +11,7 @@ import {
   type SessionBatch,
   type SessionDecision,
 } from '../src/session';
-import { toProtocolInterrupt, type UnwrappedInterrupt } from '../src/unwrap';
+import { toProtocolInterrupt, unwrapInterrupts, type UnwrappedInterrupt } from '../src/unwrap';
 import { afterPaint } from './after-paint';
 import type { CardView } from './card-view';
 import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
@@ -82,7 +82,8 @@ export interface ControllerSettings {
 /** The open set CopilotKit is showing: standard interrupts, or one legacy `on_interrupt` event. */
 interface OpenSet {
   kind: 'standard' | 'legacy';
-  actions: CopilotKitInterruptActions;
+  /** CopilotKit's, once it shows the set. */
+  actions?: CopilotKitInterruptActions;
   /** What CopilotKit passed, and the cards drawn for it. */
   raw: UnwrappedInterrupt[];
   cards: UnwrappedInterrupt[];
@@ -103,6 +104,8 @@ interface Card {
   interrupt: UnwrappedInterrupt;
   anchor: string | null;
 }
+
+const NONE: UnwrappedInterrupt[] = [];
 
 const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null =>
   messages && messages.length > 0 ? messages[messages.length - 1].id : null;
@@ -232,6 +235,10 @@ export class InterruptController {
         const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
         this.#apply(this.session.raised(input?.runId ?? 'unknown', raised, this.#recorded));
         for (const key of this.session.openSet) this.#anchors.set(keyOf(key), lastId(messages));
+        // Drawn now: CopilotKit's `useInterrupt` shows the set once the run is over, and one that
+        // mounted during the run (the hook remounted) never hears of it (AG-UI keeps a run's subscribers).
+        this.setOpen('standard', unwrapInterrupts({ interrupts }));
+        this.#emit();
       },
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
@@ -315,16 +322,15 @@ export class InterruptController {
    * render callback; it only records bookkeeping (no store update), so it is safe during render.
    * An id listed twice is one interrupt: one card, one resume entry.
    */
-  setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions: CopilotKitInterruptActions): UnwrappedInterrupt[] {
+  setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions?: CopilotKitInterruptActions): UnwrappedInterrupt[] {
     // What CopilotKit still shows of the thread the chat left (the agent has not stopped since): not this thread's to raise.
     if (this.#leftAt === this.#raises) return [];
-    // CopilotKit calls this again for the same pending set (a re-render): same cards.
+    // The set drawn when the agent stopped, which CopilotKit shows after the run, or shows again: same cards.
     const previous = this.#open;
-    const same =
-      previous?.raises === this.#raises &&
-      previous.actions.resolve === actions.resolve &&
-      previous.raw.map((i) => i.id).join('\n') === interrupts.map((i) => i.id).join('\n');
-    if (same) return previous.cards;
+    if (previous?.raises === this.#raises && previous.raw.map((i) => i.id).join('\n') === interrupts.map((i) => i.id).join('\n')) {
+      previous.actions = actions;
+      return previous.cards;
+    }
     const cards = this.#openCards(kind, interrupts);
     this.#open = { kind, actions, raw: interrupts, cards, raises: this.#raises };
     return cards;
@@ -503,7 +509,7 @@ export class InterruptController {
     if (batch.carry.type === 'dismiss') {
       // A legacy cancel only dismisses: CopilotKit drops the event and no run follows.
       void Promise.resolve()
-        .then(() => this.#open?.actions.cancel())
+        .then(() => this.#open?.actions?.cancel())
         .catch(() => undefined);
       this.#apply(this.session.delivered(batch.batchId));
       batch.keys.forEach((k) => this.#sync(k));
@@ -598,6 +604,12 @@ export class InterruptController {
       else this.#claims.delete(id);
       this.#emit();
     };
+  }
+
+  /** The cards of the set the agent still waits on, as last drawn; none once it is sent or replaced. */
+  get waiting(): UnwrappedInterrupt[] {
+    const open = this.#open;
+    return (this.session.openSet.length && open?.raises === this.#raises && open.cards) || NONE;
   }
 
   /** Whether the slot's card of `id` steps aside: its echo shows in the transcript, or the chat left its thread. */

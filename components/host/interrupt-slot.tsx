@@ -6,12 +6,14 @@ import { useThreadRecords } from '../../hooks/use-thread-records';
 
 /**
  * What the hook hands to CopilotKit's single interrupt slot: every open interrupt as its card.
- * A card whose read-only echo is mounted in the transcript steps aside, so it is shown once, at
+ * Without `interrupts` (CopilotKit shows none after a remount of the hook), the set the agent
+ * still waits on, as the controller last drew it. A card whose read-only echo is mounted in the transcript steps aside, so it is shown once, at
  * the place the interrupt appeared, and survives CopilotKit clearing the slot; so do the cards of
  * a thread the chat left.
  */
-export function InterruptSlot({ controller, interrupts }: { controller: InterruptController; interrupts: UnwrappedInterrupt[] }) {
-  return interrupts.map((interrupt) => <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />);
+export function InterruptSlot({ controller, interrupts }: { controller: InterruptController; interrupts?: UnwrappedInterrupt[] }) {
+  const waiting = useSyncExternalStore(controller.subscribe, () => controller.waiting);
+  return (interrupts ?? waiting).map((interrupt) => <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />);
 }
 
 function SlotEntry({ controller, interrupt }: { controller: InterruptController; interrupt: UnwrappedInterrupt }) {

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useState, type ComponentType, type ReactElement } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, type ComponentType, type ReactElement } from 'react';
 import { useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2';
 import { createInterruptHistory, type InterruptHistory } from '../../src/history';
 import { unwrapInterrupts } from '../../src/unwrap';
@@ -119,6 +119,17 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
       const interrupts = controller.setOpen(kind, unwrapInterrupts(props), { resolve: props.resolve, cancel: props.cancel });
       return <InterruptSlot controller={controller} interrupts={interrupts} />;
     },
-  } as Parameters<typeof useInterrupt>[0]);
-  return (element as ReactElement | null | undefined) ?? null;
+  } as Parameters<typeof useInterrupt>[0]) as ReactElement | undefined;
+  // CopilotKit keeps the set it shows in `useInterrupt`'s state, which a remounted hook starts
+  // without, and it never hears of a run that started before it mounted: while the agent waits and
+  // CopilotKit shows nothing, the hook places the slot with the set the controller drew (an empty
+  // element would still block the v1 chat's input).
+  const waiting = useSyncExternalStore(controller.subscribe, () => controller.waiting.length > 0);
+  const slot = useMemo(() => <InterruptSlot controller={controller} />, [controller]);
+  useEffect(() => {
+    if (!renderInChat) return;
+    if (waiting && !copilotkit.interruptElement) copilotkit.setInterruptElement(slot);
+    else if (!waiting && copilotkit.interruptElement === slot) copilotkit.setInterruptElement(null);
+  }, [copilotkit, renderInChat, waiting, slot]);
+  return renderInChat ? null : (element ?? (waiting ? slot : null));
 }

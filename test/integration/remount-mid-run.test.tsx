@@ -1,0 +1,124 @@
+/**
+ * A set raised by a run that started before the hook (re)mounted. AG-UI's client copies an agent's
+ * subscribers when a run starts, so CopilotKit's `useInterrupt` mounted during the run never hears
+ * it stop: the controller (which does) draws the set, and the hook places it in the chat. Before,
+ * no card appeared and every chat message was refused while the agent waited.
+ */
+import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createGate,
+  interruptOutcome,
+  runFinished,
+  runStarted,
+  ScriptedAgent,
+  textMessage,
+  type ScriptStep,
+} from '../helpers/scripted-agent';
+import type { RunAgentInput } from '@ag-ui/client';
+import { Interrupts, makeTestCard, sendMessage, transcript } from './harness';
+
+afterEach(() => vi.restoreAllMocks());
+
+const A = { id: 'int-a', reason: 'acme:a' };
+const B = { id: 'int-b', reason: 'acme:b' };
+const renderers = { 'acme:a': makeTestCard('a', 'A'), 'acme:b': makeTestCard('b', 'B') };
+
+const reply = (input: RunAgentInput, n: number, text: string): ScriptStep[] => [
+  runStarted(input),
+  ...textMessage(`r${n}`, text),
+  runFinished(input),
+];
+
+/** The chat stays; the hook's component remounts with `hookKey`, or is left out with `hook: false`. */
+function Page({ agent, hookKey = 0, hook = true }: { agent: ScriptedAgent; hookKey?: number; hook?: boolean }) {
+  return (
+    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
+      {hook ? <Interrupts key={hookKey} resolveDelayMs={0} renderers={renderers} /> : null}
+      <div style={{ height: 600 }}>
+        <CopilotChat threadId="thread-mid-run" />
+      </div>
+    </CopilotKitProvider>
+  );
+}
+
+describe('a set raised by a run that started before the hook (re)mounted', () => {
+  it('given the agent still thinking, when the hook remounts and the agent then stops for an interrupt, should show its card, answerable, and the chat should stay usable', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined); // the refused run, on failure
+    const gate = createGate();
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), gate.wait, runFinished(input, interruptOutcome(A))] : reply(input, n, 'All received.'),
+    );
+    const view = render(<Page agent={agent} />);
+    await sendMessage('One thing');
+
+    view.rerender(<Page agent={agent} hookKey={1} />);
+    await act(async () => gate.open());
+    await waitFor(() => expect(agent.pendingInterrupts).toHaveLength(1));
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
+    expect(await screen.findByText('All received.')).toBeInTheDocument();
+    expect(agent.runs.map((run) => run.resume)).toEqual([undefined, [{ interruptId: 'int-a', status: 'resolved', payload: 'A' }]]);
+    expect(screen.getAllByTestId(/^a(-readonly)?$/)).toHaveLength(1);
+  });
+
+  it('given the agent still thinking, when the hook remounts, the agent stops and the user sends a chat message instead, should dismiss the card and reply', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const gate = createGate();
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), gate.wait, runFinished(input, interruptOutcome(A))] : reply(input, n, 'Sure, what next?'),
+    );
+    const view = render(<Page agent={agent} />);
+    await sendMessage('One thing');
+    view.rerender(<Page agent={agent} hookKey={1} />);
+    await act(async () => gate.open());
+    await waitFor(() => expect(agent.pendingInterrupts).toHaveLength(1));
+
+    await sendMessage('Something else');
+    expect(await screen.findByText('Sure, what next?', undefined, { timeout: 3000 })).toBeInTheDocument();
+    expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-a', status: 'cancelled' }]);
+  });
+
+  it('given two answers on their way, when the hook remounts while the resume run streams and the run stops again with the same ids, should show the two new cards, answerable', async () => {
+    const gate = createGate();
+    const agent = new ScriptedAgent((input, n) => {
+      if (n === 0) return [runStarted(input), runFinished(input, interruptOutcome(A, B))];
+      if (n === 1) return [runStarted(input), gate.wait, ...textMessage('r1', 'Once more.'), runFinished(input, interruptOutcome(A, B))];
+      return reply(input, n, 'All received.');
+    });
+    const view = render(<Page agent={agent} />);
+    await sendMessage('Two things');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
+    await waitFor(() => expect(agent.runs).toHaveLength(2));
+
+    view.rerender(<Page agent={agent} hookKey={1} />);
+    await act(async () => gate.open());
+    expect(await screen.findByText('Once more.')).toBeInTheDocument();
+
+    // Without the remount both new cards show (the same script passes with hookKey kept at 0).
+    fireEvent.click(within(await screen.findByTestId('a')).getByRole('button', { name: 'Answer a' }));
+    fireEvent.click(within(await screen.findByTestId('b')).getByRole('button', { name: 'Answer b' }));
+    expect(await screen.findByText('All received.')).toBeInTheDocument();
+    expect(agent.runs[2].resume?.map((entry) => entry.interruptId)).toEqual(['int-a', 'int-b']);
+    await waitFor(() => expect(within(transcript()).getAllByText('status: resolved')).toHaveLength(4));
+  });
+
+  it('given the agent still thinking, when the hook unmounts, the agent stops meanwhile and the hook mounts again, should show the card, answerable', async () => {
+    const gate = createGate();
+    const agent = new ScriptedAgent((input, n) =>
+      n === 0 ? [runStarted(input), gate.wait, runFinished(input, interruptOutcome(A))] : reply(input, n, 'All received.'),
+    );
+    const view = render(<Page agent={agent} />);
+    await sendMessage('One thing');
+    view.rerender(<Page agent={agent} hook={false} />);
+    await act(async () => gate.open());
+    await waitFor(() => expect(agent.pendingInterrupts).toHaveLength(1));
+
+    view.rerender(<Page agent={agent} hookKey={1} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
+    expect(await screen.findByText('All received.')).toBeInTheDocument();
+    expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-a', status: 'resolved', payload: 'A' }]);
+  });
+});
