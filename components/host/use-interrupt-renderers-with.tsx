@@ -121,15 +121,24 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
     },
   } as Parameters<typeof useInterrupt>[0]) as ReactElement | undefined;
   // CopilotKit keeps the set it shows in `useInterrupt`'s state, which a remounted hook starts
-  // without, and it never hears of a run that started before it mounted: while the agent waits and
-  // CopilotKit shows nothing, the hook places the slot with the set the controller drew (an empty
-  // element would still block the v1 chat's input).
+  // without, and it never hears of a run that started before it mounted; another hook of the agent
+  // that unmounts clears the element too. While the agent waits and the element is empty, the hook
+  // places the slot with the set the controller drew (an empty element would still block the v1
+  // chat's input).
   const waiting = useSyncExternalStore(controller.subscribe, () => controller.waiting.length > 0);
   const slot = useMemo(() => <InterruptSlot controller={controller} />, [controller]);
   useEffect(() => {
     if (!renderInChat) return;
-    if (waiting && !copilotkit.interruptElement) copilotkit.setInterruptElement(slot);
-    else if (!waiting && copilotkit.interruptElement === slot) copilotkit.setInterruptElement(null);
+    const place = () => {
+      if (waiting && !copilotkit.interruptElement) copilotkit.setInterruptElement(slot);
+      else if (!waiting && copilotkit.interruptElement === slot) copilotkit.setInterruptElement(null);
+    };
+    place();
+    const subscription = copilotkit.subscribe({ onInterruptElementChanged: place });
+    return () => {
+      subscription.unsubscribe();
+      if (copilotkit.interruptElement === slot) copilotkit.setInterruptElement(null);
+    };
   }, [copilotkit, renderInChat, waiting, slot]);
   return renderInChat ? null : (element ?? (waiting ? slot : null));
 }
