@@ -4,44 +4,13 @@
  * it stop: the controller (which does) draws the set, and the hook places it in the chat. Before,
  * no card appeared and every chat message was refused while the agent waited.
  */
-import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  createGate,
-  interruptOutcome,
-  runFinished,
-  runStarted,
-  ScriptedAgent,
-  textMessage,
-  type ScriptStep,
-} from '../helpers/scripted-agent';
-import type { RunAgentInput } from '@ag-ui/client';
-import { Interrupts, makeTestCard, sendMessage, transcript } from './harness';
+import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
+import { sendMessage, transcript } from './harness';
+import { A, B, reply, RemountPage } from './remount-page';
 
 afterEach(() => vi.restoreAllMocks());
-
-const A = { id: 'int-a', reason: 'acme:a' };
-const B = { id: 'int-b', reason: 'acme:b' };
-const renderers = { 'acme:a': makeTestCard('a', 'A'), 'acme:b': makeTestCard('b', 'B') };
-
-const reply = (input: RunAgentInput, n: number, text: string): ScriptStep[] => [
-  runStarted(input),
-  ...textMessage(`r${n}`, text),
-  runFinished(input),
-];
-
-/** The chat stays; the hook's component remounts with `hookKey`, or is left out with `hook: false`. */
-function Page({ agent, hookKey = 0, hook = true }: { agent: ScriptedAgent; hookKey?: number; hook?: boolean }) {
-  return (
-    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      {hook ? <Interrupts key={hookKey} resolveDelayMs={0} renderers={renderers} /> : null}
-      <div style={{ height: 600 }}>
-        <CopilotChat threadId="thread-mid-run" />
-      </div>
-    </CopilotKitProvider>
-  );
-}
 
 describe('a set raised by a run that started before the hook (re)mounted', () => {
   it('given the agent still thinking, when the hook remounts and the agent then stops for an interrupt, should show its card, answerable, and the chat should stay usable', async () => {
@@ -50,10 +19,10 @@ describe('a set raised by a run that started before the hook (re)mounted', () =>
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), gate.wait, runFinished(input, interruptOutcome(A))] : reply(input, n, 'All received.'),
     );
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('One thing');
 
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await act(async () => gate.open());
     await waitFor(() => expect(agent.pendingInterrupts).toHaveLength(1));
 
@@ -69,9 +38,9 @@ describe('a set raised by a run that started before the hook (re)mounted', () =>
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), gate.wait, runFinished(input, interruptOutcome(A))] : reply(input, n, 'Sure, what next?'),
     );
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('One thing');
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await act(async () => gate.open());
     await waitFor(() => expect(agent.pendingInterrupts).toHaveLength(1));
 
@@ -87,13 +56,13 @@ describe('a set raised by a run that started before the hook (re)mounted', () =>
       if (n === 1) return [runStarted(input), gate.wait, ...textMessage('r1', 'Once more.'), runFinished(input, interruptOutcome(A, B))];
       return reply(input, n, 'All received.');
     });
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('Two things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
     await waitFor(() => expect(agent.runs).toHaveLength(2));
 
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await act(async () => gate.open());
     expect(await screen.findByText('Once more.')).toBeInTheDocument();
 
@@ -110,13 +79,13 @@ describe('a set raised by a run that started before the hook (re)mounted', () =>
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), gate.wait, runFinished(input, interruptOutcome(A))] : reply(input, n, 'All received.'),
     );
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('One thing');
-    view.rerender(<Page agent={agent} hook={false} />);
+    view.rerender(<RemountPage agent={agent} hook={false} />);
     await act(async () => gate.open());
     await waitFor(() => expect(agent.pendingInterrupts).toHaveLength(1));
 
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     expect(await screen.findByText('All received.')).toBeInTheDocument();
     expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-a', status: 'resolved', payload: 'A' }]);

@@ -1,21 +1,11 @@
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInterruptHistory } from '../../src/history';
 import type { InterruptRenderersConfig } from '../../hooks/types';
-import {
-  createGate,
-  interruptOutcome,
-  runError,
-  runFinished,
-  runStarted,
-  ScriptedAgent,
-  textMessage,
-  type ScriptStep,
-} from '../helpers/scripted-agent';
-import type { RunAgentInput } from '@ag-ui/client';
-import { Interrupts, makeTestCard, sendMessage, transcript } from './harness';
+import { createGate, interruptOutcome, runError, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
+import { Interrupts, sendMessage, transcript } from './harness';
+import { A, B, C, renderers, reply, RemountPage } from './remount-page';
 
 // The hook's component (or the whole provider) remounting next to the other classes: an answer
 // on its way, StrictMode, a chat message while cards are open, expiry, reused ids, a persistent
@@ -25,39 +15,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const A = { id: 'int-a', reason: 'acme:a' };
-const B = { id: 'int-b', reason: 'acme:b' };
-const C = { id: 'int-c', reason: 'acme:c' };
-const renderers = { 'acme:a': makeTestCard('a', 'A'), 'acme:b': makeTestCard('b', 'B'), 'acme:c': makeTestCard('c', 'C') };
 const base: InterruptRenderersConfig = { resolveDelayMs: 0, renderers };
-
-const reply = (input: RunAgentInput, n: number, text: string): ScriptStep[] => [
-  runStarted(input),
-  ...textMessage(`r${n}`, text),
-  runFinished(input),
-];
-
-interface PageProps {
-  agent: ScriptedAgent;
-  config?: InterruptRenderersConfig;
-  hookKey?: number;
-  threadId?: string;
-  hook?: boolean;
-  strict?: boolean;
-}
-
-/** The chat stays; the hook's component remounts with `hookKey`, or is left out with `hook: false`. */
-function Page({ agent, config = base, hookKey = 0, threadId = 'thread-probe', hook = true, strict = false }: PageProps) {
-  const page = (
-    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      {hook ? <Interrupts key={hookKey} {...config} /> : null}
-      <div style={{ height: 600 }}>
-        <CopilotChat threadId={threadId} />
-      </div>
-    </CopilotKitProvider>
-  );
-  return strict ? <StrictMode>{page}</StrictMode> : page;
-}
 
 /** How many times a card shows, open or read-only. */
 const shown = (id: string) => screen.queryAllByTestId(new RegExp(`^${id}(-readonly)?$`)).length;
@@ -70,12 +28,12 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
       if (n === 1) return [runStarted(input), gate.wait, ...textMessage('r1', 'All received.'), runFinished(input)];
       return reply(input, n, `Reply ${n}.`);
     });
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('Two things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
     await waitFor(() => expect(agent.runs).toHaveLength(2));
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     expect(shown('a')).toBe(1);
     expect(shown('b')).toBe(1);
     await act(async () => gate.open());
@@ -127,11 +85,11 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(A, B, C))] : reply(input, n, 'All received.'),
     );
-    const view = render(<Page agent={agent} strict />);
+    const view = render(<RemountPage agent={agent} strict />);
     await sendMessage('Three things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     await screen.findByTestId('a-readonly');
-    view.rerender(<Page agent={agent} strict hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} strict hookKey={1} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Answer c' }));
     expect(await screen.findByText('All received.')).toBeInTheDocument();
@@ -145,13 +103,13 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(A, B, C))] : reply(input, n, 'All received.'),
     );
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('Three things');
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel b' }));
-    view.rerender(<Page agent={agent} hookKey={1} />);
-    view.rerender(<Page agent={agent} hookKey={2} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={2} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Answer c' }));
-    view.rerender(<Page agent={agent} hookKey={3} />);
+    view.rerender(<RemountPage agent={agent} hookKey={3} />);
     expect(shown('a')).toBe(1);
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     expect(await screen.findByText('All received.')).toBeInTheDocument();
@@ -169,11 +127,11 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(A, B))] : reply(input, n, 'Sure, what next?'),
     );
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('Two things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     await screen.findByTestId('a-readonly');
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await screen.findByTestId('b');
     await sendMessage('Something else');
     expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
@@ -193,10 +151,10 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(A))] : reply(input, n, 'Done, and about your message.'),
     );
-    const view = render(<Page agent={agent} config={config} />);
+    const view = render(<RemountPage agent={agent} config={config} />);
     await sendMessage('One thing');
     await screen.findByTestId('a');
-    view.rerender(<Page agent={agent} config={config} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} config={config} hookKey={1} />);
     await screen.findByTestId('a');
     await sendMessage('Something else');
     expect(await screen.findByText('Answer or dismiss this card before sending a new message.')).toBeInTheDocument();
@@ -216,10 +174,10 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(soon, B))] : reply(input, n, 'Sure, what next?'),
     );
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('Two things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await waitFor(() => expect(screen.getByTestId('a-readonly')).toHaveAttribute('data-status', 'expired'), { timeout: 4000 });
     expect(await screen.findByText('Sure, what next?', undefined, { timeout: 3000 })).toBeInTheDocument();
     expect(agent.runs).toHaveLength(2);
@@ -238,12 +196,12 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(soon))] : reply(input, n, 'Sure, what next?'),
     );
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('One thing');
     await screen.findByTestId('a');
-    view.rerender(<Page agent={agent} hook={false} />);
+    view.rerender(<RemountPage agent={agent} hook={false} />);
     await new Promise((r) => setTimeout(r, 1200));
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await waitFor(() => expect(screen.getByTestId('a-readonly')).toHaveAttribute('data-status', 'expired'));
     await sendMessage('Never mind');
     expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
@@ -257,13 +215,13 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
       if (n === 1) return [runStarted(input), ...textMessage('r1', 'Once more.'), runFinished(input, interruptOutcome(A, B))];
       return reply(input, n, 'All received.');
     });
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('Two things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
     expect(await screen.findByText('Once more.')).toBeInTheDocument();
     fireEvent.click(within(await screen.findByTestId('a')).getByRole('button', { name: 'Answer a' }));
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     const openB = await screen.findByTestId('b');
     fireEvent.click(within(openB).getByRole('button', { name: 'Answer b' }));
     expect(await screen.findByText('All received.')).toBeInTheDocument();
@@ -285,15 +243,15 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(A, B))] : reply(input, n, 'All received.'),
     );
-    const view = render(<Page agent={agent} config={config} />);
+    const view = render(<RemountPage agent={agent} config={config} />);
     await sendMessage('Two things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
-    view.rerender(<Page agent={agent} config={config} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} config={config} hookKey={1} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
     expect(await screen.findByText('All received.')).toBeInTheDocument();
     expect(agent.runs[1].resume?.map((e) => e.interruptId)).toEqual(['int-a', 'int-b']);
     await waitFor(() => expect(within(transcript()).getAllByText('status: resolved')).toHaveLength(2));
-    const stored = JSON.parse(localStorage.getItem('probe:remount:thread-probe') ?? '[]') as { id: string; status: string }[];
+    const stored = JSON.parse(localStorage.getItem('probe:remount:thread-remount') ?? '[]') as { id: string; status: string }[];
     expect(stored.map((r) => [r.id, r.status])).toEqual([
       ['int-a', 'resolved'],
       ['int-b', 'resolved'],
@@ -304,15 +262,15 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(A))] : reply(input, n, 'All received.'),
     );
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('One thing');
     await screen.findByTestId('a');
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await screen.findByTestId('a');
-    view.rerender(<Page agent={agent} hook={false} />);
+    view.rerender(<RemountPage agent={agent} hook={false} />);
     await act(async () => new Promise((r) => setTimeout(r, 50)));
     expect(shown('a')).toBe(0);
-    view.rerender(<Page agent={agent} hookKey={2} />);
+    view.rerender(<RemountPage agent={agent} hookKey={2} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     expect(await screen.findByText('All received.')).toBeInTheDocument();
     expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-a', status: 'resolved', payload: 'A' }]);
@@ -324,13 +282,13 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(A, B))] : reply(input, n, `Reply in ${input.threadId}.`),
     );
-    const view = render(<Page agent={agent} threadId="thread-A" />);
+    const view = render(<RemountPage agent={agent} threadId="thread-A" />);
     await sendMessage('Two things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     await screen.findByTestId('a-readonly');
-    view.rerender(<Page agent={agent} threadId="thread-A" hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} threadId="thread-A" hookKey={1} />);
     await screen.findByTestId('b');
-    view.rerender(<Page agent={agent} threadId="thread-B" hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} threadId="thread-B" hookKey={1} />);
     await waitFor(() => expect(screen.queryByTestId('b')).not.toBeInTheDocument());
     expect(shown('a')).toBe(0);
     await sendMessage('Hello there');
@@ -350,11 +308,11 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
       if (n === 1) return [runStarted(input), gate.wait, runError('The service is down')];
       return reply(input, n, 'All received.');
     });
-    const view = render(<Page agent={agent} />);
+    const view = render(<RemountPage agent={agent} />);
     await sendMessage('One thing');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     await waitFor(() => expect(agent.runs).toHaveLength(2));
-    view.rerender(<Page agent={agent} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await act(async () => gate.open());
     fireEvent.click(await screen.findByRole('button', { name: 'Retry a' }));
     expect(await screen.findByText('All received.')).toBeInTheDocument();

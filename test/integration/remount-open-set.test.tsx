@@ -2,36 +2,19 @@ import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useInterruptRenderersWith } from '../../components/host/use-interrupt-renderers-with';
-import type { InterruptRenderersConfig } from '../../hooks/types';
 import { customEvent, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
-import { Interrupts, makeTestCard, sendMessage, transcript } from './harness';
+import { Interrupts, sendMessage, transcript } from './harness';
+import { A, B, C, renderers, RemountPage } from './remount-page';
 
 afterEach(() => vi.restoreAllMocks());
 
-const three = [
-  { id: 'int-a', reason: 'acme:a' },
-  { id: 'int-b', reason: 'acme:b' },
-  { id: 'int-c', reason: 'acme:c' },
-];
-const renderers = { 'acme:a': makeTestCard('a', 'A'), 'acme:b': makeTestCard('b', 'B'), 'acme:c': makeTestCard('c', 'C') };
+const three = [A, B, C];
 
 /** Stops with `first` on the first run; every later run replies. */
 const stopsThenReplies = (first: (input: Parameters<typeof runStarted>[0]) => ReturnType<typeof runStarted>[]) =>
   new ScriptedAgent((input, n) =>
     n === 0 ? first(input) : [runStarted(input), ...textMessage(`r${n}`, 'All received.'), runFinished(input)],
   );
-
-/** The chat stays; the component holding the hook remounts when `hookKey` changes (a tab, a route segment). */
-function Page({ agent, config, hookKey }: { agent: ScriptedAgent; config: InterruptRenderersConfig; hookKey: number }) {
-  return (
-    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      <Interrupts key={hookKey} {...config} />
-      <div style={{ height: 600 }}>
-        <CopilotChat threadId="thread-remount-set" />
-      </div>
-    </CopilotKitProvider>
-  );
-}
 
 /** The whole provider (CopilotKit's core, the hook and the chat) remounts with `providerKey`; the agent stays. */
 function RemountedProvider({ agent, providerKey }: { agent: ScriptedAgent; providerKey: number }) {
@@ -65,12 +48,12 @@ describe('an open set across a remount of the hook', () => {
   it("given three open interrupts with one answered, when the hook's component remounts, should keep the other two answerable and send one resume with all three", async () => {
     const agent = stopsThenReplies((input) => [runStarted(input), runFinished(input, interruptOutcome(...three))]);
     const config = { resolveDelayMs: 0, renderers };
-    const view = render(<Page agent={agent} config={config} hookKey={0} />);
+    const view = render(<RemountPage agent={agent} config={config} hookKey={0} />);
     await sendMessage('Ask me three things');
     fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
     expect(await screen.findByTestId('a-readonly')).toHaveAttribute('data-status', 'submitting');
 
-    view.rerender(<Page agent={agent} config={config} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} config={config} hookKey={1} />);
 
     // The agent still waits on b and c: their cards must still be there to answer.
     fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
@@ -117,12 +100,12 @@ describe('an open set across a remount of the hook', () => {
     const event = JSON.stringify({ id: 'int-legacy', reason: 'acme:b', message: 'Proceed?' });
     const agent = stopsThenReplies((input) => [runStarted(input), customEvent('on_interrupt', event), runFinished(input)]);
     const config = { resolveDelayMs: 0, renderers };
-    const view = render(<Page agent={agent} config={config} hookKey={0} />);
+    const view = render(<RemountPage agent={agent} config={config} hookKey={0} />);
     await sendMessage('Go on');
     expect(await screen.findByTestId('b')).toBeInTheDocument();
 
-    view.rerender(<Page agent={agent} config={config} hookKey={1} />);
-    view.rerender(<Page agent={agent} config={config} hookKey={2} />);
+    view.rerender(<RemountPage agent={agent} config={config} hookKey={1} />);
+    view.rerender(<RemountPage agent={agent} config={config} hookKey={2} />);
 
     fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
     expect(await screen.findByText('All received.')).toBeInTheDocument();
