@@ -229,7 +229,12 @@ export class InterruptController {
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
         const carrying = this.#carriedBy(input);
         if (carrying) carrying.finished = true;
-        if (outcome !== 'interrupt' || !Array.isArray(interrupts)) return;
+        if (outcome !== 'interrupt' || !Array.isArray(interrupts)) {
+          // A run went on without this set's answers: a thread's connect replays the run that
+          // answered it, after the one that raised it.
+          if (!carrying && this.session.openSet.length) this.#closeSet();
+          return;
+        }
         this.#followThread();
         this.#raises++;
         const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
@@ -248,7 +253,7 @@ export class InterruptController {
       onRunInitialized: ({ input }) => {
         const inflight = this.#inflight;
         if (inflight && !inflight.run && carriesBatch(carried(inflight.batch), input)) inflight.run = input;
-        else if (input && !inflight?.run) this.#apply(this.session.otherRunStarted());
+        else if (input && !inflight?.run) this.#closeSet();
       },
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
       // still streaming, say) before it starts the resume run, and that end is not the answer's.
@@ -305,6 +310,12 @@ export class InterruptController {
       agent.pendingInterrupts = [];
     }
     this.#apply(this.session.threadSwitched(threadId));
+    this.#emit();
+  }
+
+  /** A run that does not carry the open set's answers: the set is closed, and a slot drawing it hears so. */
+  #closeSet() {
+    this.#apply(this.session.otherRunStarted());
     this.#emit();
   }
 
@@ -513,6 +524,7 @@ export class InterruptController {
         .catch(() => undefined);
       this.#apply(this.session.delivered(batch.batchId));
       batch.keys.forEach((k) => this.#sync(k));
+      this.#emit();
       return;
     }
     this.#inflight = { batch };
