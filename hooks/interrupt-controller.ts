@@ -79,7 +79,7 @@ export interface ControllerSettings {
   onChatWhileOpen?: 'dismiss' | 'block';
 }
 
-/** The open set CopilotKit is showing: standard interrupts, or one legacy `on_interrupt` event. */
+/** The set drawn when the agent stopped or CopilotKit showed it: standard interrupts, or one legacy `on_interrupt` event. */
 interface OpenSet {
   kind: 'standard' | 'legacy';
   /** CopilotKit's, once it shows the set. */
@@ -330,7 +330,8 @@ export class InterruptController {
 
   /**
    * The interrupts CopilotKit currently shows, as the cards to draw. Called from the `useInterrupt`
-   * render callback; it only records bookkeeping (no store update), so it is safe during render.
+   * render callback, and when the agent stops; it only records bookkeeping (no store update), so it
+   * is safe during render.
    * An id listed twice is one interrupt: one card, one resume entry.
    */
   setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions?: CopilotKitInterruptActions): UnwrappedInterrupt[] {

@@ -6,10 +6,10 @@ import { useThreadRecords } from '../../hooks/use-thread-records';
 
 /**
  * What the hook hands to CopilotKit's single interrupt slot: every open interrupt as its card.
- * Without `interrupts` (CopilotKit shows none after a remount of the hook), the set the agent
- * still waits on, as the controller last drew it. A card whose read-only echo is mounted in the transcript steps aside, so it is shown once, at
- * the place the interrupt appeared, and survives CopilotKit clearing the slot; so do the cards of
- * a thread the chat left.
+ * Without `interrupts` (the hook placed it while CopilotKit shows none), the set the agent still
+ * waits on, as the controller drew it. A card whose read-only echo is mounted in the transcript
+ * steps aside, so it is shown once, at the place the interrupt appeared, and survives CopilotKit
+ * clearing the slot; so do the cards of a thread the chat left.
  */
 export function InterruptSlot({ controller, interrupts }: { controller: InterruptController; interrupts?: UnwrappedInterrupt[] }) {
   const waiting = useSyncExternalStore(controller.subscribe, () => controller.waiting);

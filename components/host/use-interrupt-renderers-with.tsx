@@ -124,8 +124,7 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
   // without, and it never hears of a run that started before it mounted; another hook of the agent
   // that unmounts clears the element too. While the agent waits and the element is empty, the hook
   // places the slot with the set the controller drew (an empty element would still block the v1
-  // chat's input).
-  // A server (and a page's first hydration) has a new controller: nothing waits.
+  // chat's input). A server (and a page's first hydration) has a new controller: nothing waits.
   const isWaiting = () => controller.waiting.length > 0;
   const waiting = useSyncExternalStore(controller.subscribe, isWaiting, isWaiting);
   const slot = useMemo(() => <InterruptSlot controller={controller} />, [controller]);
