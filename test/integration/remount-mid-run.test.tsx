@@ -8,7 +8,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
 import { sendMessage, transcript } from './harness';
-import { A, B, reply, RemountPage } from './remount-page';
+import { A, B, reply, RemountPage, answerBothCards } from './remount-page';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -57,10 +57,7 @@ describe('a set raised by a run that started before the hook (re)mounted', () =>
       return reply(input, n, 'All received.');
     });
     const view = render(<RemountPage agent={agent} />);
-    await sendMessage('Two things');
-    fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
-    await waitFor(() => expect(agent.runs).toHaveLength(2));
+    await answerBothCards(agent);
 
     view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await act(async () => gate.open());

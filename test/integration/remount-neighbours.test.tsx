@@ -5,7 +5,7 @@ import { createInterruptHistory } from '../../src/history';
 import type { InterruptRenderersConfig } from '../../hooks/types';
 import { createGate, interruptOutcome, runError, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
 import { Interrupts, sendMessage, transcript } from './harness';
-import { A, B, C, renderers, reply, RemountPage } from './remount-page';
+import { A, B, C, renderers, reply, RemountPage, answerBothCards } from './remount-page';
 
 // The hook's component (or the whole provider) remounting next to the other classes: an answer
 // on its way, StrictMode, a chat message while cards are open, expiry, reused ids, a persistent
@@ -29,10 +29,7 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
       return reply(input, n, `Reply ${n}.`);
     });
     const view = render(<RemountPage agent={agent} />);
-    await sendMessage('Two things');
-    fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
-    await waitFor(() => expect(agent.runs).toHaveLength(2));
+    await answerBothCards(agent);
     view.rerender(<RemountPage agent={agent} hookKey={1} />);
     expect(shown('a')).toBe(1);
     expect(shown('b')).toBe(1);

@@ -1,9 +1,11 @@
 import type { RunAgentInput } from '@ag-ui/client';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { expect } from 'vitest';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { StrictMode } from 'react';
 import type { InterruptRenderersConfig } from '../../hooks/types';
 import { runFinished, runStarted, textMessage, type ScriptedAgent, type ScriptStep } from '../helpers/scripted-agent';
-import { Interrupts, makeTestCard } from './harness';
+import { Interrupts, makeTestCard, sendMessage } from './harness';
 
 /** Three interrupts a set can hold, and a test card for each that answers with its letter. */
 export const A = { id: 'int-a', reason: 'acme:a' };
@@ -47,4 +49,12 @@ export function RemountPage({
     </CopilotKitProvider>
   );
   return strict ? <StrictMode>{page}</StrictMode> : page;
+}
+
+/** Asks for two things, answers both cards, and waits until the resume run carrying them started. */
+export async function answerBothCards(agent: ScriptedAgent) {
+  await sendMessage('Two things');
+  fireEvent.click(await screen.findByRole('button', { name: 'Answer a' }));
+  fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
+  await waitFor(() => expect(agent.runs).toHaveLength(2));
 }
