@@ -23,7 +23,7 @@ export interface ChatOptions {
   strict?: boolean;
 }
 
-/** The real provider and v2 chat, with the hook mounted before the chat (as the README says). */
+/** The real provider and v2 chat, with the hook mounted before the chat (as docs/hook.md says). */
 export function Chat({ agent, config, threadId }: ChatOptions) {
   return (
     <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>

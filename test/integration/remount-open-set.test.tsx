@@ -75,7 +75,7 @@ describe('an open set across a remount of the hook', () => {
   });
 
   it('given three open interrupts with one answered, when the whole provider remounts, should keep the other two answerable and send one resume with all three', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined); // CopilotKit's refused reconnect (see the README)
+    vi.spyOn(console, 'error').mockImplementation(() => undefined); // CopilotKit's refused reconnect (see docs/hook.md)
     const agent = stopsThenReplies((input) => [runStarted(input), runFinished(input, interruptOutcome(...three))]);
     const view = render(<RemountedProvider agent={agent} providerKey={0} />);
     await sendMessage('Ask me three things');

@@ -5,7 +5,7 @@ import { ScriptedAgent, runFinished, runStarted } from '../helpers/scripted-agen
 import { Interrupts } from './harness';
 
 // CopilotKit keeps one interrupt element per provider: two agents that both draw their cards in the
-// chat would take it from each other (README, "Several agents on one page").
+// chat would take it from each other (docs/hook.md, "Several agents on one page").
 afterEach(() => vi.restoreAllMocks());
 
 const quiet = (agentId: string) => new ScriptedAgent((input) => [runStarted(input), runFinished(input)], { agentId });

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The README's Layout is how a newcomer finds their way: it must name every folder of the tree
+// The Layout in docs/contributing.md is how a newcomer finds their way: it must name every folder of the tree
 // (and the card folders under components/), and name nothing that is not there.
 const root = join(__dirname, '../../..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const layout = /<!-- layout -->\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const doc = readFileSync(join(root, 'docs/contributing.md'), 'utf8');
+const layout = /<!-- layout -->\n```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
 
 /** The folder each Layout line starts with, e.g. `components/host/`. */
 const listed = layout
@@ -23,8 +23,8 @@ const foldersAt = (prefix: string) => [
   ),
 ];
 
-describe('README Layout', () => {
-  it('given the README, should have a Layout block listing folders', () => {
+describe('docs/contributing.md Layout', () => {
+  it('given docs/contributing.md, should have a Layout block listing folders', () => {
     expect(listed.length).toBeGreaterThan(5);
   });
 

@@ -1,22 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The README's Next.js files are the example's files, which `npm test` builds and runs: what a
+// docs/nextjs.md's files are the example's files, which `npm test` builds and runs: what a
 // newcomer copies is what was tested.
 const root = join(__dirname, '../../..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const doc = readFileSync(join(root, 'docs/nextjs.md'), 'utf8');
 
-/** The code block right after `<!-- path -->` in the README. */
+/** The code block right after `<!-- path -->` in the doc. */
 function blockFor(path: string): string | undefined {
   const marker = `<!-- ${path} -->\n`;
-  const at = readme.indexOf(marker);
+  const at = doc.indexOf(marker);
   if (at < 0) return undefined;
-  const match = /^```\w*\n([\s\S]*?)```/.exec(readme.slice(at + marker.length));
+  const match = /^```\w*\n([\s\S]*?)```/.exec(doc.slice(at + marker.length));
   return match?.[1];
 }
 
-describe('README code taken from examples/', () => {
-  const marked = [...readme.matchAll(/<!-- (examples\/[^ ]+) -->/g)].map((m) => m[1]);
+describe('docs/nextjs.md code taken from examples/', () => {
+  const marked = [...doc.matchAll(/<!-- (examples\/[^ ]+) -->/g)].map((m) => m[1]);
 
   it('marks at least the Next.js page and runtime route', () => {
     expect(marked).toEqual(
