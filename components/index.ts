@@ -8,6 +8,7 @@
 // The hook, and the contract every renderer implements
 export { useInterruptRenderers, InterruptRenderers } from './interrupt-renderers';
 export type { InterruptRenderersConfig } from '../hooks/types';
+export type { WaitingNoticeOptions } from '../hooks/use-waiting-notice';
 export type { InterruptRenderer, InterruptRendererProps, ToolGrants } from '../hooks/renderer-props';
 export type { InterruptStatus } from '../src/session/status';
 

@@ -625,6 +625,11 @@ export class InterruptController {
     return (this.session.openSet.length && open?.raises === this.#raises && open.cards) || NONE;
   }
 
+  /** How many cards of the waiting set still wait for the user (not answered, dismissed or expired). */
+  get pendingCount(): number {
+    return this.waiting.length === 0 ? 0 : this.session.openSet.filter((key) => this.session.get(key)?.phase === 'open').length;
+  }
+
   /** Whether the slot's card of `id` steps aside: its echo shows in the transcript, or the chat left its thread. */
   stepsAside(id: string): boolean {
     return this.#claims.has(id) || this.#leftAt === this.#raises;

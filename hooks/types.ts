@@ -3,6 +3,7 @@ import type { InterruptLocale } from '../src/i18n/locale';
 import type { RendererMap } from '../src/registry';
 import type { AnyInterruptRenderer } from './renderer-props';
 import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
+import type { WaitingNoticeOptions } from './use-waiting-notice';
 
 /** Options of `useInterruptRenderers` / `<InterruptRenderers>`. */
 export interface InterruptRenderersConfig {
@@ -44,6 +45,12 @@ export interface InterruptRenderersConfig {
    * read-only "Auto-approved" with a Revoke button. Kept in `history` with the thread. Off by default.
    */
   allowAlways?: boolean | readonly string[];
+  /**
+   * Cards that open while the tab is hidden: by default the tab's title reads "(1) Waiting for
+   * you · <title>" until they are answered; `{ notification: true }` also shows one browser
+   * notification (permission asked at the user's first click or key press). `false` turns both off.
+   */
+  waitingNotice?: WaitingNoticeOptions | false;
 }
 
 /** The built-in cards the component layer passes in. */

@@ -17,6 +17,7 @@ import { createRendererRegistry } from '../../src/registry';
 import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from '../../hooks/types';
 import { displacedRenderer, useEchoRegistration, type CustomMessageRendererHost } from '../../hooks/use-echo-registration';
 import { watchSharedInterruptSlot } from './shared-slot-warning';
+import { useWaitingNotice } from '../../hooks/use-waiting-notice';
 
 const DEFAULT_AGENT_ID = 'default';
 
@@ -108,6 +109,7 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
     useEffect(() => watchSharedInterruptSlot(copilotkit, agentId, renderInChat), [copilotkit, agentId, renderInChat]);
   }
   useEchoRegistration(messages, agentId, Echo, renderInChat);
+  useWaitingNotice(controller, config.waitingNotice, view.locale, view.labels);
   // For `withInterruptEcho` (v1 UI), which finds this controller by CopilotKit instance and agent.
   useLayoutEffect(() => controllerRegistry.set(copilotkit, agentId, controller), [copilotkit, agentId, controller]);
 

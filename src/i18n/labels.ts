@@ -28,6 +28,11 @@ export interface InterruptLabels {
   answerFirst: string;
   /** Shown on a card closed because the user sent a chat message instead (the agent got `cancelled`). */
   dismissed: string;
+  /**
+   * The tab title's prefix while cards wait in a hidden tab (`{count}`: how many). Optional like
+   * `loading`: a table written before it stays whole, and this one text is English until it has it.
+   */
+  waitingTitle?: string;
   // TimePickerCard
   timePickerEyebrow: string;
   timePickerWith: string;
@@ -124,6 +129,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   loading: 'Loading the card…',
   answerFirst: 'Answer or dismiss this card before sending a new message.',
   dismissed: 'Dismissed',
+  waitingTitle: '({count}) Waiting for you',
   timePickerEyebrow: 'Book a call',
   timePickerWith: 'With {attendee}',
   timePickerDefaultTopic: 'a call',

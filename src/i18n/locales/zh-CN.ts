@@ -19,6 +19,7 @@ const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   loading: '卡片加载中…',
   answerFirst: '请先回答或忽略此卡片，再发送新消息。',
   dismissed: '已忽略',
+  waitingTitle: '（{count}）等待你的回复',
   timePickerEyebrow: '预约通话',
   timePickerWith: '参与人：{attendee}',
   timePickerDefaultTopic: '通话',

@@ -1,0 +1,1 @@
+export { noticeShows, waitingTitle } from './waiting-title';
