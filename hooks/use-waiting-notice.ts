@@ -42,7 +42,7 @@ export function useWaitingNotice(
   const hidden = useHidden();
   const shown = useRef<{ base: string; text: string } | null>(null);
   const notice = useRef<Notification | null>(null);
-  const label = resolveLabels(locale, labels).waitingTitle ?? '({count}) Waiting for you';
+  const label = resolveLabels(locale, labels).waitingTitle;
 
   // The title: set while the notice shows, the page's own title put back after.
   useEffect(() => {

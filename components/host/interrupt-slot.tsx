@@ -3,6 +3,7 @@ import type { UnwrappedInterrupt } from '../../src/unwrap';
 import { InterruptCard } from './interrupt-card';
 import type { InterruptController } from '../../hooks/interrupt-controller';
 import { useThreadRecords } from '../../hooks/use-thread-records';
+import { BatchReview } from './batch-review';
 
 /**
  * What the hook hands to CopilotKit's single interrupt slot: every open interrupt as its card.
@@ -13,7 +14,15 @@ import { useThreadRecords } from '../../hooks/use-thread-records';
  */
 export function InterruptSlot({ controller, interrupts }: { controller: InterruptController; interrupts?: UnwrappedInterrupt[] }) {
   const waiting = useSyncExternalStore(controller.subscribe, () => controller.waiting);
-  return (interrupts ?? waiting).map((interrupt) => <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />);
+  const set = interrupts ?? waiting;
+  return (
+    <>
+      <BatchReview controller={controller} interrupts={set} />
+      {set.map((interrupt) => (
+        <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />
+      ))}
+    </>
+  );
 }
 
 function SlotEntry({ controller, interrupt }: { controller: InterruptController; interrupt: UnwrappedInterrupt }) {

@@ -33,6 +33,18 @@ export interface InterruptLabels {
    * `loading`: a table written before it stays whole, and this one text is English until it has it.
    */
   waitingTitle?: string;
+  /** Above a set of two or more approvals that wait (`{count}`); added later, so optional like `loading`. */
+  batchTitle?: string;
+  /** Answers every waiting approval of the set with an approval (`{count}`). */
+  batchApproveAll?: string;
+  /** Answers every waiting approval of the set with a rejection (`{count}`). */
+  batchRejectAll?: string;
+  /** The one reason "Reject all" sends with each rejection. */
+  batchRejectReason?: string;
+  /** Said (and focused) where the batch buttons were, after "Approve all" (`{count}`). */
+  batchApproved?: string;
+  /** Said (and focused) where the batch buttons were, after "Reject all" (`{count}`). */
+  batchRejected?: string;
   // TimePickerCard
   timePickerEyebrow: string;
   timePickerWith: string;
@@ -130,6 +142,12 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   answerFirst: 'Answer or dismiss this card before sending a new message.',
   dismissed: 'Dismissed',
   waitingTitle: '({count}) Waiting for you',
+  batchTitle: '{count} approvals wait for you',
+  batchApproveAll: 'Approve all ({count})',
+  batchRejectAll: 'Reject all ({count})',
+  batchRejectReason: 'Reason for rejecting all (optional)',
+  batchApproved: 'Approved {count} requests.',
+  batchRejected: 'Rejected {count} requests.',
   timePickerEyebrow: 'Book a call',
   timePickerWith: 'With {attendee}',
   timePickerDefaultTopic: 'a call',
@@ -212,13 +230,26 @@ const warnedLocales = new Set<string>();
  * Whether `labels` translates every text of the cards (a table such as `zhCN.labels`), not just a
  * few. `loading` came after the other labels: a table without it is still whole.
  */
+/** Keys added after the first tables were written: a table without them is still whole (English fills them in). */
+const ADDED_LATER: readonly string[] = [
+  'loading',
+  'waitingTitle',
+  'batchTitle',
+  'batchApproveAll',
+  'batchRejectAll',
+  'batchRejectReason',
+  'batchApproved',
+  'batchRejected',
+];
+
 const isWholeTable = (labels: Readonly<Record<string, unknown>> | undefined): boolean =>
-  !!labels && Object.keys(EN_LABELS).every((key) => typeof labels[key] === 'string' || key === 'loading');
+  !!labels && Object.keys(EN_LABELS).every((key) => typeof labels[key] === 'string' || ADDED_LATER.includes(key));
 
 /** The language the cards speak: their `lang` and every text. */
 export interface CardLanguage {
   locale: InterruptLocale;
-  labels: InterruptLabels;
+  /** Every key filled: English stands in for a key the given table lacks. */
+  labels: Required<InterruptLabels>;
 }
 
 /**
@@ -247,7 +278,7 @@ export function resolveLanguage(locale: InterruptLocale | string | undefined, ov
   for (const [key, value] of Object.entries(overrides ?? {})) {
     if (typeof value === 'string' && key !== '__proto__' && key !== 'constructor') labels[key] = value;
   }
-  return { locale: spoken as InterruptLocale, labels: labels as unknown as InterruptLabels };
+  return { locale: spoken as InterruptLocale, labels: labels as unknown as Required<InterruptLabels> };
 }
 
 /**
@@ -259,7 +290,7 @@ export function resolveLanguage(locale: InterruptLocale | string | undefined, ov
 export function resolveLabels(
   locale: InterruptLocale | string | undefined,
   overrides?: Readonly<Record<string, unknown>>,
-): InterruptLabels {
+): Required<InterruptLabels> {
   return resolveLanguage(locale, overrides).labels;
 }
 
