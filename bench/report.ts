@@ -10,6 +10,8 @@ export interface BenchRow {
   unit: string;
   /** ours / baseline. */
   ratio: number | null;
+  /** Show the ratio as a share of the baseline (`0.478 %`) rather than a factor (`0.00478x`). */
+  ratioAsShare?: boolean;
   /** The target in words, e.g. "<= 1.05x". */
   target: string;
   /** null: not measured (the reason is in `note`). */
@@ -37,7 +39,7 @@ export function formatTable(rows: readonly BenchRow[]): string {
     row.figure,
     cell(row.ours, ` ${row.unit}`),
     cell(row.baseline, ` ${row.unit}`),
-    row.ratio === null ? '-' : `${round(row.ratio)}x`,
+    row.ratio === null ? '-' : row.ratioAsShare ? `${round(100 * row.ratio)} %` : `${round(row.ratio)}x`,
     row.target,
     row.pass === null ? 'n/a' : row.pass ? 'yes' : 'NO',
     row.samples,

@@ -1,11 +1,13 @@
 /**
- * Size budgets (gzipped, minified, peers external), enforced in `npm test`. Size is not a timing:
+ * Size ceilings (gzipped, minified, peers external), enforced in `npm test`. Size is not a timing:
  * it is deterministic, so it may fail the build. The numbers come from the same code as
  * `npm run bench` (bench/size.ts), which bundles each package export from source with esbuild;
- * no `dist/` needed. Budgets live in `SIZE_BUDGETS`; see bench/README.md before changing them.
+ * no `dist/` needed. Each ceiling is the entry's measurement in `SIZE_MEASURED` plus 10 %: a fix
+ * that needs more raises that line, with the new measurement in its commit. CopilotKit's chat,
+ * the bench's yardstick, is not bundled here (it takes seconds).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CARD_ALONE, measureSizes, SIZE_BUDGETS, TYPICAL_APP, type SizeResult } from '../../bench/size';
+import { CARD_ALONE, exportSources, measureSizes, SIZE_BUDGETS, SIZE_MEASURED, TYPICAL_APP, type SizeResult } from '../../bench/size';
 
 let sizes: SizeResult[];
 
@@ -13,15 +15,22 @@ beforeAll(async () => {
   sizes = await measureSizes();
 });
 
-describe('size budgets (min + gzip)', () => {
+describe('size ceilings (min + gzip)', () => {
   for (const [entry, budget] of Object.entries(SIZE_BUDGETS)) {
-    it(`${entry} <= ${budget} bytes`, () => {
+    it(`given ${entry}, should weigh at most ${budget} B gzipped (${SIZE_MEASURED[entry]} B measured + 10 %)`, () => {
       const size = sizes.find((item) => item.entry === entry);
       expect(size, `${entry} is not in package.json exports`).toBeDefined();
       if (!size) return;
       expect(size.gzipped, `${entry} (${size.source}) is ${size.gzipped} B gzipped`).toBeLessThanOrEqual(budget);
     });
   }
+
+  it('given every entry package.json exports, should have a ceiling (one line in SIZE_MEASURED)', () => {
+    const unbudgeted = exportSources()
+      .map(({ entry }) => entry)
+      .filter((entry) => SIZE_BUDGETS[entry] === undefined);
+    expect(unbudgeted, 'entries that ship without a size ceiling').toEqual([]);
+  });
 
   it('tree-shaking: one card imported alone weighs less than the whole entry', () => {
     const whole = sizes.find((item) => item.entry === CARD_ALONE.entry);
