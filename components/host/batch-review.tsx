@@ -4,7 +4,7 @@ import { formatLabel, resolveLanguage } from '../../src/i18n/labels';
 import { InterruptReason } from '../../src/protocol/constants';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import type { InterruptController } from '../../hooks/interrupt-controller';
-import { toolCallOf } from '../tool-approval-card/approval-edit-model';
+import { toolCallOf } from '../../src/unwrap/approval-call';
 
 /**
  * The direct-mode approvals of a set that still wait for the user: what "Approve all" and
