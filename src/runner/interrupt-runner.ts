@@ -240,8 +240,8 @@ export class InterruptRunner extends AgentRunner {
     }
     this.startHeartbeat();
     try {
-      const historic = await this.historicMessageIds(db, threadId, runPk);
-      const writer = new EventWriter(db, runPk);
+      const historic = await this.historicMessageIds(db, threadId, run.runPk);
+      const writer = new EventWriter(db, run.runPk);
       const seen: BaseEvent[] = [];
       let storeError: unknown;
       writer.onFailure = (error) => {
