@@ -102,7 +102,9 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     },
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
       const client = await checkout();
-      const sql: Sql = { query: async <Row>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as Row[] };
+      const sql: Sql = {
+        query: async <Row>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as Row[],
+      };
       try {
         await client.query('BEGIN');
         const result = await work(sql);
@@ -156,7 +158,9 @@ export async function openEmbedded(dir: string): Promise<Database> {
     shared: false,
     query: async <Row>(text: string, params: readonly unknown[] = []) => (await db.query<Row>(text, [...params])).rows,
     transaction: <T>(work: (sql: Sql) => Promise<T>) =>
-      db.transaction((tx) => work({ query: async <Row>(text: string, params: readonly unknown[] = []) => (await tx.query<Row>(text, [...params])).rows })),
+      db.transaction((tx) =>
+        work({ query: async <Row>(text: string, params: readonly unknown[] = []) => (await tx.query<Row>(text, [...params])).rows }),
+      ),
     async close() {
       if (closed) return;
       closed = true;

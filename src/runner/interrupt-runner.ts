@@ -105,7 +105,8 @@ export class InterruptRunner extends AgentRunner {
   run(request: AgentRunnerRunRequest): Observable<BaseEvent> {
     const events = new ReplaySubject<BaseEvent>(Infinity);
     const problem =
-      threadIdProblem(request.threadId) ?? (this.closing ? `${PREFIX} the runner is closed; thread ${JSON.stringify(request.threadId)} was not run.` : undefined);
+      threadIdProblem(request.threadId) ??
+      (this.closing ? `${PREFIX} the runner is closed; thread ${JSON.stringify(request.threadId)} was not run.` : undefined);
     if (problem) refuse(events, problem);
     else void this.execute(request, events);
     return events.asObservable();
@@ -185,7 +186,9 @@ export class InterruptRunner extends AgentRunner {
         try {
           return JSON.parse(text) as unknown;
         } catch {
-          throw new Error(`${PREFIX} the stored interrupt ${row.interrupt_key} of thread ${row.thread_key} has a ${field} that no longer parses as JSON.`);
+          throw new Error(
+            `${PREFIX} the stored interrupt ${row.interrupt_key} of thread ${row.thread_key} has a ${field} that no longer parses as JSON.`,
+          );
         }
       };
       return {
@@ -336,11 +339,15 @@ export class InterruptRunner extends AgentRunner {
       const answers = await this.answer(sql, threadId, input, now);
       const held = thread?.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
       const busy =
-        held !== undefined && (thread!.running_owner === this.instanceId ? this.holds(held) : Number(thread!.heartbeat_at) > now - this.staleAfterMs);
+        held !== undefined &&
+        (thread!.running_owner === this.instanceId ? this.holds(held) : Number(thread!.heartbeat_at) > now - this.staleAfterMs);
       if (busy) throw new Refusal(`${PREFIX} Thread already running: ${JSON.stringify(threadId)} has a run in progress.`);
       if (thread?.running_run_pk != null) {
         // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
-        await sql.query(`UPDATE cki_runs SET status = 'abandoned', finished_at = $2 WHERE run_pk = $1 AND status = 'running'`, [thread.running_run_pk, now]);
+        await sql.query(`UPDATE cki_runs SET status = 'abandoned', finished_at = $2 WHERE run_pk = $1 AND status = 'running'`, [
+          thread.running_run_pk,
+          now,
+        ]);
       }
       const [created] = await sql.query<{ run_pk: unknown }>(
         `INSERT INTO cki_runs (thread_key, run_key, agent_id, status, started_at) VALUES ($1, $2, $3, 'running', $4) RETURNING run_pk`,
@@ -348,7 +355,11 @@ export class InterruptRunner extends AgentRunner {
       );
       const runPk = Number(created!.run_pk);
       if (answers.length > 0) {
-        await sql.query(`UPDATE cki_interrupts SET answered_run_pk = $1 WHERE thread_key = $2 AND interrupt_hash = ANY($3::text[])`, [runPk, threadKey, answers]);
+        await sql.query(`UPDATE cki_interrupts SET answered_run_pk = $1 WHERE thread_key = $2 AND interrupt_hash = ANY($3::text[])`, [
+          runPk,
+          threadKey,
+          answers,
+        ]);
       }
       await sql.query(
         `UPDATE cki_threads SET running_run_pk = $2, running_owner = $3, heartbeat_at = $4, updated_at = $4, stop_requested = false, agent_id = $5 WHERE thread_key = $1`,
@@ -362,15 +373,19 @@ export class InterruptRunner extends AgentRunner {
   private async answer(sql: Sql, threadId: string, input: RunAgentInput, now: number): Promise<string[]> {
     const resume = (input as { resume?: unknown }).resume;
     if (resume === undefined || resume === null) return [];
-    if (!Array.isArray(resume)) throw new Refusal(`${PREFIX} the resume of thread ${JSON.stringify(threadId)} is not a list of answers; the run was refused.`);
+    if (!Array.isArray(resume))
+      throw new Refusal(`${PREFIX} the resume of thread ${JSON.stringify(threadId)} is not a list of answers; the run was refused.`);
     const threadKey = encode(threadId);
     const hashes: string[] = [];
     for (const entry of resume as ResumeEntry[]) {
       const id = entry?.interruptId;
-      if (typeof id !== 'string') throw new Refusal(`${PREFIX} a resume entry on thread ${JSON.stringify(threadId)} has no interruptId; the run was refused.`);
+      if (typeof id !== 'string')
+        throw new Refusal(`${PREFIX} a resume entry on thread ${JSON.stringify(threadId)} has no interruptId; the run was refused.`);
       const status = entry.status === 'cancelled' ? 'cancelled' : entry.status === 'resolved' ? 'resolved' : undefined;
       if (!status) {
-        throw new Refusal(`${PREFIX} the resume of interrupt ${JSON.stringify(id)} has status ${JSON.stringify(entry.status)}; it must be "resolved" or "cancelled". The run was refused.`);
+        throw new Refusal(
+          `${PREFIX} the resume of interrupt ${JSON.stringify(id)} has status ${JSON.stringify(entry.status)}; it must be "resolved" or "cancelled". The run was refused.`,
+        );
       }
       const hash = interruptHash(id);
       const claimed = await sql.query(
@@ -382,7 +397,10 @@ export class InterruptRunner extends AgentRunner {
         hashes.push(hash);
         continue;
       }
-      const [existing] = await sql.query<{ status: string }>(`SELECT status FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`, [threadKey, hash]);
+      const [existing] = await sql.query<{ status: string }>(
+        `SELECT status FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`,
+        [threadKey, hash],
+      );
       throw new Refusal(
         existing
           ? `${PREFIX} interrupt ${JSON.stringify(id)} on thread ${JSON.stringify(threadId)} was already answered (${existing.status}); only the first answer counts. The run was refused.`
@@ -398,8 +416,7 @@ export class InterruptRunner extends AgentRunner {
     const last = all[all.length - 1];
     const status = run.stopRequested ? 'stopped' : interruption !== undefined || last?.type === EventType.RUN_ERROR ? 'error' : 'finished';
     const finished = [...all].reverse().find((event) => event.type === EventType.RUN_FINISHED) as
-      | { outcome?: { type?: string; interrupts?: Array<{ id?: unknown; reason?: unknown; expiresAt?: unknown }> } }
-      | undefined;
+      { outcome?: { type?: string; interrupts?: Array<{ id?: unknown; reason?: unknown; expiresAt?: unknown }> } } | undefined;
     const raised = finished?.outcome?.type === 'interrupt' && Array.isArray(finished.outcome.interrupts) ? finished.outcome.interrupts : [];
     return db.transaction(async (sql) => {
       const now = Date.now();
@@ -524,7 +541,13 @@ export class InterruptRunner extends AgentRunner {
   }
 
   /** Reads a run held by another instance as its events are written, until it ends. */
-  private async follow(db: Database, runPk: number, subscriber: Subscriber<BaseEvent>, control: { closed: boolean }, fresh: (event: BaseEvent) => boolean) {
+  private async follow(
+    db: Database,
+    runPk: number,
+    subscriber: Subscriber<BaseEvent>,
+    control: { closed: boolean },
+    fresh: (event: BaseEvent) => boolean,
+  ) {
     let seq = -1;
     while (!control.closed) {
       // The status is read before the events: a run is ended in the transaction that saves its last events.
@@ -532,7 +555,10 @@ export class InterruptRunner extends AgentRunner {
         `SELECT r.status, t.heartbeat_at, t.running_run_pk FROM cki_runs r JOIN cki_threads t ON t.thread_key = r.thread_key WHERE r.run_pk = $1`,
         [runPk],
       );
-      const rows = await db.query<{ seq: unknown; payload: string }>(`SELECT seq, payload FROM cki_events WHERE run_pk = $1 AND seq > $2 ORDER BY seq`, [runPk, seq]);
+      const rows = await db.query<{ seq: unknown; payload: string }>(
+        `SELECT seq, payload FROM cki_events WHERE run_pk = $1 AND seq > $2 ORDER BY seq`,
+        [runPk, seq],
+      );
       for (const row of rows) {
         seq = Number(row.seq);
         let event: BaseEvent;
@@ -670,7 +696,9 @@ async function insertEvents(sql: Sql, runPk: number, events: readonly BaseEvent[
 async function openStore(options: InterruptRunnerOptions): Promise<Database> {
   const { url } = options;
   if (url !== undefined && !isPostgresUrl(url)) {
-    throw new Error(`${PREFIX} url must start with postgres:// or postgresql:// (got ${redactUrl(url)}); leave it unset for the embedded store.`);
+    throw new Error(
+      `${PREFIX} url must start with postgres:// or postgresql:// (got ${redactUrl(url)}); leave it unset for the embedded store.`,
+    );
   }
   const db = url ? await openPostgres(url, options.poolSize ?? 10) : await openEmbedded(options.dataDir ?? DEFAULT_EMBEDDED_DIR);
   try {

@@ -76,6 +76,8 @@ export async function ensureSchema(db: Database): Promise<void> {
       }
     }
     for (const statement of CREATE) await sql.query(statement);
-    await sql.query(`INSERT INTO cki_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`, [String(SCHEMA_VERSION)]);
+    await sql.query(`INSERT INTO cki_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`, [
+      String(SCHEMA_VERSION),
+    ]);
   });
 }

@@ -42,7 +42,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const data = join(dir, 'data');
   // initdb refuses to run as root: run the server as the `postgres` user, which must own the folder.
   const asRoot = process.getuid?.() === 0;
-  const user = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) } : undefined;
+  const user = asRoot
+    ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) }
+    : undefined;
   if (user) chownSync(dir, user.uid, user.gid);
   execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], {
     stdio: 'pipe',
@@ -51,7 +53,22 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const port = await freePort();
   const server: ChildProcess = spawn(
     join(bin, 'postgres'),
-    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'], ...(user ?? {}) },
   );
   let log = '';

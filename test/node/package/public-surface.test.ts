@@ -128,6 +128,17 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'userQuestionInterrupt',
     'withNormalizedInterrupts',
   ],
+  './runner': [
+    'DEFAULT_EMBEDDED_DIR',
+    'InterruptRecord',
+    'InterruptRunner',
+    'InterruptRunnerOptions',
+    'InterruptStatus',
+    'ListInterruptsQuery',
+    'MAX_THREAD_ID_BYTES',
+    'SCHEMA_VERSION',
+    'createInterruptRunner',
+  ],
   './mastra': [
     'ApprovalResume',
     'ApprovalSuspend',

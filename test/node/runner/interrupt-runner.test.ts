@@ -31,8 +31,8 @@ class StoppableAgent extends ScriptedAgent {
 }
 
 const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
-const ofType = (events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type);
-const errorsOf = (events: BaseEvent[]) => ofType(events, EventType.RUN_ERROR).map((event) => (event as { message: string }).message);
+const ofType = (events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type) as Array<Record<string, unknown>>;
+const errorsOf = (events: BaseEvent[]) => ofType(events, EventType.RUN_ERROR).map((event) => event.message as string);
 const userMessage = (id: string, content: string): Message => ({ id, role: 'user', content }) as Message;
 
 function inputFor(threadId: string, extra: Partial<RunAgentInput> & { resume?: unknown } = {}): RunAgentInput {
@@ -45,7 +45,11 @@ const raising =
   (input) =>
     (input as { resume?: unknown }).resume
       ? [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)]
-      : [runStarted(input), ...textMessage(`ask-${input.runId}`, 'Needs your answer.'), runFinished(input, interruptOutcome(...interrupts))];
+      : [
+          runStarted(input),
+          ...textMessage(`ask-${input.runId}`, 'Needs your answer.'),
+          runFinished(input, interruptOutcome(...interrupts)),
+        ];
 
 interface StoreUnderTest {
   /** Options for a runner on a fresh store. */
@@ -136,7 +140,10 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     const replay = await collect(runner.connect({ threadId }));
     const started = ofType(replay, EventType.RUN_STARTED) as Array<{ input: RunAgentInput }>;
     expect(started.map((event) => event.input.messages.map((message) => message.id))).toEqual([['u1'], ['u2']]);
-    expect(ofType(replay, EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta: string }).delta)).toEqual(['Hi there', 'Hi there']);
+    expect(ofType(replay, EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta: string }).delta)).toEqual([
+      'Hi there',
+      'Hi there',
+    ]);
     expect(ofType(replay, EventType.RUN_FINISHED)).toHaveLength(2);
 
     const restarted = open();
@@ -150,7 +157,12 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
   it('given a run in progress, isRunning should say so, stop should end it, and the stopped run should be kept', async () => {
     const threadId = `stop-${randomUUID()}`;
     const gate = createGate();
-    const agent = new StoppableAgent((input) => [runStarted(input), ...textMessage('m-stop', 'Working'), () => gate.wait(), runFinished(input)]);
+    const agent = new StoppableAgent((input) => [
+      runStarted(input),
+      ...textMessage('m-stop', 'Working'),
+      () => gate.wait(),
+      runFinished(input),
+    ]);
     const input = inputFor(threadId);
     const events = runner.run({ threadId, agent, input });
     const all = collect(events);
@@ -186,7 +198,11 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     gate.open();
     await done;
     const events = await joined;
-    expect(ofType(events, EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta: string }).delta)).toEqual(['First', 'Live', 'After']);
+    expect(ofType(events, EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta: string }).delta)).toEqual([
+      'First',
+      'Live',
+      'After',
+    ]);
     expect(ofType(events, EventType.RUN_STARTED)).toHaveLength(2);
     expect(ofType(events, EventType.RUN_FINISHED)).toHaveLength(2);
   });
@@ -215,7 +231,16 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
 
     const open = await runner.listInterrupts({ threadId });
     expect(open).toEqual([
-      { threadId, interruptId: expect.any(String), reason: expect.any(String), raisedAt: expect.any(String), expiresAt: expect.anything(), status: 'open', response: null, answeredAt: null },
+      {
+        threadId,
+        interruptId: expect.any(String),
+        reason: expect.any(String),
+        raisedAt: expect.any(String),
+        expiresAt: expect.anything(),
+        status: 'open',
+        response: null,
+        answeredAt: null,
+      },
       expect.objectContaining({ threadId, status: 'open', response: null, answeredAt: null }),
     ]);
     expect(open.map((row) => [row.interruptId, row.reason, row.expiresAt]).sort()).toEqual([
@@ -263,7 +288,9 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     const otherAgent = new ScriptedAgent(raising({ id: 'i-other', reason: 'tool_approval' }));
     await collect(runner.run({ threadId: elsewhere, agent: otherAgent, input: inputFor(elsewhere) }));
     if (which === 'answered') {
-      await collect(runner.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId: 'i-1', status: 'resolved', payload: 1 }] }) }));
+      await collect(
+        runner.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId: 'i-1', status: 'resolved', payload: 1 }] }) }),
+      );
     }
     const target = which === 'never-raised' ? 'i-unknown' : which === 'answered' ? 'i-1' : 'i-other';
     const runsBefore = agent.runs.length;
@@ -273,7 +300,12 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
       runner.run({
         threadId,
         agent,
-        input: inputFor(threadId, { resume: [{ interruptId: 'i-2', status: 'resolved', payload: 2 }, { interruptId: target, status: 'resolved', payload: 3 }] }),
+        input: inputFor(threadId, {
+          resume: [
+            { interruptId: 'i-2', status: 'resolved', payload: 2 },
+            { interruptId: target, status: 'resolved', payload: 3 },
+          ],
+        }),
       }),
     );
     expect(events.map((event) => event.type)).toEqual([EventType.RUN_ERROR]);
@@ -288,25 +320,37 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
   it.each([
     ['one instance', false],
     ['two instances', true],
-  ])('given two resumes of the same interrupt at once through %s, exactly one should run and the other be refused', async (_, twoInstances) => {
-    const threadId = `race-${randomUUID()}`;
-    const agent = new ScriptedAgent(raising({ id: 'i-race', reason: 'tool_approval' }));
-    await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
-    const second = twoInstances ? open() : runner;
-    const answer = (instance: InterruptRunner, approved: boolean) =>
-      collect(instance.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId: 'i-race', status: 'resolved', payload: { approved } }] }) }));
+  ])(
+    'given two resumes of the same interrupt at once through %s, exactly one should run and the other be refused',
+    async (_, twoInstances) => {
+      const threadId = `race-${randomUUID()}`;
+      const agent = new ScriptedAgent(raising({ id: 'i-race', reason: 'tool_approval' }));
+      await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      const second = twoInstances ? open() : runner;
+      const answer = (instance: InterruptRunner, approved: boolean) =>
+        collect(
+          instance.run({
+            threadId,
+            agent,
+            input: inputFor(threadId, { resume: [{ interruptId: 'i-race', status: 'resolved', payload: { approved } }] }),
+          }),
+        );
 
-    const outcomes = await Promise.all([answer(runner, true), answer(second, false)]);
-    const accepted = outcomes.filter((events) => errorsOf(events).length === 0);
-    const refused = outcomes.filter((events) => errorsOf(events).length > 0);
-    expect(accepted).toHaveLength(1);
-    expect(refused).toHaveLength(1);
-    expect(errorsOf(refused[0]!)[0]).toMatch(/"i-race".*(already answered|already running)/);
-    const resumeRuns = agent.runs.filter((input) => (input as { resume?: unknown }).resume);
-    expect(resumeRuns).toHaveLength(1);
-    const [row] = await runner.listInterrupts({ threadId });
-    expect(row).toMatchObject({ status: 'resolved', response: (resumeRuns[0] as { resume: Array<{ payload: unknown }> }).resume[0]!.payload });
-  });
+      const outcomes = await Promise.all([answer(runner, true), answer(second, false)]);
+      const accepted = outcomes.filter((events) => errorsOf(events).length === 0);
+      const refused = outcomes.filter((events) => errorsOf(events).length > 0);
+      expect(accepted).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      expect(errorsOf(refused[0]!)[0]).toMatch(/"i-race".*(already answered|already running)/);
+      const resumeRuns = agent.runs.filter((input) => (input as { resume?: unknown }).resume);
+      expect(resumeRuns).toHaveLength(1);
+      const [row] = await runner.listInterrupts({ threadId });
+      expect(row).toMatchObject({
+        status: 'resolved',
+        response: (resumeRuns[0] as { resume: Array<{ payload: unknown }> }).resume[0]!.payload,
+      });
+    },
+  );
 
   it('given a run on one instance, a second instance should join it live, and a resume may land on either', async () => {
     const threadId = `instances-${randomUUID()}`;
@@ -316,7 +360,12 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     const agent = new ScriptedAgent((input) =>
       (input as { resume?: unknown }).resume
         ? [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)]
-        : [runStarted(input), ...textMessage('m-asking', 'Asking'), () => gate.wait(), runFinished(input, interruptOutcome({ id: 'i-x', reason: 'tool_approval' }))],
+        : [
+            runStarted(input),
+            ...textMessage('m-asking', 'Asking'),
+            () => gate.wait(),
+            runFinished(input, interruptOutcome({ id: 'i-x', reason: 'tool_approval' })),
+          ],
     );
     const live = a.run({ threadId, agent, input: inputFor(threadId) });
     const done = collect(live);
@@ -332,7 +381,9 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     expect(ofType(seen, EventType.RUN_FINISHED)[0]).toMatchObject({ outcome: { type: 'interrupt', interrupts: [{ id: 'i-x' }] } });
     expect(await b.isRunning({ threadId })).toBe(false);
 
-    const resumed = await collect(b.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId: 'i-x', status: 'resolved', payload: 'yes' }] }) }));
+    const resumed = await collect(
+      b.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId: 'i-x', status: 'resolved', payload: 'yes' }] }) }),
+    );
     expect(errorsOf(resumed)).toEqual([]);
     expect((await a.listInterrupts({ threadId }))[0]).toMatchObject({ status: 'resolved', response: 'yes' });
     const fromA = await collect(a.connect({ threadId }));
@@ -344,7 +395,23 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
 
   it('given hostile thread ids, interrupt ids and payloads, every one should be stored and read back unchanged', async () => {
     const hostile = fc.oneof(
-      fc.constantFrom("'", '"', ';', '--', "'); DROP TABLE cki_events; --", '\u0000', '\\', '\\u0000', '😀', '\u{10FFFF}', '\uD800', '\uDFFF', '%s', '$1', '\n\r\t'),
+      fc.constantFrom(
+        "'",
+        '"',
+        ';',
+        '--',
+        "'); DROP TABLE cki_events; --",
+        '\u0000',
+        '\\',
+        '\\u0000',
+        '😀',
+        '\u{10FFFF}',
+        '\uD800',
+        '\uDFFF',
+        '%s',
+        '$1',
+        '\n\r\t',
+      ),
       fc.string({ unit: 'binary', maxLength: 8 }),
     );
     const text = fc.array(hostile, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
@@ -355,14 +422,18 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         const agent = new ScriptedAgent(raising({ id: interruptId, reason }));
         await collect(runner.run({ threadId, agent, input: inputFor(threadId, { messages: [userMessage(`u-${note}`, note)] }) }));
         const response = { payload, note };
-        const resumed = await collect(runner.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId, status: 'resolved', payload: response }] }) }));
+        const resumed = await collect(
+          runner.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId, status: 'resolved', payload: response }] }) }),
+        );
         expect(errorsOf(resumed)).toEqual([]);
 
         const [row] = await runner.listInterrupts({ threadId });
         expect(row).toMatchObject({ threadId, interruptId, reason, status: 'resolved' });
         expect(row!.response).toEqual(JSON.parse(JSON.stringify(response)));
         const replay = await collect(runner.connect({ threadId }));
-        const started = ofType(replay, EventType.RUN_STARTED) as Array<{ input: { messages: Message[]; resume?: Array<{ payload: unknown }> } }>;
+        const started = ofType(replay, EventType.RUN_STARTED) as Array<{
+          input: { messages: Message[]; resume?: Array<{ payload: unknown }> };
+        }>;
         expect(started[0]!.input.messages[0]!.content).toBe(note);
         expect(started[1]!.input.resume![0]!.payload).toEqual(JSON.parse(JSON.stringify(response)));
       }),
@@ -375,10 +446,14 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     const big = ('\u0000😀\\\'";--' + 'x'.repeat(1000)).repeat(1024);
     const agent = new ScriptedAgent(raising({ id: 'i-big', reason: 'tool_approval' }));
     await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
-    await collect(runner.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId: 'i-big', status: 'resolved', payload: big }] }) }));
+    await collect(
+      runner.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId: 'i-big', status: 'resolved', payload: big }] }) }),
+    );
     expect((await runner.listInterrupts({ threadId }))[0]!.response).toBe(big);
     const replay = await collect(open().connect({ threadId }));
-    expect((ofType(replay, EventType.RUN_STARTED)[1] as { input: { resume: Array<{ payload: string }> } }).input.resume[0]!.payload).toBe(big);
+    expect((ofType(replay, EventType.RUN_STARTED)[1] as { input: { resume: Array<{ payload: string }> } }).input.resume[0]!.payload).toBe(
+      big,
+    );
   });
 
   it('given a thread id too long to index, run and connect should refuse it up front with the limit, storing nothing', async () => {
@@ -401,7 +476,11 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
   it('given a stored event that no longer parses, that thread connect should say so and other threads should replay as before', async () => {
     const own = await store.fresh();
     const first = createInterruptRunner(own);
-    const agent = new ScriptedAgent((input) => [runStarted(input), ...textMessage(`m-${input.threadId}`, `Hello ${input.threadId}`), runFinished(input)]);
+    const agent = new ScriptedAgent((input) => [
+      runStarted(input),
+      ...textMessage(`m-${input.threadId}`, `Hello ${input.threadId}`),
+      runFinished(input),
+    ]);
     await collect(first.run({ threadId: 'broken', agent, input: inputFor('broken') }));
     await collect(first.run({ threadId: 'fine', agent, input: inputFor('fine') }));
     const fineBefore = await collect(first.connect({ threadId: 'fine' }));
