@@ -34,6 +34,9 @@ export const EXTERNAL = [
   'zod/*',
   'rxjs',
   'rxjs/*',
+  'pg',
+  '@electric-sql/*',
+  'node:*',
 ];
 
 /** One card imported alone from `./cards`: what tree-shaking leaves of that entry. */
