@@ -246,10 +246,18 @@ export class InterruptRunner extends AgentRunner {
       const historic = await this.historicMessageIds(db, threadId, run.runPk);
       const writer = new EventWriter(db, run.runPk);
       const seen: BaseEvent[] = [];
+      // The run's end (RUN_FINISHED, RUN_ERROR and anything after) is held back and sent only once
+      // the run, with the interrupts it raised, is saved: a client never answers an interrupt the
+      // store does not hold yet, and never hears "finished" of a run that was not kept.
+      const held: BaseEvent[] = [];
       let storeError: unknown;
       writer.onFailure = (error) => {
         storeError ??= error;
-        this.abort(run);
+        try {
+          agent.abortRun();
+        } catch {
+          // the run is reported as lost either way
+        }
       };
       let interruption: string | undefined;
       try {
@@ -263,6 +271,10 @@ export class InterruptRunner extends AgentRunner {
               stored = { ...event, input: { ...input, ...(messages ? { messages } : {}) } } as BaseEvent;
             }
             seen.push(stored);
+            if (held.length > 0 || stored.type === EventType.RUN_FINISHED || stored.type === EventType.RUN_ERROR) {
+              held.push(stored);
+              return;
+            }
             events.next(stored);
             writer.push(stored);
           },
@@ -270,25 +282,28 @@ export class InterruptRunner extends AgentRunner {
       } catch (error) {
         interruption = describe(error);
       }
-      if (storeError !== undefined) interruption = storeLost(db, 'during the run; it was not saved', storeError);
+      await writer.drain();
+      const lost = (when: string, error: unknown) => {
+        // The run's rows stay marked running and are never replayed: nothing half-written shows.
+        events.next(runError(storeLost(db, when, error)));
+        events.complete();
+      };
+      if (storeError !== undefined) {
+        lost('during the run; it was not saved', storeError);
+        return;
+      }
       // The closing events CopilotKit's runner adds (ends of open messages, RUN_ERROR or RUN_FINISHED).
       const before = seen.length;
       const appended = finalizeRunEvents(seen, {
         stopRequested: run.stopRequested,
         ...(interruption !== undefined ? { interruptionMessage: interruption } : {}),
       });
-      const tail = seen.length > before ? seen.splice(before) : [...appended];
-      if (storeError === undefined) {
-        try {
-          await writer.drain();
-          await this.finish(db, threadId, run, [...seen.filter((event) => !writer.has(event)), ...tail], seen.concat(tail), interruption);
-        } catch (error) {
-          // The run's rows stay marked running and are never replayed: nothing half-written shows.
-          for (const event of tail) events.next(event);
-          events.next(runError(storeLost(db, 'while saving the run; it was not saved', error)));
-          events.complete();
-          return;
-        }
+      const tail = [...held, ...(seen.length > before ? seen.splice(before) : appended)];
+      try {
+        await this.finish(db, threadId, run, tail, [...seen, ...tail.slice(held.length)], interruption);
+      } catch (error) {
+        lost('while saving the run; it was not saved', error);
+        return;
       }
       for (const event of tail) events.next(event);
       events.complete();

@@ -11,6 +11,10 @@ export interface PostgresCluster {
   url: string;
   /** A URL for another, fresh database on the same server. */
   createDatabase(name: string): Promise<string>;
+  /** Stops the server, keeping its data (the database goes away under its clients). */
+  halt(): Promise<void>;
+  /** Starts the halted server again on the same port and data. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -51,46 +55,48 @@ export async function startPostgres(): Promise<PostgresCluster> {
     ...(user ?? {}),
   });
   const port = await freePort();
-  const server: ChildProcess = spawn(
-    join(bin, 'postgres'),
-    [
-      '-D',
-      data,
-      '-p',
-      String(port),
-      '-k',
-      dir,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'], ...(user ?? {}) },
-  );
-  let log = '';
-  server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const url = `postgres://postgres:s3cret-pw@127.0.0.1:${port}/postgres`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch (error) {
-      await client.end().catch(() => {});
-      if (Date.now() > deadline || server.exitCode !== null) {
-        server.kill('SIGKILL');
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`PostgreSQL did not start: ${String(error)}\n${log}`);
+  const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'];
+  const speed = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+
+  let server: ChildProcess;
+  let exited: Promise<void>;
+  const launch = async () => {
+    server = spawn(join(bin, 'postgres'), [...args, ...speed], { stdio: ['ignore', 'ignore', 'pipe'], ...(user ?? {}) });
+    let log = '';
+    server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch (error) {
+        await client.end().catch(() => {});
+        if (Date.now() > deadline || server.exitCode !== null) {
+          server.kill('SIGKILL');
+          throw new Error(`PostgreSQL did not start: ${String(error)}\n${log}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  };
+  const halt = async () => {
+    if (server.exitCode !== null) return;
+    server.kill('SIGINT'); // fast shutdown: open connections are dropped
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (server.exitCode === null) {
+      server.kill('SIGKILL');
+      await exited;
+    }
+  };
+  try {
+    await launch();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
   return {
     url,
@@ -101,12 +107,10 @@ export async function startPostgres(): Promise<PostgresCluster> {
       await client.end();
       return url.replace(/\/postgres$/, `/${encodeURIComponent(name)}`);
     },
+    halt,
+    resume: launch,
     async stop() {
-      if (server.exitCode === null) {
-        server.kill('SIGINT'); // fast shutdown
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-        if (server.exitCode === null) server.kill('SIGKILL');
-      }
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -140,10 +140,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     const replay = await collect(runner.connect({ threadId }));
     const started = ofType(replay, EventType.RUN_STARTED) as Array<{ input: RunAgentInput }>;
     expect(started.map((event) => event.input.messages.map((message) => message.id))).toEqual([['u1'], ['u2']]);
-    expect(ofType(replay, EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta: string }).delta)).toEqual([
-      'Hi there',
-      'Hi there',
-    ]);
+    expect(ofType(replay, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Hi there', 'Hi there']);
     expect(ofType(replay, EventType.RUN_FINISHED)).toHaveLength(2);
 
     const restarted = open();
@@ -198,11 +195,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     gate.open();
     await done;
     const events = await joined;
-    expect(ofType(events, EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta: string }).delta)).toEqual([
-      'First',
-      'Live',
-      'After',
-    ]);
+    expect(ofType(events, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['First', 'Live', 'After']);
     expect(ofType(events, EventType.RUN_STARTED)).toHaveLength(2);
     expect(ofType(events, EventType.RUN_FINISHED)).toHaveLength(2);
   });
@@ -377,7 +370,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     gate.open();
     await done;
     const seen = await joined;
-    expect(ofType(seen, EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta: string }).delta)).toEqual(['Asking']);
+    expect(ofType(seen, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Asking']);
     expect(ofType(seen, EventType.RUN_FINISHED)[0]).toMatchObject({ outcome: { type: 'interrupt', interrupts: [{ id: 'i-x' }] } });
     expect(await b.isRunning({ threadId })).toBe(false);
 
@@ -564,4 +557,54 @@ describe('the durable runner given a database it cannot reach', () => {
     await expect(runner.ready()).rejects.toThrow(/url must start with postgres:\/\/ .*mysql:\/\/bob:\*\*\*@db\/x/);
     await runner.close();
   });
+});
+
+describe('the durable runner on PostgreSQL when the database goes away in the middle of a run', () => {
+  let own: PostgresCluster | undefined;
+  beforeAll(async () => {
+    own = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await own?.stop();
+  });
+
+  it('given the server stops during a run, that run should end with RUN_ERROR, and once it is back only the saved runs should replay', async () => {
+    const runner = createInterruptRunner({ url: own!.url });
+    const threadId = 'mid-run';
+    const gate = createGate();
+    let runs = 0;
+    const agent = new ScriptedAgent((input) =>
+      runs++ === 0
+        ? [runStarted(input), ...textMessage('m-kept', 'Kept'), runFinished(input)]
+        : [runStarted(input), ...textMessage('m-lost', 'Lost'), () => gate.wait(), ...textMessage('m-after', 'After'), runFinished(input)],
+    );
+    try {
+      await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      const live = runner.run({ threadId, agent, input: inputFor(threadId) });
+      const done = collect(live);
+      await firstValueFrom(live.pipe(filter((event) => event.type === EventType.TEXT_MESSAGE_END)));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the first events reach the database
+
+      await own!.halt();
+      gate.open();
+      const events = await done;
+      expect(errorsOf(events)).toEqual([
+        expect.stringMatching(
+          /lost the thread store at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres during the run; it was not saved/,
+        ),
+      ]);
+      expect(errorsOf(events)[0]).not.toContain('s3cret-pw');
+      expect(ofType(events, EventType.RUN_FINISHED)).toEqual([]);
+
+      await own!.resume();
+      const replay = await collect(runner.connect({ threadId }));
+      expect(ofType(replay, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Kept']);
+      const again = await collect(
+        runner.run({ threadId, agent: new ScriptedAgent((input) => [runStarted(input), runFinished(input)]), input: inputFor(threadId) }),
+      );
+      expect(errorsOf(again)).toEqual([]);
+    } finally {
+      await runner.close();
+    }
+  }, 90_000);
 });
