@@ -386,6 +386,54 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     ]);
   });
 
+  it('given a run on one instance, stop through another should end it', async () => {
+    const threadId = `remote-stop-${randomUUID()}`;
+    const b = open();
+    const gate = createGate();
+    const agent = new StoppableAgent((input) => [
+      runStarted(input),
+      ...textMessage('m-remote', 'Working'),
+      () => gate.wait(),
+      runFinished(input),
+    ]);
+    const input = inputFor(threadId);
+    const live = runner.run({ threadId, agent, input });
+    const done = collect(live);
+    await firstValueFrom(live.pipe(filter((event) => event.type === EventType.TEXT_MESSAGE_END)));
+
+    expect(await b.stop({ threadId, runId: 'not-this-run' })).toBe(false);
+    expect(await b.stop({ threadId, runId: input.runId })).toBe(true);
+    await done;
+    gate.open();
+    expect(await runner.isRunning({ threadId })).toBe(false);
+    expect(await b.isRunning({ threadId })).toBe(false);
+  });
+
+  it('given close() while a run is in progress, it should stop and save the run, then refuse new runs', async () => {
+    const threadId = `close-${randomUUID()}`;
+    const closing = open();
+    const gate = createGate();
+    const agent = new StoppableAgent((input) => [
+      runStarted(input),
+      ...textMessage('m-close', 'Half'),
+      () => gate.wait(),
+      runFinished(input),
+    ]);
+    const live = closing.run({ threadId, agent, input: inputFor(threadId) });
+    const done = collect(live);
+    await firstValueFrom(live.pipe(filter((event) => event.type === EventType.TEXT_MESSAGE_END)));
+
+    await closing.close();
+    await done;
+    gate.open();
+    expect(ofType(await collect(runner.connect({ threadId })), EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual([
+      'Half',
+    ]);
+    expect(errorsOf(await collect(closing.run({ threadId, agent, input: inputFor(threadId) })))).toEqual([
+      expect.stringMatching(/the runner is closed/),
+    ]);
+  });
+
   it('given hostile thread ids, interrupt ids and payloads, every one should be stored and read back unchanged', async () => {
     const hostile = fc.oneof(
       fc.constantFrom(
