@@ -329,12 +329,18 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
           }),
         );
 
-      const outcomes = await Promise.all([answer(runner, true), answer(second, false)]);
+      // Four devices answer at once, alternating between the instances.
+      const outcomes = await Promise.all([answer(runner, true), answer(second, false), answer(runner, false), answer(second, true)]);
       const accepted = outcomes.filter((events) => errorsOf(events).length === 0);
       const refused = outcomes.filter((events) => errorsOf(events).length > 0);
       expect(accepted).toHaveLength(1);
-      expect(refused).toHaveLength(1);
-      expect(errorsOf(refused[0]!)[0]).toMatch(/"i-race".*(already answered|already running)/);
+      expect(refused).toHaveLength(3);
+      for (const events of refused) {
+        expect(events.map((event) => event.type)).toEqual([EventType.RUN_ERROR]);
+        expect(errorsOf(events)[0]).toMatch(
+          /interrupt "i-race" on thread .* was already answered \(resolved\); only the first answer counts/,
+        );
+      }
       const resumeRuns = agent.runs.filter((input) => (input as { resume?: unknown }).resume);
       expect(resumeRuns).toHaveLength(1);
       const [row] = await runner.listInterrupts({ threadId });
