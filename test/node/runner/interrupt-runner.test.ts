@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventType, HttpAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import { PGlite } from '@electric-sql/pglite';
-import { CopilotRuntime } from '@copilotkit/runtime/v2';
+import { CopilotRuntime, InMemoryAgentRunner } from '@copilotkit/runtime/v2';
 import fc from 'fast-check';
 import pg from 'pg';
 import { firstValueFrom, lastValueFrom, toArray, type Observable } from 'rxjs';
@@ -145,6 +145,24 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
 
     const restarted = open();
     expect(await collect(restarted.connect({ threadId }))).toEqual(replay);
+  });
+
+  it("given the same runs, connect should replay what CopilotKit's in-memory runner replays", async () => {
+    const threadId = `parity-${randomUUID()}`;
+    const script = raising({ id: 'i-parity', reason: 'tool_approval', expiresAt: '2031-01-01T00:00:00.000Z' });
+    const hello = userMessage('u-parity', 'Hello');
+    const inputs = [
+      inputFor(threadId, { messages: [hello] }),
+      inputFor(threadId, { messages: [hello], resume: [{ interruptId: 'i-parity', status: 'resolved', payload: { approved: true } }] }),
+    ];
+    const replayOf = async (subject: InMemoryAgentRunner | InterruptRunner) => {
+      const agent = new ScriptedAgent(script, { threadId });
+      for (const input of inputs) await collect(subject.run({ threadId, agent, input: structuredClone(input) }));
+      return collect(subject.connect({ threadId }));
+    };
+    const expected = await replayOf(new InMemoryAgentRunner());
+    expect(expected.length).toBeGreaterThan(4);
+    expect(await replayOf(runner)).toEqual(expected);
   });
 
   it('given a thread never run, connect should complete with nothing', async () => {
