@@ -106,7 +106,7 @@ export class InterruptRunner extends AgentRunner {
     const events = new ReplaySubject<BaseEvent>(Infinity);
     const problem =
       threadIdProblem(request.threadId) ??
-      (this.closing ? `${PREFIX} the runner is closed; thread ${JSON.stringify(request.threadId)} was not run.` : undefined);
+      (this.closing ? `${PREFIX} the runner is closed; thread ${quote(request.threadId)} was not run.` : undefined);
     if (problem) refuse(events, problem);
     else void this.execute(request, events);
     return events.asObservable();
@@ -117,7 +117,7 @@ export class InterruptRunner extends AgentRunner {
       const control = { closed: false };
       void this.replay(request.threadId, subscriber, control).catch((error: unknown) => {
         if (control.closed) return;
-        subscriber.next(runError(`${PREFIX} cannot read thread ${JSON.stringify(request.threadId)}: ${describe(error)}`));
+        subscriber.next(runError(`${PREFIX} cannot read thread ${quote(request.threadId)}: ${describe(error)}`));
         subscriber.complete();
       });
       return () => {
@@ -308,7 +308,7 @@ export class InterruptRunner extends AgentRunner {
       for (const event of tail) events.next(event);
       events.complete();
     } catch (error) {
-      events.next(runError(`${PREFIX} the run on thread ${JSON.stringify(threadId)} failed: ${describe(error)}`));
+      events.next(runError(`${PREFIX} the run on thread ${quote(threadId)} failed: ${describe(error)}`));
       events.complete();
     } finally {
       if (this.local.get(threadId) === run) this.local.delete(threadId);
@@ -356,7 +356,7 @@ export class InterruptRunner extends AgentRunner {
       const busy =
         held !== undefined &&
         (thread!.running_owner === this.instanceId ? this.holds(held) : Number(thread!.heartbeat_at) > now - this.staleAfterMs);
-      if (busy) throw new Refusal(`${PREFIX} Thread already running: ${JSON.stringify(threadId)} has a run in progress.`);
+      if (busy) throw new Refusal(`${PREFIX} Thread already running: ${quote(threadId)} has a run in progress.`);
       if (thread?.running_run_pk != null) {
         // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
         await sql.query(`UPDATE cki_runs SET status = 'abandoned', finished_at = $2 WHERE run_pk = $1 AND status = 'running'`, [
@@ -389,17 +389,17 @@ export class InterruptRunner extends AgentRunner {
     const resume = (input as { resume?: unknown }).resume;
     if (resume === undefined || resume === null) return [];
     if (!Array.isArray(resume))
-      throw new Refusal(`${PREFIX} the resume of thread ${JSON.stringify(threadId)} is not a list of answers; the run was refused.`);
+      throw new Refusal(`${PREFIX} the resume of thread ${quote(threadId)} is not a list of answers; the run was refused.`);
     const threadKey = encode(threadId);
     const hashes: string[] = [];
     for (const entry of resume as ResumeEntry[]) {
       const id = entry?.interruptId;
       if (typeof id !== 'string')
-        throw new Refusal(`${PREFIX} a resume entry on thread ${JSON.stringify(threadId)} has no interruptId; the run was refused.`);
+        throw new Refusal(`${PREFIX} a resume entry on thread ${quote(threadId)} has no interruptId; the run was refused.`);
       const status = entry.status === 'cancelled' ? 'cancelled' : entry.status === 'resolved' ? 'resolved' : undefined;
       if (!status) {
         throw new Refusal(
-          `${PREFIX} the resume of interrupt ${JSON.stringify(id)} has status ${JSON.stringify(entry.status)}; it must be "resolved" or "cancelled". The run was refused.`,
+          `${PREFIX} the resume of interrupt ${quote(id)} has status ${JSON.stringify(entry.status)}; it must be "resolved" or "cancelled". The run was refused.`,
         );
       }
       const hash = interruptHash(id);
@@ -418,8 +418,8 @@ export class InterruptRunner extends AgentRunner {
       );
       throw new Refusal(
         existing
-          ? `${PREFIX} interrupt ${JSON.stringify(id)} on thread ${JSON.stringify(threadId)} was already answered (${existing.status}); only the first answer counts. The run was refused.`
-          : `${PREFIX} interrupt ${JSON.stringify(id)} is not open on thread ${JSON.stringify(threadId)}: no such interrupt was raised there. The run was refused.`,
+          ? `${PREFIX} interrupt ${quote(id)} on thread ${quote(threadId)} was already answered (${existing.status}); only the first answer counts. The run was refused.`
+          : `${PREFIX} interrupt ${quote(id)} is not open on thread ${quote(threadId)}: no such interrupt was raised there. The run was refused.`,
       );
     }
     return hashes;
@@ -516,7 +516,7 @@ export class InterruptRunner extends AgentRunner {
         history.push(JSON.parse(row.payload) as BaseEvent);
       } catch (error) {
         const message =
-          `${PREFIX} thread ${JSON.stringify(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
+          `${PREFIX} thread ${quote(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
           'Restore or delete that row (table cki_events); other threads are not affected.';
         console.error(message);
         if (!control.closed) {
@@ -725,6 +725,9 @@ async function openStore(options: InterruptRunnerOptions): Promise<Database> {
   }
   return db;
 }
+
+/** An id as messages show it: quoted, and abbreviated past 200 characters (it is stored whole). */
+const quote = (id: string): string => JSON.stringify(id.length > 200 ? `${id.slice(0, 200)}…` : id);
 
 const runError = (message: string): BaseEvent => ({ type: EventType.RUN_ERROR, message }) as BaseEvent;
 
