@@ -85,6 +85,11 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
   './core': 4.375 * 1024,
   // The table with issue 16's approval labels (1,688 B); still the table alone.
   './locales/zh-CN': 1.75 * 1024,
+  // Over the 16 kB / 15 kB targets: a chat message carries the answers owed in its own run (no
+  // refused run, no console error) and a reload draws each card once. Measured 16,776 B and
+  // 15,577 B; a ceiling, the targets stay and the bench table reports the miss.
+  '.': 16.5 * 1024,
+  [TYPICAL_APP.label]: 15.25 * 1024,
 };
 
 export interface SizeResult {
