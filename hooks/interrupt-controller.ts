@@ -31,7 +31,12 @@ export interface ControlledAgent {
   messages: ReadonlyArray<{ id: string; role?: string }>;
   pendingInterrupts: Array<{ id: string }>;
   subscribe(subscriber: RunSubscriber): { unsubscribe(): void };
+  /** AG-UI's `runAgent`: the controller adds the answers owed to a run the chat starts. */
+  runAgent?(params?: AgentRunParams, subscriber?: unknown): Promise<unknown>;
 }
+
+/** What CopilotKit passes to an agent's `runAgent`, as far as the controller reads and adds to it. */
+type AgentRunParams = { resume?: unknown; runId?: string; forwardedProps?: { command?: unknown } & Record<string, unknown> };
 
 /** A run's input, as far as the controller reads it. */
 type RunInput = { runId?: string; resume?: Array<{ interruptId?: string }>; forwardedProps?: { command?: unknown } };
@@ -284,15 +289,71 @@ export class InterruptController {
         if (event.agent === agent) this.#followThread();
       },
     });
+    const unpatch = this.#carryAnswersInChatRuns(agent);
     // Answers whose send an unmount cancelled go out now.
     this.#apply(this.session.attached());
     return () => {
+      unpatch();
       subscription.unsubscribe();
       errors?.unsubscribe();
       for (const cancel of this.#scheduled.values()) cancel();
       this.#scheduled.clear();
       this.#apply(this.session.detached());
     };
+  }
+
+  /**
+   * A run the chat starts for the user's message goes through the agent's `runAgent`, which
+   * refuses it (CopilotKit logs the refusal as an error) while an interrupt waits for an answer.
+   * The session decides what that run carries (the answers owed, `cancelled` for the cards the
+   * message dismisses) or that it waits; the controller adds it before the agent checks. Returns
+   * the function that takes the wrapper off.
+   */
+  #carryAnswersInChatRuns(agent: ControlledAgent): () => void {
+    const runAgent = agent.runAgent;
+    if (typeof runAgent !== 'function') return () => undefined;
+    const own = Object.prototype.hasOwnProperty.call(agent, 'runAgent');
+    const carrying = (params?: AgentRunParams, subscriber?: unknown): Promise<unknown> => {
+      const plan = this.#chatRunStarting(params);
+      if (plan === 'hold') return Promise.resolve({ result: undefined, newMessages: [] });
+      if (!plan) return runAgent.call(agent, params, subscriber);
+      return runAgent.call(agent, plan.params, subscriber).then(
+        (result) => {
+          this.#failIfNotSent(plan.batch);
+          return result;
+        },
+        (error: unknown) => {
+          this.#landed(plan.batch, runFailed(error));
+          throw error;
+        },
+      );
+    };
+    agent.runAgent = carrying;
+    return () => {
+      if (agent.runAgent !== carrying) return;
+      if (own) agent.runAgent = runAgent;
+      else delete agent.runAgent;
+    };
+  }
+
+  /** What a run the chat starts must carry, or `'hold'`; nothing for a resume (this controller's or CopilotKit's). */
+  #chatRunStarting(params?: AgentRunParams): { params: AgentRunParams; batch: SessionBatch } | 'hold' | undefined {
+    const agent = this.#agent;
+    if (params?.resume !== undefined || params?.forwardedProps?.command !== undefined) return;
+    if (!agent || this.#inflight || this.#open?.kind !== 'standard' || !agent.pendingInterrupts.length) return;
+    let plan: { params: AgentRunParams; batch: SessionBatch } | 'hold' | undefined;
+    const rest: SessionDecision[] = [];
+    for (const decision of this.session.chatRunStarting()) {
+      if (decision.type === 'hold-chat-run') plan = 'hold';
+      else if (decision.type === 'send' && decision.batch.inChatRun) {
+        this.#handOver(decision.batch);
+        this.#inflight = { batch: decision.batch };
+        this.#emit();
+        plan = { batch: decision.batch, params: { ...params, resume: decision.batch.resume, runId: decision.batch.runId } };
+      } else rest.push(decision);
+    }
+    this.#apply(rest);
+    return plan;
   }
 
   /**
@@ -508,15 +569,7 @@ export class InterruptController {
       this.#apply(this.session.notDelivered(batch.batchId, NOT_HANDED_OVER));
       return;
     }
-    for (const key of batch.keys) {
-      const entry = this.session.get(key);
-      if (entry?.phase === 'sending' && !entry.dismissed) this.#notify(key);
-    }
-    // AG-UI's client refuses a run while an expired interrupt is pending, even one answering it.
-    forget(
-      agent,
-      batch.keys.filter((k) => this.session.get(k)?.phase === 'expired'),
-    );
+    this.#handOver(batch);
 
     if (batch.carry.type === 'dismiss') {
       // A legacy cancel only dismisses: CopilotKit drops the event and no run follows.
@@ -535,6 +588,21 @@ export class InterruptController {
       () => this.#failIfNotSent(batch),
       (error) => this.#landed(batch, runFailed(error)),
     );
+  }
+
+  /** What goes with every run carrying `batch`: records written, the app told, expired interrupts let go. */
+  #handOver(batch: SessionBatch) {
+    batch.keys.forEach((k) => this.#sync(k));
+    for (const key of batch.keys) {
+      const entry = this.session.get(key);
+      if (entry?.phase === 'sending' && !entry.dismissed) this.#notify(key);
+    }
+    // AG-UI's client refuses a run while an expired interrupt is pending, even one answering it.
+    if (this.#agent)
+      forget(
+        this.#agent,
+        batch.keys.filter((k) => this.session.get(k)?.phase === 'expired'),
+      );
   }
 
   /**

@@ -1,7 +1,30 @@
-import type { ComponentType } from 'react';
+import { useLayoutEffect, useSyncExternalStore, type ComponentType } from 'react';
 import { useAgent, useCopilotChatConfiguration, UseAgentUpdate } from '@copilotkit/react-core/v2';
 import { AnchoredEchoes, UnanchoredEchoes } from './anchored-echoes';
 import type { InterruptController } from '../../hooks/interrupt-controller';
+import { createListeners } from '../../src/listeners';
+
+/**
+ * Counts the message spots the transcript mounts and unmounts, per controller. The spot before
+ * the first message re-reads the transcript on each change: AG-UI tells a subscriber only of the
+ * runs that start after it subscribed, and a reload restores the whole thread in one run that is
+ * already under way when that spot mounts, so the agent's own notices never reach it.
+ */
+interface SpotChanges {
+  count: number;
+  listeners: ReturnType<typeof createListeners>;
+}
+const spotChanges = new WeakMap<InterruptController, SpotChanges>();
+function changesOf(controller: InterruptController): SpotChanges {
+  let changes = spotChanges.get(controller);
+  if (!changes) spotChanges.set(controller, (changes = { count: 0, listeners: createListeners() }));
+  return changes;
+}
+function spotChanged(controller: InterruptController) {
+  const changes = changesOf(controller);
+  changes.count++;
+  changes.listeners.notify();
+}
 
 /** The props CopilotKit's chat gives a custom message renderer. */
 export interface CustomMessageRendererProps {
@@ -27,6 +50,13 @@ export function createInterruptEcho(
     const chat = useCopilotChatConfiguration();
     const Delegate = delegate();
     const threadId = chat?.threadId ?? controller.threadId;
+    const after = props.position === 'after';
+    // A message's spot appearing or going: the spot before the transcript re-reads it.
+    useLayoutEffect(() => {
+      if (!after) return;
+      spotChanged(controller);
+      return () => spotChanged(controller);
+    }, [after, props.message.id]);
     return (
       <>
         {/* The displaced renderer is the app's own component, looked up (not created) here. */}
@@ -49,6 +79,8 @@ export function createInterruptEcho(
  */
 function EchoesBeforeTranscript({ controller, threadId, agentId }: { controller: InterruptController; threadId: string; agentId: string }) {
   const { agent } = useAgent({ agentId, updates: [UseAgentUpdate.OnMessagesChanged] });
+  const changes = changesOf(controller);
+  useSyncExternalStore(changes.listeners.subscribe, () => changes.count);
   const shown = new Set(agent.messages.map((m) => m.id));
   return <UnanchoredEchoes controller={controller} threadId={threadId} agentId={agentId} shown={shown} />;
 }

@@ -84,6 +84,11 @@ export interface SessionBatch {
   /** Also carries the user's chat message (steer-away): the run's reply answers it. */
   withChat: boolean;
   /**
+   * Goes with the run the chat is starting for the user's message (see
+   * {@link InterruptSession.chatRunStarting}) instead of a run of its own.
+   */
+  inChatRun?: boolean;
+  /**
    * How the run hands the answers over: AG-UI `resume` entries, or (for a legacy `on_interrupt`
    * event) CopilotKit's `forwardedProps.command`; `dismiss` is a legacy cancel, which only drops
    * the event: no run follows, the batch counts as delivered once carried out.
@@ -101,6 +106,11 @@ export type SessionDecision =
   | { type: 'show-error'; keys: InterruptKey[]; message: string; canRetry: boolean }
   /** Keep today's notice on the first open card: answer it before chatting on. */
   | { type: 'answer-first'; key: InterruptKey }
+  /**
+   * The run the chat is starting would leave an interrupt unanswered (the user must answer first):
+   * do not start it. The message stays in the transcript and goes with the answer.
+   */
+  | { type: 'hold-chat-run' }
   /**
    * Steer-away: the run that answered `cancelled` ended without replying to the user's message
    * (Mastra ends the run on `cancelled`): run the agent once more so the message gets its reply.
@@ -351,6 +361,21 @@ export class InterruptSession {
     return this.#sendIfComplete(true);
   }
 
+  /**
+   * The chat is starting a run for the user's message. AG-UI refuses a run that leaves an open
+   * interrupt unanswered, so whatever the agent is still owed for the current set goes with that
+   * run, as {@link chatSent} decides: the answers given, `cancelled` for the cards the message
+   * dismisses and for those that expired. Each interrupt is answered once: what a resume already
+   * carried is not carried again. With `'block'`, the run is held and the first open card asks to
+   * be answered first.
+   */
+  chatRunStarting(): SessionDecision[] {
+    const decisions = this.chatSent();
+    if (decisions.some((d) => d.type === 'answer-first')) return [...decisions, { type: 'hold-chat-run' }];
+    for (const d of decisions) if (d.type === 'send') d.batch.inChatRun = true;
+    return decisions;
+  }
+
   /** Build the one resume of the current set once nothing in it waits for the user or a paint. */
   #sendIfComplete(withChat: boolean): SessionDecision[] {
     if (!this.#attached) return [NOTHING];
@@ -422,7 +447,7 @@ export class InterruptSession {
       this.#failed.delete(keyOf(k));
       Object.assign(this.get(k)!, { phase: 'sending', error: undefined });
     }
-    const batch = { ...failed, batchId: this.#nextBatch++, withChat: false };
+    const batch = { ...failed, batchId: this.#nextBatch++, withChat: false, inChatRun: false };
     this.#batches.set(batch.batchId, batch);
     return [{ type: 'send', batch }];
   }

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { approvalInterrupt, mastraScheduleInterrupt } from '../fixtures/interrupts';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../helpers/scripted-agent';
 import { defaultRenderers } from '../../components/default-renderers';
@@ -7,14 +7,22 @@ import { createInterruptHistory } from '../../src/history';
 import { makeTestCard, renderChat, sendMessage, transcript } from './harness';
 import { zhCN } from '../../src/i18n/locales/zh-CN';
 
-afterEach(() => vi.restoreAllMocks());
+// No flow here logs an error: the run the chat starts carries the cards' answers (or waits), so
+// AG-UI never refuses it.
+let errors: unknown[][] = [];
+beforeEach(() => {
+  errors = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  expect(errors).toEqual([]);
+});
 
 const NOTICE = 'Answer or dismiss this card before sending a new message.';
 
 describe("a chat message while an interrupt is open, with onChatWhileOpen: 'block'", () => {
   it('tells the user on the open card to answer it first, and the answer then goes through', async () => {
-    // AG-UI refuses a run that leaves an open interrupt unanswered; CopilotKit only logs it.
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input, n) =>
       n === 0
         ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
@@ -44,7 +52,6 @@ describe("a chat message while an interrupt is open, with onChatWhileOpen: 'bloc
   });
 
   it('says it in the configured locale', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input) => [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]);
     renderChat({ agent, config: { ...zhCN, onChatWhileOpen: 'block', renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
     await sendMessage('审批一下');
@@ -56,7 +63,6 @@ describe("a chat message while an interrupt is open, with onChatWhileOpen: 'bloc
 
 describe('a chat message while an interrupt is open (steer away, the default)', () => {
   it('dismisses the open card, answers it cancelled with the message, and the message gets its reply', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input, n) =>
       n === 0
         ? [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))]
@@ -78,7 +84,6 @@ describe('a chat message while an interrupt is open (steer away, the default)', 
   });
 
   it('asks the agent once more when the cancelled run ends without a reply (as Mastra does)', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input, n) => {
       if (n === 0) return [runStarted(input), runFinished(input, interruptOutcome(approvalInterrupt))];
       if (input.resume) return [runStarted(input), runFinished(input)]; // winds the tool down, says nothing
@@ -95,7 +100,6 @@ describe('a chat message while an interrupt is open (steer away, the default)', 
   });
 
   it('says Dismissed in the configured locale', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const agent = new ScriptedAgent((input, n) =>
       n === 0
         ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]
@@ -114,7 +118,6 @@ describe('a chat message while an interrupt is open (steer away, the default)', 
   });
 
   it('keeps "Dismissed" on the card after a reload, read from the stored history', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const script: RunScript = (input, n) =>
       n === 0
         ? [runStarted(input), runFinished(input, interruptOutcome(mastraScheduleInterrupt))]

@@ -31,7 +31,12 @@ interface World {
   /** Every batch ever sent, with whether it reached the agent. */
   sentBatches: SessionBatch[];
   deliveredBatches: SessionBatch[];
+  /** How many times the agent stopped for each interrupt id, per thread. */
+  raisedTimes: Map<string, number>;
+  policy: 'dismiss' | 'block';
 }
+
+const threadAndId = (threadId: string, id: string) => `${threadId}\u0000${id}`;
 
 function apply(world: World, decisions: SessionDecision[]) {
   for (const d of decisions) {
@@ -60,6 +65,15 @@ function checkInvariants(world: World) {
     }
     if (answer?.status === 'cancelled') expect(entry.status).toBe('cancelled');
   }
+  // No interrupt id is ever answered twice, whichever road sent it (a set complete, a chat
+  // message, Retry): the agent hears at most one answer for each time it stopped for an id.
+  const answeredTimes = new Map<string, number>();
+  for (const batch of world.deliveredBatches)
+    for (const entry of batch.resume) {
+      const id = threadAndId(batch.threadId, entry.interruptId);
+      answeredTimes.set(id, (answeredTimes.get(id) ?? 0) + 1);
+    }
+  for (const [id, times] of answeredTimes) expect(times).toBeLessThanOrEqual(world.raisedTimes.get(id) ?? 0);
   // One resume per answered set: no key in two delivered batches.
   const seen = new Set<string>();
   for (const batch of world.deliveredBatches) {
@@ -104,6 +118,10 @@ class Raise implements Cmd {
       ),
     );
     w.keys.push(...w.session.openSet);
+    for (const id of new Set(this.ids)) {
+      const k = threadAndId(w.session.threadId, id);
+      w.raisedTimes.set(k, (w.raisedTimes.get(k) ?? 0) + 1);
+    }
   }
   toString = () => `raise(${this.ids.join(',')} in ${this.runId}${this.expiring ? ', expiring' : ''})`;
 }
@@ -152,6 +170,26 @@ class Chat implements Cmd {
     apply(w, w.session.chatSent());
   }
   toString = () => 'chat';
+}
+
+/** The chat starts a run for the user's message: what the agent is owed goes with it, or it is held. */
+class ChatRun implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    const openBefore = w.session.openSet.map((k) => w.session.get(k)!.phase);
+    const decisions = w.session.chatRunStarting();
+    const sends = decisions.filter((d) => d.type === 'send');
+    // Held only when the user must answer first, and then nothing is sent.
+    if (decisions.some((d) => d.type === 'hold-chat-run')) {
+      expect(w.policy).toBe('block');
+      expect(openBefore).toContain('open');
+      expect(sends).toEqual([]);
+    }
+    // Whatever is sent goes with the chat's own run, and carries the message.
+    for (const d of sends) expect(d.type === 'send' && d.batch.inChatRun && d.batch.withChat).toBe(true);
+    apply(w, decisions);
+  }
+  toString = () => 'chat-run';
 }
 
 class Settle implements Cmd {
@@ -232,6 +270,7 @@ const commands = fc.commands(
     fc.constant(new Paint()),
     fc.nat().map((n) => new Expire(n)),
     fc.constant(new Chat()),
+    fc.constant(new ChatRun()),
     fc.boolean().map((ok) => new Settle(ok)),
     fc.nat().map((n) => new Retry(n)),
     fc.constant(new Remount()),
@@ -256,6 +295,8 @@ function newWorld(policy: 'dismiss' | 'block'): World {
     received: new Map(),
     sentBatches: [],
     deliveredBatches: [],
+    raisedTimes: new Map(),
+    policy,
   };
 }
 

@@ -127,6 +127,44 @@ describe('InterruptSession', () => {
     expect(s.get(key('a'))?.phase).toBe('open');
   });
 
+  it('given a chat run starting while a card is open, should put the answers owed in that run, and nothing in the next one', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 'A' });
+    const [send] = sends(s.chatRunStarting());
+    expect(send.type === 'send' && send.batch).toMatchObject({
+      inChatRun: true,
+      withChat: true,
+      resume: [
+        { interruptId: 'a', status: 'resolved', payload: 'A' },
+        { interruptId: 'b', status: 'cancelled' },
+      ],
+    });
+    expect(s.chatRunStarting()).toEqual([{ type: 'nothing' }]);
+  });
+
+  it('given a sibling that expired and went cancelled with the other answer, should carry nothing more with the next chat run', () => {
+    let now = 0;
+    const s = session({ now: () => now });
+    s.raised('run-1', [{ id: 'quick', expiresAt: new Date(1000).toISOString() }, { id: 'slow' }]);
+    s.answered(key('slow'), { status: 'resolved', payload: 'S' });
+    now = 2000;
+    s.expired(key('quick'));
+    const [own] = sends(s.painted(key('slow')));
+    expect(own.type === 'send' && own.batch.resume).toEqual([
+      { interruptId: 'quick', status: 'cancelled' },
+      { interruptId: 'slow', status: 'resolved', payload: 'S' },
+    ]);
+    s.delivered(own.type === 'send' ? own.batch.batchId : -1);
+    expect(s.chatRunStarting()).toEqual([{ type: 'nothing' }]);
+  });
+
+  it("given onChatWhileOpen 'block' and an open card, should hold the chat run and ask to answer first", () => {
+    const s = session({ onChatWhileOpen: 'block' });
+    s.raised('run-1', [{ id: 'a' }]);
+    expect(s.chatRunStarting()).toEqual([{ type: 'answer-first', key: key('a') }, { type: 'hold-chat-run' }]);
+  });
+
   it('given a failed resume, should offer Retry and send the very same answers again', () => {
     const s = session();
     s.raised('run-1', [{ id: 'a' }]);
