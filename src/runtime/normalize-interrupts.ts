@@ -24,6 +24,7 @@ import {
 } from '../unwrap/shapes';
 import { reviewResponse } from './langgraph-review';
 import { enableMastraToolApprovals } from './mastra-approvals';
+import { INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, approvalFingerprint, resolveSecret, signId, verifyId } from './signed-ids';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
 
@@ -35,6 +36,13 @@ export const LEGACY_INTERRUPT_EVENT = 'on_interrupt';
 export const LANGGRAPH_CANCELLED_KEY = '__agui_cancelled__';
 
 export interface NormalizeInterruptsOptions {
+  /**
+   * The key every id this middleware gives the browser is signed with (HMAC-SHA256), at least 32
+   * characters, the same on every server process that may receive the answer. Default: the
+   * `COPILOTKIT_INTERRUPTS_SECRET` environment variable. Without either, `NODE_ENV=production`
+   * throws at once; elsewhere a random key for this process is used (with one warning).
+   */
+  secret?: string | Uint8Array;
   /**
    * Called with what went wrong when an event could not be normalized. The event is then passed
    * through unchanged: the middleware never breaks a run. Default: `console.warn`.
@@ -102,11 +110,25 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
     }
   };
 
+  // Resolved now, so a production server without a secret fails at startup, not on a user's answer.
+  const key = resolveSecret(options.secret);
   let uncheckedReported = false;
-  const middleware: MiddlewareFunction = (input: RunAgentInput, next: AbstractAgent) => {
+  const middleware: MiddlewareFunction = (received: RunAgentInput, next: AbstractAgent) => {
     return new Observable<BaseEvent>((subscriber) => {
       let subscription: { unsubscribe(): void } | undefined;
       let closed = false;
+      const refuse = (refusal: Refusal) => {
+        // The agent never sees a refused resume; the run ends with what was wrong and which id.
+        subscriber.next({ type: 'RUN_ERROR', message: refusal.message, code: refusal.code } as BaseEvent);
+        subscriber.complete();
+      };
+      const verified = verifyResume(received, key);
+      if ('refused' in verified) {
+        report(verified.refused.message, received);
+        refuse(verified.refused);
+        return undefined;
+      }
+      const { input, fingerprints } = verified;
       const client = safely(() => langGraphClientToCheck(input, next), undefined, report, 'resume');
       if (client === null && !uncheckedReported) {
         uncheckedReported = true;
@@ -121,9 +143,13 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       if (!client) subscription = start(input);
       else {
         // LangGraph answers: only those whose interrupt is still open go on (see withoutStaleLangGraphAnswers).
-        withoutStaleLangGraphAnswers(input, client, report)
+        withoutStaleLangGraphAnswers(input, client, report, fingerprints)
           .then((checked) => {
-            if (!closed) subscription = start(checked);
+            if (closed) return;
+            if ('refused' in checked) {
+              report(checked.refused.message, received);
+              refuse(checked.refused);
+            } else subscription = start(checked.input);
           })
           .catch((error: unknown) => subscriber.error(error));
       }
@@ -145,7 +171,9 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
                   legacy.push({ value: (event as CustomEvent).value, rawEvent: (event as CustomEvent).rawEvent });
                 }
                 if (event.type !== 'RUN_FINISHED') return event;
-                const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input.runId, report);
+                const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input.runId, report, (interrupt) =>
+                  signOurs(interrupt, key, input.threadId),
+                );
                 legacy = [];
                 return finished;
               },
@@ -167,7 +195,7 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
 /** 32 hex digits, so LangGraph reads a map keyed by it as a resume map; no interrupt has this id. */
 const NO_LANGGRAPH_INTERRUPT = '0'.repeat(32);
 
-type ThreadState = { tasks?: { interrupts?: { id?: unknown }[] }[] };
+type ThreadState = { tasks?: { interrupts?: { id?: unknown; value?: unknown }[] }[] };
 type LangGraphClient = { threads: { getState(threadId: string): Promise<ThreadState> } };
 
 /** LangGraph's own id of a resume entry for a LangGraph interrupt, else undefined. */
@@ -198,16 +226,32 @@ function langGraphClientToCheck(input: RunAgentInput, next: AbstractAgent): Lang
  * through the LangGraph client of the agent this middleware runs (CopilotKit's LangGraphAgent);
  * without one, or when it cannot be read, the input goes on unchanged.
  */
-async function withoutStaleLangGraphAnswers(input: RunAgentInput, client: LangGraphClient, report: Report): Promise<RunAgentInput> {
+async function withoutStaleLangGraphAnswers(
+  input: RunAgentInput,
+  client: LangGraphClient,
+  report: Report,
+  fingerprints: Map<string, SignedEntry>,
+): Promise<{ input: RunAgentInput } | { refused: Refusal }> {
   try {
     const resume = (input as { resume?: unknown[] }).resume ?? [];
     const state = await client.threads.getState(input.threadId);
-    const open = new Set((state?.tasks ?? []).flatMap((task) => task?.interrupts ?? []).map((i) => i?.id));
+    const interrupts = (state?.tasks ?? []).flatMap((task) => task?.interrupts ?? []);
+    const open = new Set(interrupts.map((i) => i?.id));
+    // An answer given to a request whose tool or arguments are no longer what the card showed is
+    // not applied to what the user never saw.
+    for (const item of resume) {
+      const id = langGraphIdOf(item);
+      const pending = id === undefined ? undefined : interrupts.find((i) => i?.id === id);
+      if (!pending || id === undefined) continue;
+      const shown = fingerprints.get((item as Json).interruptId as string);
+      const now = approvalFingerprint(langGraphInterruptFor(id, pending.value));
+      if (shown && shown.fingerprint !== now) return { refused: changedRefusal(shown.sent) };
+    }
     const stale = resume.filter((item) => {
       const id = langGraphIdOf(item);
       return id !== undefined && !open.has(id);
     });
-    if (stale.length === 0) return input;
+    if (stale.length === 0) return { input };
     report(
       `${stale.length} answer${stale.length === 1 ? ' is' : 's are'} for a LangGraph interrupt the thread no longer holds (sent again?); dropped.`,
       stale,
@@ -216,16 +260,85 @@ async function withoutStaleLangGraphAnswers(input: RunAgentInput, client: LangGr
     // interrupt has, the resume stays a map that reaches no node (and shows what is still open).
     const nobody = langGraphInterruptId(NO_LANGGRAPH_INTERRUPT);
     return {
-      ...input,
-      resume: resume.map((item) => (stale.includes(item) ? { ...(item as Json), interruptId: nobody } : item)),
-    } as RunAgentInput;
+      input: {
+        ...input,
+        resume: resume.map((item) => (stale.includes(item) ? { ...(item as Json), interruptId: nobody } : item)),
+      } as RunAgentInput,
+    };
   } catch (error) {
     report(`Could not read which LangGraph interrupts are open; the answers go on unchecked (${errorMessage(error)}).`, input);
-    return input;
+    return { input };
   }
 }
 
+/** The interrupt a LangGraph interrupt value is shown as (what its fingerprint is taken of). */
+function langGraphInterruptFor(langGraphId: string, value: unknown): Json {
+  return fromLangGraph(langGraphId, value, {}, () => fromLangGraphValue(langGraphId, value, {}), () => undefined);
+}
+
 type Report = (problem: string, event: unknown) => void;
+
+/** Why a resume is refused: the RUN_ERROR's message and code. */
+interface Refusal {
+  message: string;
+  code: typeof INTERRUPT_ID_REFUSED | typeof INTERRUPT_CHANGED;
+}
+
+/** A resume entry's id as the browser sent it, and the fingerprint its signature vouches for. */
+interface SignedEntry {
+  sent: string;
+  fingerprint?: string;
+}
+
+/** An id for a message: long ids (a legacy id carries its event) are cut. */
+const quoteId = (id: string) => JSON.stringify(id.length > 120 ? `${id.slice(0, 60)}…${id.slice(-40)}` : id);
+
+function changedRefusal(sent: string): Refusal {
+  return {
+    code: INTERRUPT_CHANGED,
+    message: `The answer to interrupt ${quoteId(sent)} was refused (${INTERRUPT_CHANGED}): the request changed after it was shown (its tool or arguments differ). This request changed. Review it again.`,
+  };
+}
+
+/** Whether an id is one this middleware gives (and so signs): only those carry anything it reads back. */
+const isOurs = (id: string) => OURS.some((prefix) => id.startsWith(prefix));
+
+/**
+ * The input with every id of ours checked and its signature taken off, and what each signature
+ * vouches for; or the refusal of the first id that is unsigned, altered, for another thread or
+ * signed with another secret. Ids that are not ours (the agent's own) pass unchanged.
+ */
+function verifyResume(input: RunAgentInput, key: Buffer): { input: RunAgentInput; fingerprints: Map<string, SignedEntry> } | { refused: Refusal } {
+  const fingerprints = new Map<string, SignedEntry>();
+  const resume = (input as { resume?: unknown }).resume;
+  if (!Array.isArray(resume)) return { input, fingerprints };
+  const checked: unknown[] = [];
+  for (const item of resume) {
+    const sent = isRecord(item) ? item.interruptId : undefined;
+    if (typeof sent !== 'string' || !isOurs(sent)) {
+      checked.push(item);
+      continue;
+    }
+    const verified = verifyId(key, typeof input.threadId === 'string' ? input.threadId : '', sent);
+    if (!verified.ok) {
+      return {
+        refused: {
+          code: INTERRUPT_ID_REFUSED,
+          message: `The answer to interrupt ${quoteId(sent)} was refused (${INTERRUPT_ID_REFUSED}): ${verified.reason}. The agent did not receive it.`,
+        },
+      };
+    }
+    fingerprints.set(verified.id, { sent, ...(verified.fingerprint ? { fingerprint: verified.fingerprint } : {}) });
+    checked.push({ ...(item as Json), interruptId: verified.id });
+  }
+  return fingerprints.size === 0 ? { input, fingerprints } : { input: { ...input, resume: checked } as RunAgentInput, fingerprints };
+}
+
+/** The interrupt with its id signed for this thread, when the id is one of ours (with the approval's fingerprint). */
+function signOurs(interrupt: unknown, key: Buffer, threadId: string): unknown {
+  if (!isRecord(interrupt) || typeof interrupt.id !== 'string' || !isOurs(interrupt.id)) return interrupt;
+  return { ...interrupt, id: signId(key, threadId ?? '', interrupt.id, approvalFingerprint(interrupt)) };
+}
 
 function safely<T>(work: () => T, fallback: T, report: Report, what: string): T {
   try {
@@ -240,10 +353,16 @@ function safely<T>(work: () => T, fallback: T, report: Report, what: string): T 
  * The RUN_FINISHED event with every interrupt's reason lifted and LangGraph's ids marked; when the
  * run emitted only legacy `on_interrupt` events, with a standard interrupt outcome built from them.
  */
-function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], runId: string, report: Report): RunFinishedEvent {
+function normalizeRunFinished(
+  event: RunFinishedEvent,
+  legacy: LegacyEvent[],
+  runId: string,
+  report: Report,
+  sign: (interrupt: unknown) => unknown,
+): RunFinishedEvent {
   const outcome = (event as { outcome?: unknown }).outcome;
   if (isRecord(outcome) && outcome.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
-    const interrupts = outcome.interrupts.map((interrupt) => (isRecord(interrupt) ? normalizeStandard(interrupt, report) : interrupt));
+    const interrupts = outcome.interrupts.map((interrupt) => sign(isRecord(interrupt) ? normalizeStandard(interrupt, report) : interrupt));
     const changed = interrupts.some((interrupt, i) => interrupt !== (outcome.interrupts as unknown[])[i]);
     return changed ? ({ ...event, outcome: { ...outcome, interrupts } } as RunFinishedEvent) : event;
   }
@@ -257,7 +376,7 @@ function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], ru
     interrupts.push(interrupt);
   });
   if (interrupts.length === 0) return event;
-  return { ...event, outcome: { type: 'interrupt', interrupts } } as RunFinishedEvent;
+  return { ...event, outcome: { type: 'interrupt', interrupts: interrupts.map(sign) } } as RunFinishedEvent;
 }
 
 /**
