@@ -273,7 +273,13 @@ async function withoutStaleLangGraphAnswers(
 
 /** The interrupt a LangGraph interrupt value is shown as (what its fingerprint is taken of). */
 function langGraphInterruptFor(langGraphId: string, value: unknown): Json {
-  return fromLangGraph(langGraphId, value, {}, () => fromLangGraphValue(langGraphId, value, {}), () => undefined);
+  return fromLangGraph(
+    langGraphId,
+    value,
+    {},
+    () => fromLangGraphValue(langGraphId, value, {}),
+    () => undefined,
+  );
 }
 
 type Report = (problem: string, event: unknown) => void;
@@ -308,7 +314,10 @@ const isOurs = (id: string) => OURS.some((prefix) => id.startsWith(prefix));
  * vouches for; or the refusal of the first id that is unsigned, altered, for another thread or
  * signed with another secret. Ids that are not ours (the agent's own) pass unchanged.
  */
-function verifyResume(input: RunAgentInput, key: Buffer): { input: RunAgentInput; fingerprints: Map<string, SignedEntry> } | { refused: Refusal } {
+function verifyResume(
+  input: RunAgentInput,
+  key: Buffer,
+): { input: RunAgentInput; fingerprints: Map<string, SignedEntry> } | { refused: Refusal } {
   const fingerprints = new Map<string, SignedEntry>();
   const resume = (input as { resume?: unknown }).resume;
   if (!Array.isArray(resume)) return { input, fingerprints };

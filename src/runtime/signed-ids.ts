@@ -71,9 +71,7 @@ const FINGERPRINT_LENGTH = 43; // 32 bytes of SHA-256, base64url without padding
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 const mac = (key: Buffer, threadId: string, id: string, fingerprint: string) =>
-  createHmac('sha256', key)
-    .update(`copilotkit-interrupts/id/v1\n${threadId.length}:${threadId}\n${fingerprint}\n${id}`, 'utf8')
-    .digest();
+  createHmac('sha256', key).update(`copilotkit-interrupts/id/v1\n${threadId.length}:${threadId}\n${fingerprint}\n${id}`, 'utf8').digest();
 
 /**
  * The id the browser gets for `id`: signed for this thread, with the approval's fingerprint

@@ -412,18 +412,19 @@ describe('normalizeInterrupts keeps no state between requests', () => {
     expect(sent.forwardedProps.command).toEqual({ resume: false, interruptEvent: 'Approve the deploy?' });
   });
 
-  it('given a forged or truncated legacy id, the answer still reaches the agent and the problem is reported', async () => {
+  it('given a forged or truncated legacy id, the answer does not reach the agent and the run ends with an error naming the id', async () => {
     const onProblem = vi.fn();
     const agent = legacyAgent([]);
     const forged = `legacy::${RUN_ID}::0::not*base64`;
-    await firstValueFrom(
+    const events = await firstValueFrom(
       normalizeInterrupts({ onProblem })(
         input({ resume: [{ interruptId: forged, status: 'resolved', payload: 'ok' }] } as any),
         agent,
       ).pipe(toArray()),
     );
-    expect(agent.inputs[0].forwardedProps.command).toEqual({ resume: 'ok' });
-    expect(onProblem.mock.calls[0][0]).toMatch(/unreadable event/);
+    expect(agent.inputs).toEqual([]);
+    expect(events).toEqual([{ type: 'RUN_ERROR', code: 'interrupt_id_refused', message: expect.stringContaining(forged) }]);
+    expect(onProblem.mock.calls[0][0]).toMatch(/no signature/);
   });
 
   it('given a legacy value too large to carry, the interrupt still appears and its answer reaches the agent', async () => {
