@@ -23,7 +23,7 @@ import {
   parseInterruptId,
 } from '../unwrap/shapes';
 import { reviewResponse } from './langgraph-review';
-import { enableMastraToolApprovals } from './mastra-approvals';
+import { enableMastraToolApprovals, hasMastraToolApprovals } from './mastra-approvals';
 import { INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, approvalFingerprint, resolveSecret, signId, verifyId } from './signed-ids';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
@@ -122,7 +122,11 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
         subscriber.next({ type: 'RUN_ERROR', message: refusal.message, code: refusal.code } as BaseEvent);
         subscriber.complete();
       };
-      const verified = verifyResume(received, key);
+      const verified = verifyResume(
+        received,
+        key,
+        safely(() => hasMastraToolApprovals(next), false, report, 'resume'),
+      );
       if ('refused' in verified) {
         report(verified.refused.message, received);
         refuse(verified.refused);
@@ -317,6 +321,7 @@ const isOurs = (id: string) => OURS.some((prefix) => id.startsWith(prefix));
 function verifyResume(
   input: RunAgentInput,
   key: Buffer,
+  onlyOurs: boolean,
 ): { input: RunAgentInput; fingerprints: Map<string, SignedEntry> } | { refused: Refusal } {
   const fingerprints = new Map<string, SignedEntry>();
   const resume = (input as { resume?: unknown }).resume;
@@ -325,6 +330,15 @@ function verifyResume(
   for (const item of resume) {
     const sent = isRecord(item) ? item.interruptId : undefined;
     if (typeof sent !== 'string' || !isOurs(sent)) {
+      if (onlyOurs && typeof sent === 'string') {
+        // A MastraAgent with native approvals resumes any suspended call, approvals included, by its bare bridge id.
+        return {
+          refused: {
+            code: INTERRUPT_ID_REFUSED,
+            message: `The answer to interrupt ${quoteId(sent)} was refused (${INTERRUPT_ID_REFUSED}): it is not an id this server issued (this agent takes answers only under the signed id its card was given). The agent did not receive it.`,
+          },
+        };
+      }
       checked.push(item);
       continue;
     }
@@ -345,8 +359,12 @@ function verifyResume(
 
 /** The interrupt with its id signed for this thread, when the id is one of ours (with the approval's fingerprint). */
 function signOurs(interrupt: unknown, key: Buffer, threadId: string): unknown {
-  if (!isRecord(interrupt) || typeof interrupt.id !== 'string' || !isOurs(interrupt.id)) return interrupt;
-  return { ...interrupt, id: signId(key, threadId ?? '', interrupt.id, approvalFingerprint(interrupt)) };
+  if (!isRecord(interrupt) || typeof interrupt.id !== 'string') return interrupt;
+  let id = interrupt.id;
+  // A Mastra suspend's bare bridge id becomes ours too, so that its answer comes back signed.
+  if (!isOurs(id) && isRecord(interrupt.metadata) && isRecord(interrupt.metadata.mastra)) id = MASTRA_ID_PREFIX + id;
+  if (!isOurs(id)) return interrupt;
+  return { ...interrupt, id: signId(key, threadId ?? '', id, approvalFingerprint(interrupt)) };
 }
 
 function safely<T>(work: () => T, fallback: T, report: Report, what: string): T {
@@ -394,8 +412,11 @@ function normalizeRunFinished(
  * answer must come back under the id that was given: one mark off, the rest untouched.
  */
 const OWN_ID_PREFIX = 'own::';
+/** Marks a Mastra suspend's bridge id (`<runId>::<toolCallId>`); the bridge gets it back without. */
+const MASTRA_ID_PREFIX = 'mastra::';
 const OURS = [
   OWN_ID_PREFIX,
+  MASTRA_ID_PREFIX,
   LANGGRAPH_REVIEW_ID_PREFIX,
   LANGGRAPH_INTERRUPT_ID_PREFIX,
   MASTRA_APPROVAL_ID_PREFIX,
@@ -488,6 +509,9 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
     if (entry?.interruptId.startsWith(OWN_ID_PREFIX)) {
       changed = true;
       rest.push({ ...entry, interruptId: entry.interruptId.slice(OWN_ID_PREFIX.length) });
+    } else if (entry?.interruptId.startsWith(MASTRA_ID_PREFIX)) {
+      changed = true;
+      rest.push({ ...entry, interruptId: entry.interruptId.slice(MASTRA_ID_PREFIX.length) });
     } else if (entry && parsed.kind === 'mastra-approval') {
       // Mastra's approve / decline is a resume with {approved, reason?}; a dismissal declines, so
       // the Mastra run never stays suspended.

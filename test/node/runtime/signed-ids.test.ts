@@ -65,7 +65,7 @@ const approval = { reason: 'aidev:tool_approval', message: 'Delete it?', metadat
 function expectRefused(result: Awaited<ReturnType<typeof answer>>, id: string, reason: RegExp) {
   expect(result.received).toEqual([]);
   expect(result.events).toEqual([{ type: 'RUN_ERROR', code: 'interrupt_id_refused', message: expect.stringMatching(reason) }]);
-  const message = (result.events[0] as { message: string }).message;
+  const message = (result.events[0] as unknown as { message: string }).message;
   expect(message).toContain(JSON.stringify(id.length > 120 ? id.slice(0, 60) : id).slice(0, -1));
 }
 
