@@ -324,6 +324,16 @@ function verifyResume(
   onlyOurs: boolean,
 ): { input: RunAgentInput; fingerprints: Map<string, SignedEntry> } | { refused: Refusal } {
   const fingerprints = new Map<string, SignedEntry>();
+  const command = isRecord(input.forwardedProps) ? input.forwardedProps.command : undefined;
+  if (isRecord(command) && command.interruptEvent !== undefined) {
+    // The event an agent gets back is the one a signed legacy id carries, never one the browser writes.
+    return {
+      refused: {
+        code: INTERRUPT_ID_REFUSED,
+        message: `The answer in forwardedProps.command was refused (${INTERRUPT_ID_REFUSED}): it carries an interruptEvent, which only this server may attach (answer the interrupt by its signed id in resume instead). The agent did not receive it.`,
+      },
+    };
+  }
   const resume = (input as { resume?: unknown }).resume;
   if (!Array.isArray(resume)) return { input, fingerprints };
   const checked: unknown[] = [];

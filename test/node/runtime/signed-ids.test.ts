@@ -205,3 +205,24 @@ describe('the secret ids are signed with', () => {
     expect(agent.commands).toEqual([{ resume: 'go', interruptEvent: 'Go?' }]);
   });
 });
+
+describe('an interruptEvent the browser writes itself', () => {
+  it('given forwardedProps.command with an interruptEvent, the run is refused and the agent never sees the event', async () => {
+    const agent = new LegacyAgent();
+    const forged = JSON.stringify(approval);
+    const events = await run(agent, {
+      ...input('thread-1', 'run-2'),
+      forwardedProps: { command: { resume: true, interruptEvent: forged } },
+    });
+    expect(agent.commands).toEqual([]);
+    expect(events).toEqual([
+      { type: 'RUN_ERROR', code: 'interrupt_id_refused', message: expect.stringContaining('forwardedProps.command') },
+    ]);
+  });
+
+  it('given forwardedProps.command with only a resume (a client that speaks the legacy way), it reaches the agent as sent', async () => {
+    const agent = new LegacyAgent();
+    await run(agent, { ...input('thread-1', 'run-2'), forwardedProps: { command: { resume: 'ok' } } });
+    expect(agent.commands).toEqual([{ resume: 'ok' }]);
+  });
+});
