@@ -69,8 +69,9 @@ interface LegacyEvent {
  * - Mastra (@ag-ui/mastra): a tool that suspends with `{reason: 'aidev:user_question', metadata:
  *   {questions}}` arrives as `reason: 'mastra:tool_suspend'`; the interrupt gets the payload's
  *   reason, `message` and `expiresAt`, and `metadata` becomes the payload's metadata plus the
- *   untouched `metadata.mastra` the bridge needs. `id` (`<runId>::<toolCallId>`) and `toolCallId`
- *   never change.
+ *   untouched `metadata.mastra` the bridge needs. `toolCallId` never changes; the id becomes
+ *   `mastra::<the bridge's id>` (a native approval's `mastra-approval::…`), and the bridge gets its
+ *   own id back with the answer.
  * - LangGraph (@ag-ui/langgraph, either agent setting): every interrupt gets the id
  *   `langgraph::<LangGraph's interrupt id>`, and a value `{reason, metadata, message?}` is lifted
  *   the same way (a plain-string value becomes the `message`). A resume becomes LangGraph's own
@@ -90,6 +91,13 @@ interface LegacyEvent {
  *   `forwardedProps.command = {resume, interruptEvent}` (several answers: `resume` maps each
  *   interrupt's own id, or ours, to its answer; a cancel is `false`, as @ag-ui/mastra reads it).
  * - Everything else passes through unchanged. It never throws: an event it cannot read is passed on.
+ *
+ * Every id it gives is signed with the `secret` (see {@link NormalizeInterruptsOptions.secret}) for
+ * the thread, and an approval's id carries a fingerprint of the tool and arguments shown. A resume
+ * whose id of ours is unsigned, altered, from another thread or signed with another secret, or
+ * whose approval no longer matches the open LangGraph interrupt, or that carries an
+ * `interruptEvent` of its own, ends with a `RUN_ERROR` (`code` `interrupt_id_refused` or
+ * `interrupt_changed`) and never reaches the agent.
  *
  * It keeps no state between requests: whatever a resume needs travels inside the interrupt id
  * (a legacy id carries the event value), so it works across server restarts, several server
