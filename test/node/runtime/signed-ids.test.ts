@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { Observable, firstValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { normalizeInterrupts } from '../../../src/runtime';
+import { signId, verifyId } from '../../../src/runtime/signed-ids';
 
 // The browser is untrusted: every id normalizeInterrupts() gives it is signed, and an answer whose
 // id was altered, cut, made up, issued for another thread or signed with another secret never
@@ -77,7 +78,8 @@ describe('signed interrupt ids: what the browser sends back is checked', () => {
         const [id] = await raise([value], threadId);
         const { events, received } = await answer(id, { threadId, payload: 'yes' });
         expect(events.some((e) => e.type === 'RUN_ERROR')).toBe(false);
-        expect(received).toEqual([{ resume: 'yes', interruptEvent: value }]);
+        // As JSON, the form an event travels in (-0 reads back as 0).
+        expect(received).toEqual([{ resume: 'yes', interruptEvent: JSON.parse(JSON.stringify(value)) }]);
       }),
       { numRuns: 60 },
     );
@@ -224,5 +226,43 @@ describe('an interruptEvent the browser writes itself', () => {
     const agent = new LegacyAgent();
     await run(agent, { ...input('thread-1', 'run-2'), forwardedProps: { command: { resume: 'ok' } } });
     expect(agent.commands).toEqual([{ resume: 'ok' }]);
+  });
+});
+
+describe('signed ids of any content', () => {
+  const key = Buffer.from(SECRET);
+  const fingerprint = fc.option(fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), { nil: undefined });
+
+  it('given any id, thread and fingerprint, the signed id reads back as exactly what was signed', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fingerprint, (id, threadId, print) => {
+        expect(verifyId(key, threadId, signId(key, threadId, id, print))).toEqual({
+          ok: true,
+          id,
+          ...(print ? { fingerprint: print } : {}),
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('given any single character of a signed id changed, it is refused, whatever the id held', () => {
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.string(),
+        fingerprint,
+        fc.nat(),
+        fc.string({ minLength: 1, maxLength: 1 }),
+        (id, threadId, print, at, char) => {
+          const signed = signId(key, threadId, id, print);
+          const i = at % signed.length;
+          const changed = signed.slice(0, i) + char + signed.slice(i + 1);
+          fc.pre(changed !== signed);
+          expect(verifyId(key, threadId, changed).ok).toBe(false);
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
