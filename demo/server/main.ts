@@ -1,10 +1,15 @@
 // `npm run demo` runs this (bundled by demo/run.mjs after the page is built).
+import { randomBytes } from 'node:crypto';
 import { chooseDemoModel } from './agent';
 import { startDemoServer } from './index';
 
 const DEFAULT_PORT = 3000;
 
 async function main() {
+  // normalizeInterrupts() signs the interrupt ids it sends to the browser, and the page build
+  // leaves NODE_ENV=production, where a secret is required. Without one set, the demo makes one
+  // per start: its threads live in memory, so nothing it signed outlives a restart anyway.
+  if (!process.env.COPILOTKIT_INTERRUPTS_SECRET) process.env.COPILOTKIT_INTERRUPTS_SECRET = randomBytes(32).toString('hex');
   const requested = process.env.PORT;
   const port = requested === undefined || requested === '' ? DEFAULT_PORT : Number(requested);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${requested}".`);

@@ -92,6 +92,17 @@ export function enableMastraToolApprovals(agent: unknown): boolean {
   return true;
 }
 
+/**
+ * Whether Mastra's native approvals are enabled on this agent: then a bare bridge id
+ * (`<runId>::<toolCallId>`) would resume a suspended tool call, approval included, without the
+ * signed id the card got, so the middleware accepts none.
+ */
+export function hasMastraToolApprovals(agent: unknown): boolean {
+  return (
+    (typeof agent === 'object' || typeof agent === 'function') && agent !== null && (agent as { [PATCHED]?: boolean })[PATCHED] === true
+  );
+}
+
 function looksLikeMastraAgent(agent: Json): boolean {
   try {
     return typeof agent.isLocalMastraAgent === 'function' || agent.constructor?.name === 'MastraAgent';

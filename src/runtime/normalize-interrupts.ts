@@ -23,7 +23,8 @@ import {
   parseInterruptId,
 } from '../unwrap/shapes';
 import { reviewResponse } from './langgraph-review';
-import { enableMastraToolApprovals } from './mastra-approvals';
+import { enableMastraToolApprovals, hasMastraToolApprovals } from './mastra-approvals';
+import { INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, approvalFingerprint, resolveSecret, signId, verifyId } from './signed-ids';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
 
@@ -35,6 +36,13 @@ export const LEGACY_INTERRUPT_EVENT = 'on_interrupt';
 export const LANGGRAPH_CANCELLED_KEY = '__agui_cancelled__';
 
 export interface NormalizeInterruptsOptions {
+  /**
+   * The key every id this middleware gives the browser is signed with (HMAC-SHA256), at least 32
+   * characters, the same on every server process that may receive the answer. Default: the
+   * `COPILOTKIT_INTERRUPTS_SECRET` environment variable. Without either, `NODE_ENV=production`
+   * throws at once; elsewhere a random key for this process is used (with one warning).
+   */
+  secret?: string | Uint8Array;
   /**
    * Called with what went wrong when an event could not be normalized. The event is then passed
    * through unchanged: the middleware never breaks a run. Default: `console.warn`.
@@ -61,8 +69,9 @@ interface LegacyEvent {
  * - Mastra (@ag-ui/mastra): a tool that suspends with `{reason: 'aidev:user_question', metadata:
  *   {questions}}` arrives as `reason: 'mastra:tool_suspend'`; the interrupt gets the payload's
  *   reason, `message` and `expiresAt`, and `metadata` becomes the payload's metadata plus the
- *   untouched `metadata.mastra` the bridge needs. `id` (`<runId>::<toolCallId>`) and `toolCallId`
- *   never change.
+ *   untouched `metadata.mastra` the bridge needs. `toolCallId` never changes; the id becomes
+ *   `mastra::<the bridge's id>` (a native approval's `mastra-approval::…`), and the bridge gets its
+ *   own id back with the answer.
  * - LangGraph (@ag-ui/langgraph, either agent setting): every interrupt gets the id
  *   `langgraph::<LangGraph's interrupt id>`, and a value `{reason, metadata, message?}` is lifted
  *   the same way (a plain-string value becomes the `message`). A resume becomes LangGraph's own
@@ -83,6 +92,13 @@ interface LegacyEvent {
  *   interrupt's own id, or ours, to its answer; a cancel is `false`, as @ag-ui/mastra reads it).
  * - Everything else passes through unchanged. It never throws: an event it cannot read is passed on.
  *
+ * Every id it gives is signed with the `secret` (see {@link NormalizeInterruptsOptions.secret}) for
+ * the thread, and an approval's id carries a fingerprint of the tool and arguments shown. A resume
+ * whose id of ours is unsigned, altered, from another thread or signed with another secret, or
+ * whose approval no longer matches the open LangGraph interrupt, or that carries an
+ * `interruptEvent` of its own, ends with a `RUN_ERROR` (`code` `interrupt_id_refused` or
+ * `interrupt_changed`) and never reaches the agent.
+ *
  * It keeps no state between requests: whatever a resume needs travels inside the interrupt id
  * (a legacy id carries the event value), so it works across server restarts, several server
  * processes, threads and users, and it is safe to share between the per-request clones
@@ -102,11 +118,29 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
     }
   };
 
+  // Resolved now, so a production server without a secret fails at startup, not on a user's answer.
+  const key = resolveSecret(options.secret);
   let uncheckedReported = false;
-  const middleware: MiddlewareFunction = (input: RunAgentInput, next: AbstractAgent) => {
+  const middleware: MiddlewareFunction = (received: RunAgentInput, next: AbstractAgent) => {
     return new Observable<BaseEvent>((subscriber) => {
       let subscription: { unsubscribe(): void } | undefined;
       let closed = false;
+      const refuse = (refusal: Refusal) => {
+        // The agent never sees a refused resume; the run ends with what was wrong and which id.
+        subscriber.next({ type: 'RUN_ERROR', message: refusal.message, code: refusal.code } as BaseEvent);
+        subscriber.complete();
+      };
+      const verified = verifyResume(
+        received,
+        key,
+        safely(() => hasMastraToolApprovals(next), false, report, 'resume'),
+      );
+      if ('refused' in verified) {
+        report(verified.refused.message, received);
+        refuse(verified.refused);
+        return undefined;
+      }
+      const { input, fingerprints } = verified;
       const client = safely(() => langGraphClientToCheck(input, next), undefined, report, 'resume');
       if (client === null && !uncheckedReported) {
         uncheckedReported = true;
@@ -121,9 +155,13 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       if (!client) subscription = start(input);
       else {
         // LangGraph answers: only those whose interrupt is still open go on (see withoutStaleLangGraphAnswers).
-        withoutStaleLangGraphAnswers(input, client, report)
+        withoutStaleLangGraphAnswers(input, client, report, fingerprints)
           .then((checked) => {
-            if (!closed) subscription = start(checked);
+            if (closed) return;
+            if ('refused' in checked) {
+              report(checked.refused.message, received);
+              refuse(checked.refused);
+            } else subscription = start(checked.input);
           })
           .catch((error: unknown) => subscriber.error(error));
       }
@@ -145,7 +183,9 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
                   legacy.push({ value: (event as CustomEvent).value, rawEvent: (event as CustomEvent).rawEvent });
                 }
                 if (event.type !== 'RUN_FINISHED') return event;
-                const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input.runId, report);
+                const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input.runId, report, (interrupt) =>
+                  signOurs(interrupt, key, input.threadId),
+                );
                 legacy = [];
                 return finished;
               },
@@ -167,7 +207,7 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
 /** 32 hex digits, so LangGraph reads a map keyed by it as a resume map; no interrupt has this id. */
 const NO_LANGGRAPH_INTERRUPT = '0'.repeat(32);
 
-type ThreadState = { tasks?: { interrupts?: { id?: unknown }[] }[] };
+type ThreadState = { tasks?: { interrupts?: { id?: unknown; value?: unknown }[] }[] };
 type LangGraphClient = { threads: { getState(threadId: string): Promise<ThreadState> } };
 
 /** LangGraph's own id of a resume entry for a LangGraph interrupt, else undefined. */
@@ -198,16 +238,32 @@ function langGraphClientToCheck(input: RunAgentInput, next: AbstractAgent): Lang
  * through the LangGraph client of the agent this middleware runs (CopilotKit's LangGraphAgent);
  * without one, or when it cannot be read, the input goes on unchanged.
  */
-async function withoutStaleLangGraphAnswers(input: RunAgentInput, client: LangGraphClient, report: Report): Promise<RunAgentInput> {
+async function withoutStaleLangGraphAnswers(
+  input: RunAgentInput,
+  client: LangGraphClient,
+  report: Report,
+  fingerprints: Map<string, SignedEntry>,
+): Promise<{ input: RunAgentInput } | { refused: Refusal }> {
   try {
     const resume = (input as { resume?: unknown[] }).resume ?? [];
     const state = await client.threads.getState(input.threadId);
-    const open = new Set((state?.tasks ?? []).flatMap((task) => task?.interrupts ?? []).map((i) => i?.id));
+    const interrupts = (state?.tasks ?? []).flatMap((task) => task?.interrupts ?? []);
+    const open = new Set(interrupts.map((i) => i?.id));
+    // An answer given to a request whose tool or arguments are no longer what the card showed is
+    // not applied to what the user never saw.
+    for (const item of resume) {
+      const id = langGraphIdOf(item);
+      const pending = id === undefined ? undefined : interrupts.find((i) => i?.id === id);
+      if (!pending || id === undefined) continue;
+      const shown = fingerprints.get((item as Json).interruptId as string);
+      const now = approvalFingerprint(langGraphInterruptFor(id, pending.value));
+      if (shown && shown.fingerprint !== now) return { refused: changedRefusal(shown.sent) };
+    }
     const stale = resume.filter((item) => {
       const id = langGraphIdOf(item);
       return id !== undefined && !open.has(id);
     });
-    if (stale.length === 0) return input;
+    if (stale.length === 0) return { input };
     report(
       `${stale.length} answer${stale.length === 1 ? ' is' : 's are'} for a LangGraph interrupt the thread no longer holds (sent again?); dropped.`,
       stale,
@@ -216,16 +272,118 @@ async function withoutStaleLangGraphAnswers(input: RunAgentInput, client: LangGr
     // interrupt has, the resume stays a map that reaches no node (and shows what is still open).
     const nobody = langGraphInterruptId(NO_LANGGRAPH_INTERRUPT);
     return {
-      ...input,
-      resume: resume.map((item) => (stale.includes(item) ? { ...(item as Json), interruptId: nobody } : item)),
-    } as RunAgentInput;
+      input: {
+        ...input,
+        resume: resume.map((item) => (stale.includes(item) ? { ...(item as Json), interruptId: nobody } : item)),
+      } as RunAgentInput,
+    };
   } catch (error) {
     report(`Could not read which LangGraph interrupts are open; the answers go on unchecked (${errorMessage(error)}).`, input);
-    return input;
+    return { input };
   }
 }
 
+/** The interrupt a LangGraph interrupt value is shown as (what its fingerprint is taken of). */
+function langGraphInterruptFor(langGraphId: string, value: unknown): Json {
+  return fromLangGraph(
+    langGraphId,
+    value,
+    {},
+    () => fromLangGraphValue(langGraphId, value, {}),
+    () => undefined,
+  );
+}
+
 type Report = (problem: string, event: unknown) => void;
+
+/** Why a resume is refused: the RUN_ERROR's message and code. */
+interface Refusal {
+  message: string;
+  code: typeof INTERRUPT_ID_REFUSED | typeof INTERRUPT_CHANGED;
+}
+
+/** A resume entry's id as the browser sent it, and the fingerprint its signature vouches for. */
+interface SignedEntry {
+  sent: string;
+  fingerprint?: string;
+}
+
+/** An id for a message: long ids (a legacy id carries its event) are cut. */
+const quoteId = (id: string) => JSON.stringify(id.length > 120 ? `${id.slice(0, 60)}…${id.slice(-40)}` : id);
+
+function changedRefusal(sent: string): Refusal {
+  return {
+    code: INTERRUPT_CHANGED,
+    message: `The answer to interrupt ${quoteId(sent)} was refused (${INTERRUPT_CHANGED}): the request changed after it was shown (its tool or arguments differ). This request changed. Review it again.`,
+  };
+}
+
+/** Whether an id is one this middleware gives (and so signs): only those carry anything it reads back. */
+const isOurs = (id: string) => OURS.some((prefix) => id.startsWith(prefix));
+
+/**
+ * The input with every id of ours checked and its signature taken off, and what each signature
+ * vouches for; or the refusal of the first id that is unsigned, altered, for another thread or
+ * signed with another secret. Ids that are not ours (the agent's own) pass unchanged.
+ */
+function verifyResume(
+  input: RunAgentInput,
+  key: Buffer,
+  onlyOurs: boolean,
+): { input: RunAgentInput; fingerprints: Map<string, SignedEntry> } | { refused: Refusal } {
+  const fingerprints = new Map<string, SignedEntry>();
+  const command = isRecord(input.forwardedProps) ? input.forwardedProps.command : undefined;
+  if (isRecord(command) && command.interruptEvent !== undefined) {
+    // The event an agent gets back is the one a signed legacy id carries, never one the browser writes.
+    return {
+      refused: {
+        code: INTERRUPT_ID_REFUSED,
+        message: `The answer in forwardedProps.command was refused (${INTERRUPT_ID_REFUSED}): it carries an interruptEvent, which only this server may attach (answer the interrupt by its signed id in resume instead). The agent did not receive it.`,
+      },
+    };
+  }
+  const resume = (input as { resume?: unknown }).resume;
+  if (!Array.isArray(resume)) return { input, fingerprints };
+  const checked: unknown[] = [];
+  for (const item of resume) {
+    const sent = isRecord(item) ? item.interruptId : undefined;
+    if (typeof sent !== 'string' || !isOurs(sent)) {
+      if (onlyOurs && typeof sent === 'string') {
+        // A MastraAgent with native approvals resumes any suspended call, approvals included, by its bare bridge id.
+        return {
+          refused: {
+            code: INTERRUPT_ID_REFUSED,
+            message: `The answer to interrupt ${quoteId(sent)} was refused (${INTERRUPT_ID_REFUSED}): it is not an id this server issued (this agent takes answers only under the signed id its card was given). The agent did not receive it.`,
+          },
+        };
+      }
+      checked.push(item);
+      continue;
+    }
+    const verified = verifyId(key, typeof input.threadId === 'string' ? input.threadId : '', sent);
+    if (!verified.ok) {
+      return {
+        refused: {
+          code: INTERRUPT_ID_REFUSED,
+          message: `The answer to interrupt ${quoteId(sent)} was refused (${INTERRUPT_ID_REFUSED}): ${verified.reason}. The agent did not receive it.`,
+        },
+      };
+    }
+    fingerprints.set(verified.id, { sent, ...(verified.fingerprint ? { fingerprint: verified.fingerprint } : {}) });
+    checked.push({ ...(item as Json), interruptId: verified.id });
+  }
+  return fingerprints.size === 0 ? { input, fingerprints } : { input: { ...input, resume: checked } as RunAgentInput, fingerprints };
+}
+
+/** The interrupt with its id signed for this thread, when the id is one of ours (with the approval's fingerprint). */
+function signOurs(interrupt: unknown, key: Buffer, threadId: string): unknown {
+  if (!isRecord(interrupt) || typeof interrupt.id !== 'string') return interrupt;
+  let id = interrupt.id;
+  // A Mastra suspend's bare bridge id becomes ours too, so that its answer comes back signed.
+  if (!isOurs(id) && isRecord(interrupt.metadata) && isRecord(interrupt.metadata.mastra)) id = MASTRA_ID_PREFIX + id;
+  if (!isOurs(id)) return interrupt;
+  return { ...interrupt, id: signId(key, threadId ?? '', id, approvalFingerprint(interrupt)) };
+}
 
 function safely<T>(work: () => T, fallback: T, report: Report, what: string): T {
   try {
@@ -240,10 +398,16 @@ function safely<T>(work: () => T, fallback: T, report: Report, what: string): T 
  * The RUN_FINISHED event with every interrupt's reason lifted and LangGraph's ids marked; when the
  * run emitted only legacy `on_interrupt` events, with a standard interrupt outcome built from them.
  */
-function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], runId: string, report: Report): RunFinishedEvent {
+function normalizeRunFinished(
+  event: RunFinishedEvent,
+  legacy: LegacyEvent[],
+  runId: string,
+  report: Report,
+  sign: (interrupt: unknown) => unknown,
+): RunFinishedEvent {
   const outcome = (event as { outcome?: unknown }).outcome;
   if (isRecord(outcome) && outcome.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
-    const interrupts = outcome.interrupts.map((interrupt) => (isRecord(interrupt) ? normalizeStandard(interrupt, report) : interrupt));
+    const interrupts = outcome.interrupts.map((interrupt) => sign(isRecord(interrupt) ? normalizeStandard(interrupt, report) : interrupt));
     const changed = interrupts.some((interrupt, i) => interrupt !== (outcome.interrupts as unknown[])[i]);
     return changed ? ({ ...event, outcome: { ...outcome, interrupts } } as RunFinishedEvent) : event;
   }
@@ -257,7 +421,7 @@ function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], ru
     interrupts.push(interrupt);
   });
   if (interrupts.length === 0) return event;
-  return { ...event, outcome: { type: 'interrupt', interrupts } } as RunFinishedEvent;
+  return { ...event, outcome: { type: 'interrupt', interrupts: interrupts.map(sign) } } as RunFinishedEvent;
 }
 
 /**
@@ -266,8 +430,11 @@ function normalizeRunFinished(event: RunFinishedEvent, legacy: LegacyEvent[], ru
  * answer must come back under the id that was given: one mark off, the rest untouched.
  */
 const OWN_ID_PREFIX = 'own::';
+/** Marks a Mastra suspend's bridge id (`<runId>::<toolCallId>`); the bridge gets it back without. */
+const MASTRA_ID_PREFIX = 'mastra::';
 const OURS = [
   OWN_ID_PREFIX,
+  MASTRA_ID_PREFIX,
   LANGGRAPH_REVIEW_ID_PREFIX,
   LANGGRAPH_INTERRUPT_ID_PREFIX,
   MASTRA_APPROVAL_ID_PREFIX,
@@ -360,6 +527,9 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
     if (entry?.interruptId.startsWith(OWN_ID_PREFIX)) {
       changed = true;
       rest.push({ ...entry, interruptId: entry.interruptId.slice(OWN_ID_PREFIX.length) });
+    } else if (entry?.interruptId.startsWith(MASTRA_ID_PREFIX)) {
+      changed = true;
+      rest.push({ ...entry, interruptId: entry.interruptId.slice(MASTRA_ID_PREFIX.length) });
     } else if (entry && parsed.kind === 'mastra-approval') {
       // Mastra's approve / decline is a resume with {approved, reason?}; a dismissal declines, so
       // the Mastra run never stays suspended.

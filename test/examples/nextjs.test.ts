@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,12 @@ import { DemoPage } from '../e2e/demo-page';
 // app, `next build` then `next start`, driven in Chromium.
 const root = new URL('../..', import.meta.url).pathname;
 const app = join(root, 'examples/nextjs');
-const env = { NEXT_TELEMETRY_DISABLED: '1', COPILOTKIT_TELEMETRY_DISABLED: 'true' };
+// `next build` and `next start` run in production: the route's normalizeInterrupts() needs its secret.
+const env = {
+  NEXT_TELEMETRY_DISABLED: '1',
+  COPILOTKIT_TELEMETRY_DISABLED: 'true',
+  COPILOTKIT_INTERRUPTS_SECRET: randomBytes(32).toString('hex'),
+};
 
 let server: RunningProcess;
 let chromium: LaunchedBrowser;

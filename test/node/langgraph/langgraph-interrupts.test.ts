@@ -20,6 +20,8 @@ afterAll(async () => {
 const conversation = (emitInterruptOutcome: boolean, options?: NormalizeInterruptsOptions) =>
   langGraphConversation(served.url, 'interrupts', emitInterruptOutcome, options);
 const receivedSince = (start: number) => received.slice(start);
+/** LangGraph's own interrupt id inside ours (`langgraph::<id>.<fingerprint>.<signature>`). */
+const langGraphIdOf = (id: string) => id.slice('langgraph::'.length, id.indexOf('.'));
 
 describe.each([
   ['default agent settings (legacy on_interrupt only)', false],
@@ -30,7 +32,7 @@ describe.each([
     const { interrupts } = await chat.say('Ask me a question');
     expect(interrupts).toHaveLength(1);
     const [interrupt] = interrupts;
-    expect(interrupt.id).toMatch(/^langgraph::[0-9a-f]{32}$/);
+    expect(interrupt.id).toMatch(/^langgraph::[0-9a-f]{32}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{43}$/);
     expect(interrupt).toMatchObject({ reason: 'aidev:user_question', message: 'One question first', metadata: { questions: QUESTIONS } });
     expect(unwrapInterrupt(interrupt)).toMatchObject({ reason: 'aidev:user_question', metadata: { questions: QUESTIONS } });
 
@@ -91,7 +93,7 @@ describe.each([
     expect(afterFirst).toHaveLength(1);
     const [second] = afterFirst;
     expect(second.message).toBe('Second question');
-    expect(second.id).toMatch(/^langgraph::[0-9a-f]{32}$/);
+    expect(second.id).toMatch(/^langgraph::[0-9a-f]{32}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{43}$/);
     expect(second.id).not.toBe(first.id);
     const { text } = await chat.resume([{ interruptId: second.id, status: 'resolved', payload: 'two' }]);
     expect(receivedSince(start)).toEqual([
@@ -178,7 +180,7 @@ describe.each([
     const [interrupt] = (await chat.say('Ask me a question')).interrupts;
     const start = received.length;
     await chat.resume([{ interruptId: interrupt.id, status: 'cancelled' }]);
-    const langGraphId = interrupt.id.slice('langgraph::'.length);
+    const langGraphId = langGraphIdOf(interrupt.id);
     expect(receivedSince(start)).toEqual([{ node: 'question', value: { __agui_cancelled__: true, interrupt_id: langGraphId } }]);
   });
 
@@ -194,7 +196,7 @@ describe.each([
     ]);
     expect(receivedSince(start).sort((a, b) => a.node.localeCompare(b.node))).toEqual([
       { node: 'left', value: 'left only' },
-      { node: 'right', value: { __agui_cancelled__: true, interrupt_id: right.id.slice('langgraph::'.length) } },
+      { node: 'right', value: { __agui_cancelled__: true, interrupt_id: langGraphIdOf(right.id) } },
     ]);
   });
 });
@@ -212,7 +214,7 @@ describe.each([
 
   it('given a review request, the card is a direct-mode approval of the action with its arguments, description and allowed answers', async () => {
     const interrupt = await openReview(conversation(emitInterruptOutcome));
-    expect(interrupt.id).toMatch(/^langgraph-review::[0-9a-f]{32}::[A-Za-z0-9_-]+$/);
+    expect(interrupt.id).toMatch(/^langgraph-review::[0-9a-f]{32}::[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/);
     expect(interrupt).toMatchObject({ reason: 'aidev:tool_approval', message: 'Send the deploy email?' });
     const card = unwrapInterrupt(interrupt);
     expect(card).toMatchObject({ reason: 'aidev:tool_approval', message: 'Send the deploy email?' });

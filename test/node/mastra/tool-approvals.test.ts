@@ -216,3 +216,65 @@ describe('Mastra native tool approval without the bridge internals it relies on'
     }
   });
 });
+
+describe('Mastra native tool approval: an id the browser did not get for this card', () => {
+  /** Approves `id` on the thread of `turn` (another request, as CopilotRuntime makes one per answer). */
+  async function approve(turn: Turn, id: string): Promise<BaseEvent[]> {
+    const agent = agents.tools.clone() as AbstractAgent;
+    agent.threadId = turn.agent.threadId;
+    agent.setMessages(turn.agent.messages);
+    const events: BaseEvent[] = [];
+    await agent.runAgent({ resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }] } as never, {
+      onEvent: ({ event }) => void events.push(event),
+    });
+    return events;
+  }
+  const parts = (id: string) => /^mastra-approval::(.+)::([^:]+?)\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]{43})$/.exec(id)!.slice(1);
+
+  it("given the approval id of another run (another thread's card), approving it here runs no tool and both runs stay suspended", async () => {
+    const mine = await say('tools', 'delete the branch');
+    const theirs = await say('tools', 'delete the branch');
+    const [theirCard] = interruptsOf(theirs.events);
+    const events = await approve(mine, theirCard.id);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'RUN_ERROR', code: 'interrupt_id_refused', message: expect.stringContaining('another thread') }),
+    ]);
+    expect(executed).toEqual([]);
+    expect(await suspendedRuns('tools', mine.agent.threadId)).toHaveLength(1);
+    expect(await suspendedRuns('tools', theirs.agent.threadId)).toHaveLength(1);
+  });
+
+  it("given this card's id rewritten to name another run, approving it runs no tool and both runs stay suspended", async () => {
+    const other = await say('tools', 'delete the branch');
+    const mine = await say('tools', 'delete the branch');
+    const [otherRun] = parts(interruptsOf(other.events)[0].id);
+    const [myRun, toolCallId, fingerprint, signature] = parts(interruptsOf(mine.events)[0].id);
+    expect(otherRun).not.toBe(myRun);
+    const forged = `mastra-approval::${otherRun}::${toolCallId}.${fingerprint}.${signature}`;
+    const events = await approve(mine, forged);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'RUN_ERROR',
+        code: 'interrupt_id_refused',
+        message: expect.stringContaining('signature does not match'),
+      }),
+    ]);
+    expect(executed).toEqual([]);
+    expect(await suspendedRuns('tools', mine.agent.threadId)).toHaveLength(1);
+    expect(await suspendedRuns('tools', other.agent.threadId)).toHaveLength(1);
+  });
+
+  it.each([
+    ['the approval id without its signature', (run: string, call: string) => `mastra-approval::${run}::${call}`, 'no signature'],
+    ["the bridge's own id (runId::toolCallId)", (run: string, call: string) => `${run}::${call}`, 'not an id this server issued'],
+  ])('given %s, approving it runs no tool and the run stays suspended', async (_name, idFor, reason) => {
+    const mine = await say('tools', 'delete the branch');
+    const [run, toolCallId] = parts(interruptsOf(mine.events)[0].id);
+    const events = await approve(mine, idFor(run, toolCallId));
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'RUN_ERROR', code: 'interrupt_id_refused', message: expect.stringContaining(reason) }),
+    ]);
+    expect(executed).toEqual([]);
+    expect(await suspendedRuns('tools', mine.agent.threadId)).toHaveLength(1);
+  });
+});

@@ -70,6 +70,9 @@ async function through(events: BaseEvent[], middleware = normalizeInterrupts({ o
   const agent = new ScriptedAgent(() => events);
   return firstValueFrom(middleware(runInput, agent).pipe(toArray()));
 }
+/** The id the browser gets for a Mastra suspend: the bridge's, marked as ours and signed. */
+const signedMastraId = (bridgeId = `${RUN_ID}::${TOOL_CALL_ID}`) =>
+  expect.stringMatching(new RegExp(`^mastra::${bridgeId}\\.[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]{43}$`));
 const finished = (events: BaseEvent[]) => events.find((e) => e.type === 'RUN_FINISHED') as BaseEvent & { outcome?: any };
 
 describe('normalizeInterrupts: a Mastra suspend that carries an aidev:* reason', () => {
@@ -77,7 +80,7 @@ describe('normalizeInterrupts: a Mastra suspend that carries an aidev:* reason',
     const out = await through(suspendRun(questionPayload));
     const [interrupt] = finished(out).outcome.interrupts;
     expect(interrupt).toEqual({
-      id: `${RUN_ID}::${TOOL_CALL_ID}`,
+      id: signedMastraId(),
       reason: 'aidev:user_question',
       message: 'A few questions first',
       toolCallId: TOOL_CALL_ID,
@@ -113,16 +116,17 @@ describe('normalizeInterrupts: a Mastra suspend that carries an aidev:* reason',
     expect(interrupt.reason).toBe('aidev:tool_approval');
     expect(interrupt.metadata.ticket).toEqual(ticket);
     expect(interrupt.metadata.mastra.toolName).toBe('request_approval');
-    expect(interrupt.id).toBe(`${RUN_ID}::${TOOL_CALL_ID}`);
+    expect(interrupt.id).toEqual(signedMastraId());
   });
 
-  it('leaves a suspend without a reason (the time picker) as the very same event', async () => {
-    const events = suspendRun(
-      { topic: 'Intro', slots: [{ label: 'Tomorrow 10:00 AM', iso: '2026-01-02T10:00:00.000Z' }] },
-      { toolName: 'schedule_meeting' },
-    );
+  it('leaves a suspend without a reason (the time picker) as it is, but for its signed id', async () => {
+    const payload = { topic: 'Intro', slots: [{ label: 'Tomorrow 10:00 AM', iso: '2026-01-02T10:00:00.000Z' }] };
+    const events = suspendRun(payload, { toolName: 'schedule_meeting' });
     const out = await through(events);
-    expect(out[2]).toBe(events[2]);
+    expect(out[2]).toEqual({
+      ...events[2],
+      outcome: { type: 'interrupt', interrupts: [{ ...bridgeInterrupt(payload, 'schedule_meeting'), id: signedMastraId() }] },
+    });
   });
 });
 
@@ -133,7 +137,7 @@ describe('normalizeInterrupts: a legacy-only run', () => {
     expect(outcome.type).toBe('interrupt');
     expect(outcome.interrupts).toEqual([
       {
-        id: `${RUN_ID}::${TOOL_CALL_ID}`,
+        id: signedMastraId(),
         reason: 'aidev:user_question',
         message: 'A few questions first',
         toolCallId: TOOL_CALL_ID,
@@ -147,7 +151,7 @@ describe('normalizeInterrupts: a legacy-only run', () => {
     const payload = { topic: 'Intro', slots: [] };
     const out = await through(suspendRun(payload, { withOutcome: false, toolName: 'schedule_meeting' }));
     const [interrupt] = finished(out).outcome.interrupts;
-    expect(interrupt).toEqual(bridgeInterrupt(payload, 'schedule_meeting'));
+    expect(interrupt).toEqual({ ...bridgeInterrupt(payload, 'schedule_meeting'), id: signedMastraId() });
     expect(unwrapInterrupt(interrupt)).toMatchObject({ toolName: 'schedule_meeting', payload });
   });
 
@@ -203,11 +207,12 @@ describe('normalizeInterrupts: a legacy-only run', () => {
     expect(sent.resume).toBeUndefined();
   });
 
-  it('does not touch a resume of a Mastra interrupt (the bridge reads runId::toolCallId itself)', async () => {
+  it('hands the resume of a Mastra interrupt to the bridge under its own id (runId::toolCallId), the answer untouched', async () => {
+    const [interrupt] = finished(await through(suspendRun(questionPayload))).outcome.interrupts;
     const agent = new ScriptedAgent(() => []);
-    const resume = [{ interruptId: `${RUN_ID}::${TOOL_CALL_ID}`, status: 'resolved', payload: { chosen_label: 'x' } }];
+    const resume = [{ interruptId: interrupt.id, status: 'resolved', payload: { chosen_label: 'x' } }];
     await firstValueFrom(normalizeInterrupts()(input({ resume } as any), agent).pipe(toArray()));
-    expect((agent.inputs[0] as any).resume).toEqual(resume);
+    expect((agent.inputs[0] as any).resume).toEqual([{ ...resume[0], interruptId: `${RUN_ID}::${TOOL_CALL_ID}` }]);
     expect(agent.inputs[0].forwardedProps).toEqual({});
   });
 
@@ -412,18 +417,19 @@ describe('normalizeInterrupts keeps no state between requests', () => {
     expect(sent.forwardedProps.command).toEqual({ resume: false, interruptEvent: 'Approve the deploy?' });
   });
 
-  it('given a forged or truncated legacy id, the answer still reaches the agent and the problem is reported', async () => {
+  it('given a forged or truncated legacy id, the answer does not reach the agent and the run ends with an error naming the id', async () => {
     const onProblem = vi.fn();
     const agent = legacyAgent([]);
     const forged = `legacy::${RUN_ID}::0::not*base64`;
-    await firstValueFrom(
+    const events = await firstValueFrom(
       normalizeInterrupts({ onProblem })(
         input({ resume: [{ interruptId: forged, status: 'resolved', payload: 'ok' }] } as any),
         agent,
       ).pipe(toArray()),
     );
-    expect(agent.inputs[0].forwardedProps.command).toEqual({ resume: 'ok' });
-    expect(onProblem.mock.calls[0][0]).toMatch(/unreadable event/);
+    expect(agent.inputs).toEqual([]);
+    expect(events).toEqual([{ type: 'RUN_ERROR', code: 'interrupt_id_refused', message: expect.stringContaining(forged) }]);
+    expect(onProblem.mock.calls[0][0]).toMatch(/no signature/);
   });
 
   it('given a legacy value too large to carry, the interrupt still appears and its answer reaches the agent', async () => {
@@ -539,7 +545,13 @@ describe('normalizeInterrupts: malformed input', () => {
       { type: 'RUN_FINISHED', threadId: 't', runId: RUN_ID, outcome: { type: 'interrupt', interrupts: weird } } as BaseEvent,
     ];
     const out = await through(events);
-    expect(finished(out).outcome.interrupts).toEqual(weird);
+    // Each is passed on as it came; the two that name Mastra get their signed id.
+    expect(finished(out).outcome.interrupts).toEqual([
+      weird[0],
+      { ...(weird[1] as object), id: signedMastraId('a') },
+      { ...(weird[2] as object), id: signedMastraId('b') },
+      weird[3],
+    ]);
   });
 
   it('passes an event through when reading it throws', async () => {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { normalizeInterrupts } from '../../../src/runtime';
 
 process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
+const SHARED_SECRET = 'the-secret-every-process-of-this-app-shares';
 
 // Through CopilotRuntime over HTTP: a legacy-only agent (on_interrupt CUSTOM events,
 // forwardedProps.command resumes). The answers are sent to ANOTHER server process than the one
@@ -54,7 +55,10 @@ afterEach(async () => {
 
 /** One server process: CopilotRuntime with the legacy agent and a middleware of its own. */
 async function startServer(): Promise<string> {
-  const runtime = new CopilotRuntime({ agents: { default: new LegacyAgent().use(normalizeInterrupts()) } as never });
+  // Every process of one app is configured with the same secret, so each accepts the ids another issued.
+  const runtime = new CopilotRuntime({
+    agents: { default: new LegacyAgent().use(normalizeInterrupts({ secret: SHARED_SECRET })) } as never,
+  });
   const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
   const server = createServer((req, res) => void listener(req, res));
   servers.push(server);

@@ -1,0 +1,147 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { InterruptReason } from '../protocol/constants';
+import { isRecord } from '../unwrap/guards';
+import { LOG } from '../log';
+
+type Json = Record<string, unknown>;
+
+/** The environment variable `normalizeInterrupts()` reads its secret from when none is passed. */
+export const SECRET_ENV = 'COPILOTKIT_INTERRUPTS_SECRET';
+/** Shortest secret accepted, in characters (or bytes): 32 is 128 bits of hex or more of anything else. */
+export const MIN_SECRET_LENGTH = 32;
+
+/** The `code` of the RUN_ERROR that ends a run whose resume names an id the server did not issue (or not like this). */
+export const INTERRUPT_ID_REFUSED = 'interrupt_id_refused';
+/** The `code` of the RUN_ERROR that ends a run whose approval was given to a request that has changed since it was shown. */
+export const INTERRUPT_CHANGED = 'interrupt_changed';
+
+/** What the missing secret error says; a test and the docs quote it. */
+export const MISSING_SECRET =
+  `${LOG} normalizeInterrupts() needs a secret to sign the interrupt ids it sends to the browser: ` +
+  `pass normalizeInterrupts({ secret }) or set the ${SECRET_ENV} environment variable ` +
+  `(at least ${MIN_SECRET_LENGTH} random characters, the same on every server process). ` +
+  'Without one an altered id could make the agent act on a request it never made.';
+
+export const EPHEMERAL_SECRET_WARNING =
+  `${LOG} No secret for interrupt ids (normalizeInterrupts({ secret }) or ${SECRET_ENV}): ` +
+  'using a random one for this process, so ids issued before a restart, or by another process, are refused. ' +
+  'Outside development a secret is required.';
+
+let ephemeral: Buffer | undefined;
+
+/**
+ * The key ids are signed with: the `secret` option, else the environment variable. Without
+ * either, production (`NODE_ENV=production`) throws {@link MISSING_SECRET}; elsewhere a random
+ * key for this process is made once, with one warning.
+ */
+export function resolveSecret(secret: string | Uint8Array | undefined): Buffer {
+  const given = secret ?? envSecret();
+  if (given !== undefined && given !== '') {
+    const key = typeof given === 'string' ? Buffer.from(given, 'utf8') : Buffer.from(given);
+    if (key.length < MIN_SECRET_LENGTH) {
+      throw new Error(
+        `${LOG} The secret for interrupt ids (normalizeInterrupts({ secret }) or ${SECRET_ENV}) is ${key.length} long; ` +
+          `it needs at least ${MIN_SECRET_LENGTH} random characters.`,
+      );
+    }
+    return key;
+  }
+  if (nodeEnv() === 'production') throw new Error(MISSING_SECRET);
+  if (!ephemeral) {
+    ephemeral = randomBytes(32);
+    console.warn(EPHEMERAL_SECRET_WARNING);
+  }
+  return ephemeral;
+}
+
+function envSecret(): string | undefined {
+  const value = typeof process === 'undefined' ? undefined : process.env?.[SECRET_ENV];
+  return value === '' ? undefined : value;
+}
+
+function nodeEnv(): string | undefined {
+  return typeof process === 'undefined' ? undefined : process.env?.NODE_ENV;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signed ids: `<id>.<fingerprint or nothing>.<signature>`
+
+const SIGNATURE_LENGTH = 43; // 32 bytes of HMAC-SHA256, base64url without padding
+const FINGERPRINT_LENGTH = 43; // 32 bytes of SHA-256, base64url without padding
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+const mac = (key: Buffer, threadId: string, id: string, fingerprint: string) =>
+  createHmac('sha256', key).update(`copilotkit-interrupts/id/v1\n${threadId.length}:${threadId}\n${fingerprint}\n${id}`, 'utf8').digest();
+
+/**
+ * The id the browser gets for `id`: signed for this thread, with the approval's fingerprint
+ * (see {@link approvalFingerprint}) when there is one. Changing any character of it, or using it
+ * on another thread, breaks the signature.
+ */
+export function signId(key: Buffer, threadId: string, id: string, fingerprint = ''): string {
+  return `${id}.${fingerprint}.${mac(key, threadId, id, fingerprint).toString('base64url')}`;
+}
+
+/** A signed id read back: the id that was signed and its fingerprint, or why it is refused. */
+export type VerifiedId = { ok: true; id: string; fingerprint?: string } | { ok: false; reason: string };
+
+/** Checks an id that came back from the browser (untrusted). Never throws. */
+export function verifyId(key: Buffer, threadId: string, signed: string): VerifiedId {
+  const unsigned: VerifiedId = { ok: false, reason: 'it carries no signature (it was not issued by this server, or was cut)' };
+  if (signed.length < SIGNATURE_LENGTH + 2 || signed[signed.length - SIGNATURE_LENGTH - 1] !== '.') return unsigned;
+  const signature = signed.slice(-SIGNATURE_LENGTH);
+  if (!BASE64URL.test(signature)) return unsigned;
+  const rest = signed.slice(0, -SIGNATURE_LENGTH - 1);
+  let id: string;
+  let fingerprint = '';
+  if (rest.endsWith('.')) id = rest.slice(0, -1);
+  else if (rest.length > FINGERPRINT_LENGTH && rest[rest.length - FINGERPRINT_LENGTH - 1] === '.') {
+    fingerprint = rest.slice(-FINGERPRINT_LENGTH);
+    id = rest.slice(0, -FINGERPRINT_LENGTH - 1);
+    if (!BASE64URL.test(fingerprint)) return unsigned;
+  } else return unsigned;
+  const expected = mac(key, threadId, id, fingerprint);
+  const given = Buffer.from(signature, 'base64url');
+  // base64url decoding ignores what it cannot read: compare the canonical text too.
+  if (given.length !== expected.length || given.toString('base64url') !== signature || !timingSafeEqual(given, expected)) {
+    return {
+      ok: false,
+      reason: 'its signature does not match (it was altered, issued for another thread, or signed with another secret)',
+    };
+  }
+  return { ok: true, id, ...(fingerprint ? { fingerprint } : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fingerprints of approvals
+
+/** JSON with every object's keys sorted, so equal values give equal text whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    isRecord(item) && !Array.isArray(item)
+      ? Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((key) => [key, item[key]]),
+        )
+      : item,
+  );
+}
+
+/**
+ * The fingerprint of a direct-mode tool approval as the card shows it: a SHA-256 of the tool
+ * name and the canonical JSON of the arguments. Undefined for any other interrupt (a ticket
+ * approval, a question, ...): those carry nothing a user approves argument by argument.
+ */
+export function approvalFingerprint(interrupt: Json): string | undefined {
+  if (interrupt.reason !== InterruptReason.AIDevToolApproval) return undefined;
+  const metadata = isRecord(interrupt.metadata) ? interrupt.metadata : {};
+  if (metadata.ticket !== undefined) return undefined;
+  let text: string;
+  try {
+    text = canonicalJson([typeof metadata.toolName === 'string' ? metadata.toolName : null, metadata.args ?? null]);
+  } catch {
+    return undefined;
+  }
+  return createHash('sha256').update(text, 'utf8').digest('base64url');
+}
