@@ -47,6 +47,8 @@ export function registerFrame(id: string, frame: HTMLElement): () => void {
 
 /** The user answered (or closed) card `id`: its next frame to settle takes the focus. */
 export function requestFocusAfterAnswer(id: string): void {
+  // Requests nobody met (the card never drawn again) are dropped, so the map stays small.
+  for (const [other, { at }] of requests) if (Date.now() - at > REQUEST_MS) requests.delete(other);
   const frame = [...(frames.get(id) ?? [])][0];
   requests.set(id, { at: Date.now(), next: frame ? nextOpenCard(frame) : undefined });
 }

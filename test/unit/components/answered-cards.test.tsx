@@ -61,7 +61,8 @@ const isoForms = moments.chain((date) =>
 );
 const words = fc.stringMatching(/^[A-Za-z][A-Za-z ,.;]{0,199}[a-z]$/);
 
-describe('an answered card shows the answer, with dates as people read them', () => {
+// Property runs render dozens of cards: generous on a loaded machine.
+describe('an answered card shows the answer, with dates as people read them', { timeout: 30_000 }, () => {
   it('given any booked time, with or without its label, should show a label and never ISO text, summary or Details', async () => {
     await fc.assert(
       fc.asyncProperty(isoForms, fc.option(words, { nil: undefined }), fc.constantFrom('en', 'zh-CN'), async (iso, label, locale) => {
@@ -166,7 +167,7 @@ describe('an answered card shows the answer, with dates as people read them', ()
   });
 });
 
-describe('a pending approval shows what is being approved', () => {
+describe('a pending approval shows what is being approved', { timeout: 30_000 }, () => {
   const value = fc.oneof(
     fc.integer({ min: -1000, max: 1000 }),
     fc.boolean(),
