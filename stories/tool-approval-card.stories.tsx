@@ -238,22 +238,19 @@ export const EditForm: Story = {
   },
 };
 
-/** Edit mode: the arguments in the form, and no reason field (editing ends in an approval or Back). */
+/** Edit mode: the arguments in the form; the reason that goes with any answer stays on screen. */
 export const EditMode: Story = {
   args: { interrupt: deployApprovalInterrupt },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByLabelText('Reason (optional)')).toBeVisible();
-    await userEvent.click(canvas.getByTestId('approval-edit-open'));
+    await userEvent.click(await canvas.findByTestId('approval-edit-open'));
     await expect(canvas.getByLabelText(/Replicas/)).toHaveValue(2);
-    await expect(canvas.queryByLabelText(/Reason/)).toBeNull();
-    await expect(canvas.getByTestId('approval-card')).not.toHaveTextContent(/Reason for rejecting/);
-    await userEvent.click(canvas.getByTestId('approval-edit-back'));
     await expect(canvas.getByLabelText('Reason (optional)')).toBeVisible();
+    await expect(canvas.getByTestId('approval-card')).not.toHaveTextContent(/Reason for rejecting/);
   },
 };
 
-/** The JSON editor (no schema) likewise offers no reason to reject with. */
+/** Edit mode where the reason goes with Reject only: no "Reason for rejecting" field while editing. */
 export const EditModeJsonNoReason: Story = {
   args: { interrupt: langGraphReviewInterrupt({ allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true }) },
   play: async ({ canvasElement }) => {

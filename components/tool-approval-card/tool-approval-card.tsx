@@ -237,8 +237,9 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
     body = (
       <div className="cki-card cki-approval" data-testid="approval-card" role="group" tabIndex={-1} aria-labelledby={titleId}>
         <ApprovalDirectDetails interrupt={interrupt} labels={labels} locale={locale} titleId={titleId} hideArgs={editing} />
-        {/* Editing ends in "Approve with edits" or Back: there is nothing to reject with a reason. */}
-        {call.rejectable && !editing ? (
+        {/* Editing ends in "Approve with edits" or Back: a reason only Reject sends has no place there
+          (one that goes with an approval stays, and is sent with the edits). */}
+        {call.rejectable && !(editing && call.reasonOnlyOnReject) ? (
           <label className="cki-field" htmlFor={reasonId}>
             <span className="cki-field__label">{call.reasonOnlyOnReject ? labels.approvalRejectReason : labels.approvalReason}</span>
             <textarea id={reasonId} className="cki-input" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />

@@ -214,22 +214,35 @@ describe('a pending approval shows what is being approved', { timeout: 30_000 },
     expect(screen.queryByRole('group', { name: 'Arguments' })).toBeNull();
   });
 
-  it.each([
-    ['a flat schema (form)', deployApprovalInterrupt],
-    ['no schema (JSON)', directApprovalInterrupt],
-    [
-      'a LangGraph review (reason only on reject)',
-      langGraphReviewInterrupt({ allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true }),
-    ],
-  ])('given %s, edit mode should offer no reason field, and Back should bring it back', async (_name, raw) => {
-    render(<ToolApprovalCard {...props(raw)} />);
-    expect(screen.getByLabelText(/^Reason/)).toBeInTheDocument();
+  it('given a LangGraph review, edit mode should offer no "Reason for rejecting" field, and Back should bring it back', async () => {
+    render(
+      <ToolApprovalCard
+        {...props(langGraphReviewInterrupt({ allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true }))}
+      />,
+    );
+    expect(screen.getByLabelText('Reason for rejecting (optional)')).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('approval-edit-open'));
     expect(screen.getByTestId('approval-edit')).toBeInTheDocument();
     expect(screen.queryByLabelText(/Reason/)).toBeNull();
-    expect(screen.getByTestId('approval-card')).not.toHaveTextContent(/Reason for rejecting|Reason \(optional\)/);
+    expect(screen.getByTestId('approval-card')).not.toHaveTextContent(/Reason for rejecting/);
     await userEvent.click(screen.getByTestId('approval-edit-back'));
-    expect(screen.getByLabelText(/^Reason/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Reason for rejecting (optional)')).toBeInTheDocument();
+  });
+
+  it('given a reason that goes with any answer, edit mode should keep it on screen and send it with the edits', async () => {
+    const p = props(deployApprovalInterrupt);
+    render(<ToolApprovalCard {...p} />);
+    await userEvent.type(screen.getByLabelText('Reason (optional)'), 'Peak traffic');
+    await userEvent.click(screen.getByTestId('approval-edit-open'));
+    // Nothing is sent that the user cannot see.
+    expect(screen.getByLabelText('Reason (optional)')).toHaveValue('Peak traffic');
+    expect(screen.queryByText(/Reason for rejecting/)).toBeNull();
+    await userEvent.click(screen.getByTestId('approval-approve-edited'));
+    expect(p.resolve).toHaveBeenCalledWith({
+      approved: true,
+      reason: 'Peak traffic',
+      editedArgs: { service: 'api', replicas: 2, dryRun: false },
+    });
   });
 });
 
