@@ -4,6 +4,8 @@ import { FallbackInterruptCard } from '../components/fallback-interrupt-card/fal
 import { CardHarness } from './support/card-harness';
 import { fixedClock, LONG_TEXT, LONG_WORD, PAST } from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';
+import { readableDateTime } from '../src/i18n/date-time';
+import { expectAnswerShownWhole, ISO_DATE_TIME, LONG_ANSWER } from './support/answer-checks';
 
 const unknown = {
   id: 'int-42',
@@ -114,6 +116,38 @@ export const HtmlIsText: Story = {
     const canvas = within(canvasElement);
     await expect(await canvas.findByText('<script>alert(1)</script><b>bold</b>')).toBeInTheDocument();
     await expect(canvasElement.querySelector('script, b')).toBeNull();
+  },
+};
+
+/** Answered through its form by keyboard: the summary shows what was sent, and takes the focus. */
+export const AnsweredWithValues: Story = {
+  args: { interrupt: withSchema },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(await canvas.findByLabelText(/Note/), LONG_ANSWER);
+    await userEvent.type(canvas.getByLabelText(/Replicas/), '3');
+    canvas.getByRole('button', { name: 'Continue' }).focus();
+    await userEvent.keyboard('{Enter}');
+    const answer = await canvas.findByTestId('read-only-answer');
+    await expectAnswerShownWhole(answer, `Note: ${LONG_ANSWER}, Replicas: 3`);
+    await expect(canvasElement.querySelector('.cki-summary')).toHaveFocus();
+  },
+};
+
+/** Dates in the interrupt's details read as dates in the reader's locale. */
+export const DatesInDetails: Story = {
+  args: {
+    interrupt: { ...unknown, metadata: { build: '1.4.2', scheduledFor: '2026-12-05T14:00:00.000Z', window: ['2026-12-05', '2026-12-06'] } },
+    status: 'resolved',
+    result: {},
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
+    await userEvent.click(canvas.getByText('Details', { selector: 'summary' }));
+    await expect(canvas.getByTestId('read-only-details')).toHaveTextContent(readableDateTime('2026-12-05T14:00:00.000Z', 'en')!);
+    await expect(canvasElement.textContent).not.toMatch(ISO_DATE_TIME);
+    await expect(canvasElement.textContent).not.toMatch(/2026-12-0[56]/);
   },
 };
 

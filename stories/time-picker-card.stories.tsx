@@ -4,6 +4,8 @@ import { TimePickerCard } from '../components/time-picker-card/time-picker-card'
 import { CardHarness } from './support/card-harness';
 import { fixedClock, FUTURE, LONG_TEXT, mastraTimePicker, PAST, SLOTS, timePickerInterrupt } from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';
+import { readableDateTime } from '../src/i18n/date-time';
+import { expectAnswerShownWhole, ISO_DATE_TIME } from './support/answer-checks';
 
 const meta = {
   title: 'Cards/TimePickerCard',
@@ -80,8 +82,38 @@ export const KeyboardPick: Story = {
     await userEvent.keyboard('{Enter}');
     await canvas.findByTestId('time-picker-picked');
     await expect(args.onResolve).toHaveBeenCalledWith({ chosen_time: SLOTS[0].iso, chosen_label: SLOTS[0].label });
-    // The pressed button is gone; focus stays in the card instead of falling to the page.
-    await expect(canvasElement.querySelector('.cki-root')).toHaveFocus();
+    // The pressed button is gone; focus moves to the answer instead of falling to the page.
+    await expect(canvasElement.querySelector('.cki-summary')).toHaveFocus();
+  },
+};
+
+/**
+ * Two cards the agent waits on together: answering the first by keyboard moves focus to the one
+ * still open; answering that one leaves focus on its answer.
+ */
+export const SetOfTwoFocusMovesOn: Story = {
+  render: (args) => (
+    <div>
+      <div data-interrupt-id="set-a">
+        <CardHarness {...args} interrupt={mastraTimePicker({ topic: 'Intro call', slots: SLOTS }, { id: 'set-a' })} />
+      </div>
+      <div data-interrupt-id="set-b">
+        <CardHarness {...args} interrupt={mastraTimePicker({ topic: 'Follow-up call', slots: SLOTS }, { id: 'set-b' })} />
+      </div>
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const [first, second] = await canvas.findAllByTestId('time-picker-card');
+    within(first).getAllByTestId('time-picker-slot')[0].focus();
+    await userEvent.keyboard('{Enter}');
+    await canvas.findByTestId('time-picker-picked');
+    await waitFor(() => expect(second).toHaveFocus());
+    await userEvent.tab();
+    await expect(within(second).getAllByTestId('time-picker-slot')[0]).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(canvas.getAllByTestId('time-picker-picked')).toHaveLength(2));
+    await expect(canvasElement.querySelector('[data-interrupt-id="set-b"] .cki-summary')).toHaveFocus();
   },
 };
 
@@ -119,7 +151,64 @@ export const ResolvedDetailsOpen: Story = {
     await expect(canvas.getByRole('button', { name: 'Details' })).toHaveAttribute('aria-expanded', 'true');
     const details = canvas.getByTestId('read-only-details');
     await expect(details).toHaveTextContent('With Alice');
-    await expect(details).toHaveTextContent(SLOTS[3].iso);
+    // The time in the reader's locale, never the ISO text sent to the agent.
+    await expect(details).toHaveTextContent(readableDateTime(SLOTS[3].iso, 'en')!);
+    await expect(canvasElement.textContent).not.toMatch(ISO_DATE_TIME);
+  },
+};
+
+/** A stored answer without its label (another version of the card): the offered slot's label. */
+export const ResolvedWithoutLabel: Story = {
+  args: { status: 'resolved', result: { chosen_time: SLOTS[1].iso } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const picked = await canvas.findByTestId('time-picker-picked');
+    await expectAnswerShownWhole(within(picked).getByTestId('read-only-answer'), 'Tomorrow 2:00 PM');
+    await expect(canvasElement.textContent).not.toMatch(ISO_DATE_TIME);
+  },
+};
+
+/** A booked time that was not among the offered slots: the date and time in the reader's locale. */
+export const ResolvedUnofferedTime: Story = {
+  args: { status: 'resolved', result: { chosen_time: '2026-12-05T14:00:00.000Z' } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const picked = await canvas.findByTestId('time-picker-picked');
+    await expectAnswerShownWhole(within(picked).getByTestId('read-only-answer'), readableDateTime('2026-12-05T14:00:00.000Z', 'en')!);
+    await userEvent.click(canvas.getByRole('button', { name: 'Details' }));
+    await expect(canvasElement.textContent).not.toMatch(ISO_DATE_TIME);
+  },
+};
+
+/** A long slot label stays readable in the answered card: wrapped, not cut to a few letters. */
+export const ResolvedLongLabel: Story = {
+  args: {
+    status: 'resolved',
+    result: {
+      chosen_time: SLOTS[0].iso,
+      chosen_label: 'Tomorrow 10:00 AM (Pacific Daylight Time, room 4B, subject to the booking system)',
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const picked = await canvas.findByTestId('time-picker-picked');
+    await expectAnswerShownWhole(
+      within(picked).getByTestId('read-only-answer'),
+      'Tomorrow 10:00 AM (Pacific Daylight Time, room 4B, subject to the booking system)',
+    );
+  },
+};
+
+/** Chinese: the booked time in the details reads as a Chinese date. */
+export const ResolvedZhCN: Story = {
+  args: { ...zhCN, status: 'resolved', result: { chosen_time: SLOTS[3].iso } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const picked = await canvas.findByTestId('time-picker-picked');
+    await expect(picked).toHaveTextContent('已预约');
+    await userEvent.click(canvas.getByRole('button', { name: '详情' }));
+    await expect(canvas.getByTestId('read-only-details')).toHaveTextContent(readableDateTime(SLOTS[3].iso, 'zh-CN')!);
+    await expect(canvasElement.textContent).not.toMatch(ISO_DATE_TIME);
   },
 };
 

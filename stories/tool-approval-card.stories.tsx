@@ -14,6 +14,9 @@ import {
   ticket,
 } from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';
+import { readableDateTime } from '../src/i18n/date-time';
+import { InterruptReason } from '../src/protocol';
+import { expectAnswerShownWhole, ISO_DATE_TIME, LONG_ANSWER } from './support/answer-checks';
 
 const meta = {
   title: 'Cards/ToolApprovalCard',
@@ -37,7 +40,9 @@ export const TicketPending: Story = {
     await expect(card).toHaveTextContent(ticket.title);
     await expect(canvas.getByTestId('approval-status')).toHaveTextContent('Pending approval');
     await expect(card).toHaveTextContent(ticket.sn);
-    await expect(card).toHaveTextContent(ticket.submit_time);
+    // The submit time in the reader's locale, not as the ticket system wrote it.
+    await expect(card).toHaveTextContent(readableDateTime(ticket.submit_time, 'en')!);
+    await expect(card.textContent).not.toMatch(ISO_DATE_TIME);
     await expect(card).toHaveTextContent('Zhang San, Li Si');
     const link = canvas.getByRole('link', { name: 'View ticket' });
     await expect(link).toHaveAttribute('href', ticket.url);
@@ -139,8 +144,11 @@ export const DirectApprove: Story = {
     const card = await canvas.findByTestId('approval-card');
     await expect(card).toHaveTextContent('The agent wants to delete 3 files.');
     await expect(card).toHaveTextContent('delete_files');
-    await userEvent.click(canvas.getByText('Arguments'));
-    await expect(canvas.getByText(/"force": true/)).toBeVisible();
+    // Every argument is on the card without a click: the user sees what they approve.
+    const args_ = within(canvas.getByTestId('approval-args'));
+    await expect(args_.getByText('paths').closest('.cki-fields__row')).toHaveTextContent('"a.txt", "b.txt", "c.txt"');
+    await expect(args_.getByText('force').closest('.cki-fields__row')).toHaveTextContent('true');
+    await expect(args_.getByText('force')).toBeVisible();
     await userEvent.type(canvas.getByLabelText('Reason (optional)'), 'Looks safe');
     await userEvent.click(canvas.getByTestId('approval-approve'));
     const resolved = await canvas.findByTestId('approval-card-resolved');
@@ -227,6 +235,100 @@ export const EditForm: Story = {
     // The transcript's card is compact: the diff is in its details.
     await userEvent.click(await canvas.findByRole('button', { name: 'Details' }));
     await expect(await canvas.findByTestId('approval-edited-args')).toHaveTextContent('replicas: 2 → 5');
+  },
+};
+
+/** Edit mode: the arguments in the form; the reason that goes with any answer stays on screen. */
+export const EditMode: Story = {
+  args: { interrupt: deployApprovalInterrupt },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId('approval-edit-open'));
+    await expect(canvas.getByLabelText(/Replicas/)).toHaveValue(2);
+    await expect(canvas.getByLabelText('Reason (optional)')).toBeVisible();
+    await expect(canvas.getByTestId('approval-card')).not.toHaveTextContent(/Reason for rejecting/);
+  },
+};
+
+/** Edit mode where the reason goes with Reject only: no "Reason for rejecting" field while editing. */
+export const EditModeJsonNoReason: Story = {
+  args: { interrupt: langGraphReviewInterrupt({ allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByLabelText('Reason for rejecting (optional)')).toBeVisible();
+    await userEvent.click(canvas.getByTestId('approval-edit-open'));
+    await expect(canvas.getByLabelText('Arguments (JSON)')).toBeVisible();
+    await expect(canvas.queryByLabelText('Reason for rejecting (optional)')).toBeNull();
+  },
+};
+
+/**
+ * Many arguments, some long: each one is on the card by name without a click; a long value shows
+ * its first words and folds the rest inside itself; a date reads as a date.
+ */
+export const ManyLongArgs: Story = {
+  args: {
+    interrupt: {
+      id: 'interrupt_many_args',
+      reason: InterruptReason.AIDevToolApproval,
+      message: 'The agent wants to deploy a service.',
+      metadata: {
+        toolName: 'deploy_service',
+        arguments: {
+          service: 'payments-api',
+          replicas: 2,
+          region: 'eu-west-1',
+          dryRun: false,
+          startAt: '2026-12-05T14:00:00.000Z',
+          notes: LONG_TEXT,
+          env: { LOG_LEVEL: 'debug', FEATURE_FLAGS: ['a', 'b', 'c'], TIMEOUT_MS: 30000, RETRIES: 5, CACHE: 'redis' },
+          image: `registry.example.com/${LONG_WORD}`,
+        },
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const list = within(await canvas.findByTestId('approval-args'));
+    for (const name of ['service', 'replicas', 'region', 'dryRun', 'startAt', 'notes', 'env', 'image']) {
+      await expect(list.getByText(name)).toBeVisible();
+    }
+    const row = (name: string) => list.getByText(name).closest('.cki-fields__row') as HTMLElement;
+    await expect(row('replicas')).toHaveTextContent('2');
+    await expect(row('service')).toHaveTextContent('payments-api');
+    await expect(row('startAt')).toHaveTextContent(readableDateTime('2026-12-05T14:00:00.000Z', 'en')!);
+    // A long value: its start in view, the rest folded inside it (not the whole list).
+    const notes = row('notes').querySelector('details')!;
+    await expect(notes).not.toHaveAttribute('open');
+    await expect(row('notes')).toHaveTextContent(LONG_TEXT.slice(0, 40));
+    await userEvent.click(within(row('notes')).getByText(/…$/));
+    await expect(notes).toHaveAttribute('open');
+    await expect(within(row('notes')).getByRole('region', { name: 'notes' })).toHaveTextContent(LONG_TEXT);
+    await expect(canvasElement.textContent).not.toMatch(ISO_DATE_TIME);
+  },
+};
+
+/** Rejected with a long reason: the answered card shows the reason whole, wrapped. */
+export const RejectedLongReason: Story = {
+  args: { interrupt: directApprovalInterrupt, status: 'resolved', result: { approved: false, reason: LONG_ANSWER } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(within(resolved).getByTestId('approval-status')).toHaveTextContent('Rejected');
+    await expectAnswerShownWhole(within(resolved).getByTestId('read-only-answer'), LONG_ANSWER);
+  },
+};
+
+/** Approve by keyboard: focus moves to the answered card's summary, not to the page. */
+export const KeyboardApprove: Story = {
+  args: { interrupt: deployApprovalInterrupt },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    (await canvas.findByTestId('approval-approve')).focus();
+    await userEvent.keyboard('{Enter}');
+    const resolved = await canvas.findByTestId('approval-card-resolved');
+    await expect(resolved.querySelector('.cki-summary')).toHaveFocus();
+    await expectAnswerShownWhole(within(resolved).getByTestId('read-only-answer'), 'deploy_service');
   },
 };
 

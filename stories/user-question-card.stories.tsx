@@ -5,6 +5,8 @@ import { UserQuestionCard } from '../components/user-question-card/user-question
 import { CardHarness } from './support/card-harness';
 import { fixedClock, LONG_TEXT, PAST, questionInterrupt, questions } from './support/fixtures';
 import { zhCN } from '../src/i18n/locales/zh-CN';
+import { readableDateTime } from '../src/i18n/date-time';
+import { expectAnswerShownWhole, ISO_DATE_TIME, LONG_ANSWER } from './support/answer-checks';
 
 const meta = {
   title: 'Cards/UserQuestionCard',
@@ -263,6 +265,68 @@ export const Answered: Story = {
     await expect(within(answered).getByTestId('read-only-answer')).toHaveTextContent('optimized · Go, Rust · Nothing');
     await expect(canvas.getAllByRole('button')).toEqual([canvas.getByRole('button', { name: 'Details' })]);
     await expect(canvas.queryByText(questions[1].question)).toBeNull();
+  },
+};
+
+/** Long and many-part answers: the summary shows every one whole, wrapped, not cut to a few letters. */
+export const AnsweredLong: Story = {
+  args: {
+    status: 'resolved',
+    result: {
+      answers: [
+        {
+          question: questions[0].question,
+          multiSelect: false,
+          answer: [{ label: 'optimized', description: 'Bubble sort with early exit' }],
+        },
+        {
+          question: questions[1].question,
+          multiSelect: true,
+          answer: [
+            { label: 'Java', description: 'Java' },
+            { label: 'Go', description: 'Go' },
+            { label: 'Python', description: 'Python' },
+          ],
+        },
+        { question: questions[2].question, answer: [{ label: 'others', description: LONG_ANSWER }] },
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const answered = await canvas.findByTestId('user-question-answered');
+    await expectAnswerShownWhole(within(answered).getByTestId('read-only-answer'), `optimized · Java, Go, Python · ${LONG_ANSWER}`);
+  },
+};
+
+/** A date answered through a custom question form reads as a date, in the summary and the details. */
+export const AnsweredDate: Story = {
+  args: {
+    interrupt: questionInterrupt([{ header: 'Date', question: 'When should it ship?' }]),
+    status: 'resolved',
+    result: { answers: [{ question: 'When should it ship?', answer: [{ label: 'others', description: '2026-12-05T14:00:00.000Z' }] }] },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const answered = await canvas.findByTestId('user-question-answered');
+    await expectAnswerShownWhole(within(answered).getByTestId('read-only-answer'), readableDateTime('2026-12-05T14:00:00.000Z', 'en')!);
+    await userEvent.click(canvas.getByRole('button', { name: 'Details' }));
+    await expect(canvasElement.textContent).not.toMatch(ISO_DATE_TIME);
+  },
+};
+
+/** Submitted by keyboard: focus moves to the answered card's summary, not to the page. */
+export const KeyboardSubmitFocus: Story = {
+  args: { interrupt: questionInterrupt([{ header: 'Notes', question: 'Anything else we should know?' }]) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(await canvas.findByLabelText('Your answer'), 'Ship on Friday');
+    await userEvent.tab();
+    await expect(canvas.getByTestId('user-question-submit')).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    const answered = await canvas.findByTestId('user-question-answered');
+    await expect(answered.querySelector('.cki-summary')).toHaveFocus();
+    await expect(within(answered).getByTestId('read-only-answer')).toHaveTextContent('Ship on Friday');
   },
 };
 

@@ -2,7 +2,9 @@ import { useId, useState, memo } from 'react';
 import type { Clock } from '../../hooks/use-countdown';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { FlatSchemaFields } from '../shared/flat-schema-fields';
-import { coerceValues, flatSchemaFields, isFormComplete } from '../shared/flat-schema';
+import { coerceValues, flatSchemaFields, isFormComplete, type FlatField } from '../shared/flat-schema';
+import { formatJson } from '../shared/format-json';
+import { readableText } from '../../src/i18n/date-time';
 import { CardFrame } from '../shared/card-frame';
 import { CountdownText } from '../shared/countdown-text';
 import { ExpiredBody } from '../shared/expired-body';
@@ -51,7 +53,7 @@ export function readableInterrupt(interrupt: unknown): FallbackInterruptCardProp
 export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: FallbackInterruptCardProps) {
   const props = { ...given, interrupt: readableInterrupt(given.interrupt), error: textOrUndefined(given.error) };
   const { interrupt, status, error, retry, now } = props;
-  const { announce, locale, labels, countdown, phase, submitting, submit, dismiss } = useCardBasics(props, now);
+  const { announce, locale, labels, countdown, phase, submitting, submit, dismiss, shownResult } = useCardBasics(props, now);
   const titleId = useId();
   const fields = flatSchemaFields(interrupt.responseSchema);
   const [values, setValues] = useState<Record<string, string | boolean>>({});
@@ -91,7 +93,7 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
           {interrupt.problem}
         </p>
       ) : null}
-      {details ? <JsonDetails summary={labels.fallbackDetails} value={details} /> : null}
+      {details ? <JsonDetails summary={labels.fallbackDetails} value={details} locale={locale} /> : null}
     </>
   );
 
@@ -106,7 +108,11 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
         tone={dismissed ? 'neutral' : 'success'}
         badge={outcome}
         title={interrupt.message ?? labels.fallbackEyebrow}
-        answer={interrupt.problem ? `${labels.fallbackProblem}: ${interrupt.problem}` : interrupt.reason}
+        answer={
+          interrupt.problem
+            ? `${labels.fallbackProblem}: ${interrupt.problem}`
+            : (!dismissed && sentValuesLine(fields, shownResult, locale)) || interrupt.reason
+        }
         details={summary}
         className="cki-fallback"
       >
@@ -123,6 +129,7 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
         data-testid="fallback-interrupt-card"
         data-state={phase}
         role="group"
+        tabIndex={-1}
         aria-labelledby={interrupt.message ? titleId : undefined}
         aria-label={interrupt.message ? undefined : labels.fallbackEyebrow}
       >
@@ -158,11 +165,20 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
   }
 
   return (
-    <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
+    <CardFrame interruptId={interrupt.id} locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );
 });
+
+/** The values the form sent, `Title: value` each, for the answered summary; '' when none. */
+function sentValuesLine(fields: FlatField[] | undefined, result: unknown, locale: string): string {
+  if (!hasKeys(result)) return '';
+  const title = (name: string) => fields?.find((field) => field.name === name)?.title ?? name;
+  return Object.entries(result)
+    .map(([name, value]) => `${title(name)}: ${typeof value === 'string' ? readableText(value, locale) : formatJson(value)}`)
+    .join(', ');
+}
 
 /**
  * What a card shows for a payload it cannot read: the fallback card with the problem, the

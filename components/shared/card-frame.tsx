@@ -1,7 +1,10 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { InterruptLocale } from '../../src/i18n/locale';
+import { registerFrame, settleFocus } from './focus-after-answer';
 
 export interface CardFrameProps {
+  /** The interrupt the card answers: where focus goes after answering follows it across redraws. */
+  interruptId: string;
   locale: InterruptLocale;
   /** Text screen readers announce when it changes (the card's state in words). */
   announcement: string;
@@ -15,21 +18,42 @@ export interface CardFrameProps {
  * The outer wrapper every card renders in. It stays mounted while the card swaps between its
  * interactive and read-only bodies, so its polite live region can announce the change (a live
  * region inserted together with its text is not announced by most screen readers), and it can
- * take back keyboard focus when the button that had it is replaced by the read-only answer.
+ * take back keyboard focus when the button that had it is replaced by the read-only answer: to
+ * the next open card of the set if one waits, else to the answer's summary.
  */
-export function CardFrame({ locale, announcement, phase, busy, children }: CardFrameProps) {
+export function CardFrame({ interruptId, locale, announcement, phase, busy, children }: CardFrameProps) {
   const root = useRef<HTMLDivElement>(null);
   const previousPhase = useRef(phase);
+
   useEffect(() => {
-    if (previousPhase.current === phase) return;
+    const frame = root.current;
+    if (!frame) return undefined;
+    const unregister = registerFrame(interruptId, frame);
+    // Drawn again after an answer (the transcript's copy of a card answered in the slot).
+    if (phase !== 'interactive') settleFocus(interruptId, frame);
+    return unregister;
+    // Mount only: the phase is handled below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [interruptId]);
+
+  useEffect(() => {
+    const frame = root.current;
+    if (previousPhase.current === phase || !frame) return;
     previousPhase.current = phase;
+    if (phase !== 'interactive') settleFocus(interruptId, frame);
     const active = document.activeElement;
     // Only when focus fell to the page: never pull it away from somewhere the user put it.
-    if (!active || active === document.body) root.current?.focus({ preventScroll: true });
-  }, [phase]);
+    if (!active || active === document.body) {
+      const target =
+        phase === 'interactive'
+          ? frame.querySelector<HTMLElement>('.cki-root__body > [tabindex="-1"]')
+          : frame.querySelector<HTMLElement>('.cki-summary');
+      (target ?? frame).focus({ preventScroll: true });
+    }
+  }, [phase, interruptId]);
 
   return (
-    <div className="cki-root" lang={locale} ref={root} tabIndex={-1}>
+    <div className="cki-root" lang={locale} ref={root} tabIndex={-1} data-phase={phase}>
       {/* aria-busy sits on the body, not the frame: a busy ancestor would hold back the live region. */}
       <div className="cki-root__body" aria-busy={busy || undefined}>
         {children}

@@ -12,7 +12,7 @@ export interface ReadOnlyCardProps {
   /** `data-testid` of the outcome badge. */
   badgeTestId?: string;
   title?: string;
-  /** The answer in one line of text (shortened with an ellipsis when it does not fit). */
+  /** The answer as text: shown whole under the title, wrapping as long as it needs. */
   answer?: string;
   /** The full read-only details: rendered only while the disclosure is open. */
   details?: () => ReactNode;
@@ -31,7 +31,8 @@ export function ReadOnlyCard({ testId, labels, tone, badge, badgeTestId, title, 
   const id = useId();
   return (
     <div className={cx('cki-card', 'cki-card--readonly', className)} data-testid={testId}>
-      <p className="cki-summary" id={id + 's'}>
+      {/* Focusable from script only: focus lands here after the card is answered by keyboard. */}
+      <p className="cki-summary" id={id + 's'} tabIndex={-1}>
         <Badge tone={tone} testId={badgeTestId}>
           {badge}
         </Badge>

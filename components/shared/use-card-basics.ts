@@ -3,6 +3,7 @@ import { useCountdown, type Clock } from '../../hooks/use-countdown';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import type { InterruptStatus } from '../../src/session/status';
 import { resolveLanguage } from '../../src/i18n/labels';
+import { requestFocusAfterAnswer } from './focus-after-answer';
 
 /**
  * Which body a card shows: a view of its `InterruptStatus` (plus the click not yet in the props),
@@ -46,17 +47,19 @@ export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) 
     (payload: T) => {
       if (locked.current) return;
       locked.current = true;
+      requestFocusAfterAnswer(interrupt.id);
       setLocal({ kind: 'answer', payload });
       resolve(payload);
     },
-    [resolve],
+    [resolve, interrupt.id],
   );
   const dismiss = useCallback(() => {
     if (locked.current) return;
     locked.current = true;
+    requestFocusAfterAnswer(interrupt.id);
     setLocal({ kind: 'cancel' });
     cancel();
-  }, [cancel]);
+  }, [cancel, interrupt.id]);
 
   /** The card's state in words for its live region; in `error`, what went wrong is said too. */
   const announce = (text: string) => (status === 'error' ? [text, labels.errorTitle, error].filter(Boolean).join(' ') : text);

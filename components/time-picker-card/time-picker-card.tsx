@@ -2,6 +2,7 @@ import { useId, useMemo, memo } from 'react';
 import type { Clock } from '../../hooks/use-countdown';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { formatLabel, type InterruptLabels } from '../../src/i18n/labels';
+import { readableText } from '../../src/i18n/date-time';
 import { generateCandidateSlots } from '../../src/time-slots/index';
 import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../../src/unwrap/index';
 import { isRecord } from '../../src/unwrap/guards';
@@ -69,7 +70,16 @@ function TimePickerBody(props: TimePickerCardProps) {
   const answer = shownResult as { cancelled?: unknown; chosen_label?: string; chosen_time?: string } | undefined;
   const dismissed = phase === 'dismissed';
   const cancelled = phase === 'cancelled' || dismissed || (phase === 'answered' && answer?.cancelled === true);
-  const pickedLabel = answer?.chosen_label ?? answer?.chosen_time ?? '';
+  // The slot's own label; for a stored answer without one, the offered slot at that time, else
+  // the time in the reader's locale (never the ISO text sent to the agent).
+  const chosenTime = typeof answer?.chosen_time === 'string' ? answer.chosen_time : undefined;
+  const pickedLabel = readableText(
+    (typeof answer?.chosen_label === 'string' && answer.chosen_label.trim() ? answer.chosen_label : undefined) ??
+      slots.find((slot) => chosenTime !== undefined && slot.iso === chosenTime)?.label ??
+      chosenTime ??
+      '',
+    locale,
+  );
 
   let announcement = '';
   if (phase === 'expired') announcement = labels.expired;
@@ -90,8 +100,14 @@ function TimePickerBody(props: TimePickerCardProps) {
         title={topic}
         answer={cancelled ? labels.timePickerNoTime : pickedLabel}
         details={
-          payload.attendee || (!cancelled && answer?.chosen_time)
-            ? () => <TimePickerDetails attendee={payload.attendee} time={cancelled ? undefined : answer?.chosen_time} labels={labels} />
+          payload.attendee || (!cancelled && chosenTime)
+            ? () => (
+                <TimePickerDetails
+                  attendee={payload.attendee}
+                  time={cancelled || !chosenTime ? undefined : readableText(chosenTime, locale)}
+                  labels={labels}
+                />
+              )
             : undefined
         }
         className="cki-time-picker"
@@ -101,7 +117,7 @@ function TimePickerBody(props: TimePickerCardProps) {
     );
   } else {
     body = (
-      <div className="cki-card cki-time-picker" data-testid="time-picker-card" role="group" aria-labelledby={titleId}>
+      <div className="cki-card cki-time-picker" data-testid="time-picker-card" role="group" tabIndex={-1} aria-labelledby={titleId}>
         <div className="cki-card__header">
           <span className="cki-eyebrow">{labels.timePickerEyebrow}</span>
           {payload.attendee ? (
@@ -139,13 +155,13 @@ function TimePickerBody(props: TimePickerCardProps) {
   }
 
   return (
-    <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
+    <CardFrame interruptId={props.interrupt.id} locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );
 }
 
-/** The read-only card's details: who the meeting is with and the picked time as sent. */
+/** The read-only card's details: who the meeting is with and the picked time, as a date in the reader's locale. */
 function TimePickerDetails({ attendee, time, labels }: { attendee?: string; time?: string; labels: InterruptLabels }) {
   return (
     <p className="cki-card__note">

@@ -2,11 +2,13 @@ import type { InterruptLabels } from '../../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../../src/unwrap/index';
 import { toolCallOf } from './approval-edit-model';
 import { DetailsRow } from '../shared/details-row';
-import { JsonDetails } from '../shared/json-details';
+import { ApprovalArgsList } from './approval-args-list';
 
 export interface ApprovalDirectDetailsProps {
   interrupt: UnwrappedInterrupt;
   labels: InterruptLabels;
+  /** The locale dates in the arguments are shown in. */
+  locale: string;
   /** Id of the eyebrow, which names the interactive card. */
   titleId?: string;
   /** Hide the arguments (the editor shows them instead). */
@@ -14,10 +16,10 @@ export interface ApprovalDirectDetailsProps {
 }
 
 /**
- * Eyebrow, message, the tool and its arguments (formatted, collapsible: native, keyboard-operable),
- * as {@link toolCallOf} reads them.
+ * Eyebrow, message, the tool and every one of its arguments (shown at once; a long value folds
+ * inside itself), as {@link toolCallOf} reads them.
  */
-export function ApprovalDirectDetails({ interrupt, labels, titleId, hideArgs }: ApprovalDirectDetailsProps) {
+export function ApprovalDirectDetails({ interrupt, labels, locale, titleId, hideArgs }: ApprovalDirectDetailsProps) {
   const { toolName, args } = toolCallOf(interrupt);
   return (
     <>
@@ -34,7 +36,7 @@ export function ApprovalDirectDetails({ interrupt, labels, titleId, hideArgs }: 
           </DetailsRow>
         </dl>
       ) : null}
-      {args !== undefined && !hideArgs ? <JsonDetails summary={labels.approvalArguments} value={args} /> : null}
+      {args !== undefined && !hideArgs ? <ApprovalArgsList args={args} labels={labels} locale={locale} /> : null}
     </>
   );
 }

@@ -161,7 +161,7 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
               title: ticketShown.title,
               // Dismissed without an answer: the ticket keeps its own status, so say it plainly.
               answer: phase === 'cancelled' || phase === 'dismissed' ? outcome : ticketShown.sn,
-              details: () => <ApprovalTicketDetails ticket={ticketShown} labels={labels} />,
+              details: () => <ApprovalTicketDetails ticket={ticketShown} labels={labels} locale={locale} />,
             }
           : {
               tone: outcomeTone,
@@ -170,9 +170,9 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
               answer: [tool, direct?.editedArgs && labels.approvalEditedArguments, direct?.reason].filter(Boolean).join(' — '),
               details: () => (
                 <>
-                  <ApprovalDirectDetails interrupt={interrupt} labels={labels} />
+                  <ApprovalDirectDetails interrupt={interrupt} labels={labels} locale={locale} />
                   {direct?.editedArgs ? (
-                    <ApprovalArgsDiff changes={diffArgs(argsObject(call.args), direct.editedArgs)} labels={labels} />
+                    <ApprovalArgsDiff changes={diffArgs(argsObject(call.args), direct.editedArgs)} labels={labels} locale={locale} />
                   ) : null}
                   {direct?.reason ? <p className="cki-card__text cki-quote">{direct.reason}</p> : null}
                 </>
@@ -186,8 +186,8 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   } else if (ticket) {
     const terminal = isTerminalApprovalStatus(ticket.status);
     body = (
-      <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
-        <ApprovalTicketDetails ticket={ticket} labels={labels} titleId={titleId} message={interrupt.message} />
+      <div className="cki-card cki-approval" data-testid="approval-card" role="group" tabIndex={-1} aria-labelledby={titleId}>
+        <ApprovalTicketDetails ticket={ticket} labels={labels} locale={locale} titleId={titleId} message={interrupt.message} />
         {onInterruptResume ? (
           <div className="cki-actions">
             <button
@@ -235,9 +235,11 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
     };
     const args = argsObject(call.args);
     body = (
-      <div className="cki-card cki-approval" data-testid="approval-card" role="group" aria-labelledby={titleId}>
-        <ApprovalDirectDetails interrupt={interrupt} labels={labels} titleId={titleId} hideArgs={editing} />
-        {call.rejectable ? (
+      <div className="cki-card cki-approval" data-testid="approval-card" role="group" tabIndex={-1} aria-labelledby={titleId}>
+        <ApprovalDirectDetails interrupt={interrupt} labels={labels} locale={locale} titleId={titleId} hideArgs={editing} />
+        {/* Editing ends in "Approve with edits" or Back: a reason only Reject sends has no place there
+          (one that goes with an approval stays, and is sent with the edits). */}
+        {call.rejectable && !(editing && call.reasonOnlyOnReject) ? (
           <label className="cki-field" htmlFor={reasonId}>
             <span className="cki-field__label">{call.reasonOnlyOnReject ? labels.approvalRejectReason : labels.approvalReason}</span>
             <textarea id={reasonId} className="cki-input" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
@@ -303,7 +305,13 @@ function ApprovalCardBody(props: ToolApprovalCardProps & { initialTicket: Approv
   }
 
   return (
-    <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting || busy !== undefined}>
+    <CardFrame
+      interruptId={props.interrupt.id}
+      locale={locale}
+      announcement={announce(announcement)}
+      phase={phase}
+      busy={submitting || busy !== undefined}
+    >
       {body}
     </CardFrame>
   );

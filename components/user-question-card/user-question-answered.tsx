@@ -1,10 +1,13 @@
 import type { UserQuestionAnswerItem, UserQuestionItem, UserQuestionOptionItem } from '../../src/protocol/index';
 import type { InterruptLabels } from '../../src/i18n/labels';
+import { readableText } from '../../src/i18n/date-time';
 import { OTHERS_LABEL } from './user-question-model';
 
-function optionText(option: UserQuestionOptionItem): string {
-  if (option.label === OTHERS_LABEL) return option.description ?? option.label;
-  return option.description && option.description !== option.label ? `${option.label} — ${option.description}` : option.label;
+/** An option as the user picked or typed it; a date (from a custom date question) readable. */
+function optionText(option: UserQuestionOptionItem, locale?: string): string {
+  if (option.label === OTHERS_LABEL) return readableText(option.description ?? option.label, locale);
+  const label = readableText(option.label, locale);
+  return option.description && option.description !== option.label ? `${label} — ${readableText(option.description, locale)}` : label;
 }
 
 /** Each question's answer options; an answer belongs to the question with its text, else to the one at its position. */
@@ -17,14 +20,18 @@ function answersOf(
   return questions.map(({ question }, index) => (given.find((a) => a?.question === question) ?? given[index])?.answer ?? []);
 }
 
-/** Every answer in one line of text, for the read-only card's summary ("No answer" when none). */
+/**
+ * Every answer as text for the read-only card's summary ("No answer" when none): the options of
+ * one question joined by commas, the questions by " · ".
+ */
 export function userQuestionAnswerLine(
   questions: readonly UserQuestionItem[],
   answers: readonly (UserQuestionAnswerItem | undefined)[] | undefined,
   labels: InterruptLabels,
+  locale?: string,
 ): string {
   const line = answersOf(questions, answers)
-    .map((options) => options.map((o) => (o.label === OTHERS_LABEL ? (o.description ?? o.label) : o.label)).join(', '))
+    .map((options) => options.map((o) => readableText(o.label === OTHERS_LABEL ? (o.description ?? o.label) : o.label, locale)).join(', '))
     .filter(Boolean)
     .join(' · ');
   return line || labels.questionNoAnswer;
@@ -35,11 +42,13 @@ export function UserQuestionAnsweredList({
   questions,
   answers,
   labels,
+  locale,
 }: {
   questions: readonly UserQuestionItem[];
   /** The answers given; none when the questions were skipped. */
   answers: readonly (UserQuestionAnswerItem | undefined)[] | undefined;
   labels: InterruptLabels;
+  locale?: string;
 }) {
   const all = answersOf(questions, answers);
   return (
@@ -52,7 +61,7 @@ export function UserQuestionAnsweredList({
           ) : (
             <ul className="cki-answers__list">
               {all[index].map((option, i) => (
-                <li key={i}>{optionText(option)}</li>
+                <li key={i}>{optionText(option, locale)}</li>
               ))}
             </ul>
           )}

@@ -109,9 +109,14 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
         tone={answered ? 'success' : 'neutral'}
         badge={answered ? labels.questionAnswered : phase === 'dismissed' ? labels.dismissed : labels.questionSkipped}
         title={props.interrupt.message ?? questions[0]?.question}
-        answer={userQuestionAnswerLine(questions, answered ? shownResult?.answers : undefined, labels)}
+        answer={userQuestionAnswerLine(questions, answered ? shownResult?.answers : undefined, labels, locale)}
         details={() => (
-          <UserQuestionAnsweredList questions={questions} answers={answered ? shownResult?.answers : undefined} labels={labels} />
+          <UserQuestionAnsweredList
+            questions={questions}
+            answers={answered ? shownResult?.answers : undefined}
+            labels={labels}
+            locale={locale}
+          />
         )}
         className="cki-question"
       >
@@ -136,7 +141,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
     const tag =
       question.multiSelect === true ? labels.questionMultiple : question.multiSelect === false ? labels.questionSingle : undefined;
     body = (
-      <div className="cki-card cki-question" data-testid="user-question-card" role="group" aria-labelledby={groupId}>
+      <div className="cki-card cki-question" data-testid="user-question-card" role="group" tabIndex={-1} aria-labelledby={groupId}>
         <div className="cki-card__header">
           <span className="cki-eyebrow" id={groupId}>
             {question.header || labels.questionEyebrow}
@@ -227,7 +232,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
   }
 
   return (
-    <CardFrame locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
+    <CardFrame interruptId={props.interrupt.id} locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
       {body}
     </CardFrame>
   );
