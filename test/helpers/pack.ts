@@ -14,9 +14,9 @@ export interface PackedLibrary {
  */
 export function packLibrary(dir: string, destination: string, { ignoreScripts = false } = {}): PackedLibrary {
   const args = ['pack', '--json', '--pack-destination', destination, ...(ignoreScripts ? ['--ignore-scripts'] : [])];
-  const [{ filename }] = JSON.parse(execFileSync('npm', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as [
-    { filename: string },
-  ];
+  const stdout = execFileSync('npm', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // npm prints the `prepack` script's output on stdout too, before the JSON.
+  const [{ filename }] = JSON.parse(stdout.slice(stdout.search(/^\[$/m))) as [{ filename: string }];
   return { tarball: join(destination, filename), filename };
 }
 
