@@ -5,12 +5,15 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
+// `npm test` builds before this script runs: packing here skips `prepack` (the build) so the
+// files checked are that build's.
+const noScripts = { ...process.env, npm_config_ignore_scripts: 'true' };
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit', env: noScripts });
 
 run('npx', ['--no-install', 'publint', '--strict']);
 
 // What a consumer downloads: the licence and the README travel with the code.
-const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { encoding: 'utf8' }));
+const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' }));
 const packedFiles = new Set(packed.files.map((file) => file.path));
 for (const required of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/styles.css']) {
   if (!packedFiles.has(required)) {

@@ -40,6 +40,8 @@ export interface DemoServerOptions {
    * main process) passes false.
    */
   langgraph?: boolean;
+  /** Told what the start is doing, step by step (`npm run demo` prints it). */
+  onProgress?: (step: string) => void;
 }
 
 export interface DemoServer {
@@ -120,7 +122,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   process.env.COPILOTKIT_TELEMETRY_DISABLED ??= 'true';
   process.env.MASTRA_TELEMETRY_DISABLED ??= 'true';
 
+  const progress = options.onProgress ?? (() => {});
   const approvals = new ApprovalStore(options.approvals);
+  progress('Starting the Mastra agent…');
   const mastra = createDemoMastra({
     approvals,
     ...(options.model ? { model: options.model } : {}),
@@ -128,6 +132,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   });
   // The same agent as a LangGraph JS graph, served in-process by @langchain/langgraph-api and
   // bridged by CopilotKit's LangGraphAgent: the page can switch to it (agent `langgraph`).
+  if (options.langgraph !== false) progress('Starting the LangGraph server (in this process)…');
   const graphs =
     options.langgraph === false
       ? undefined
@@ -140,6 +145,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         langgraph: new LangGraphAgent({ deploymentUrl: graphs.url, graphId: DEMO_GRAPH_ID }).use(normalizeInterrupts()),
       }
     : createDemoAgents(mastra);
+  progress(`Starting the CopilotKit runtime and the web server on ${DEMO_HOST}…`);
   const runtime = new CopilotRuntime({ agents: agents as never });
   const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });
   const root = resolve(options.staticDir ?? defaultStaticDir());

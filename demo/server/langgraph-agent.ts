@@ -10,6 +10,7 @@ import {
   type TimePickerToolInput,
   type TimePickerToolOptions,
 } from '../../src/mastra';
+import { sentences } from '../../src/mastra/sentences';
 import { LANGGRAPH_CANCELLED_KEY } from '../../src/runtime';
 import { generateCandidateSlots } from '../../src/time-slots';
 import type { ApprovalStore } from './approvals';
@@ -85,7 +86,7 @@ export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalS
             ? { approved: false, reason: String(response.args) }
             : { approved: true, ...(edited ? { editedArgs: edited } : {}) };
         const text = approvalResultText(input, decision);
-        return say(decision.approved ? `${text} Result: ${deployResultText(edited ?? input.args ?? {})}` : text);
+        return say(decision.approved ? sentences(text, `Result: ${deployResultText(edited ?? input.args ?? {})}`) : text);
       }
       if (turn.toolName === 'deploy') {
         // Direct mode: the user approves the call itself, and may edit its arguments.
@@ -97,7 +98,9 @@ export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalS
         }) as { approved?: boolean; editedArgs?: Record<string, unknown> };
         if (isCancel(resume)) return say(DISMISSED);
         const text = approvalResultText(input, resume as never);
-        return say(resume?.approved === true ? `${text} Result: ${deployResultText(resume.editedArgs ?? input.args ?? {})}` : text);
+        return say(
+          resume?.approved === true ? sentences(text, `Result: ${deployResultText(resume.editedArgs ?? input.args ?? {})}`) : text,
+        );
       }
       const input = turn.input as { message?: string; questions: unknown[] };
       const resume = interrupt({

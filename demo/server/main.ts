@@ -13,8 +13,11 @@ async function main() {
   const requested = process.env.PORT;
   const port = requested === undefined || requested === '' ? DEFAULT_PORT : Number(requested);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${requested}".`);
+  // `npm run demo` sets DEMO_STARTED_AT when it starts building: each step shows the time so far.
+  const startedAt = Number(process.env.DEMO_STARTED_AT) || Date.now();
+  const onProgress = (step: string) => console.log(`${step} [${Math.round((Date.now() - startedAt) / 1000)} s]`);
   const { kind, model } = await chooseDemoModel();
-  const start = (p: number) => startDemoServer({ port: p, model, staticDir: process.env.DEMO_STATIC_DIR });
+  const start = (p: number) => startDemoServer({ port: p, model, staticDir: process.env.DEMO_STATIC_DIR, onProgress });
   let demo;
   try {
     demo = await start(port);
@@ -24,6 +27,7 @@ async function main() {
     console.log(`Port ${DEFAULT_PORT} is taken; using a free port instead.`);
     demo = await start(0);
   }
+  onProgress('Ready.');
   console.log('');
   console.log(`  copilotkit-interrupts demo: ${demo.url}`);
   console.log(`  model: ${kind === 'openai' ? 'OpenAI (DEMO_MODEL=openai)' : 'scripted (no network, no key)'}`);

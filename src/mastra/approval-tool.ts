@@ -2,6 +2,7 @@ import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { APPROVAL_STATUS, APPROVAL_STATUS_MAP_EN, InterruptReason } from '../protocol/constants';
 import { missingSuspend, suspendContext } from './context';
+import { sentences } from './sentences';
 import { approvalResumeSchema, approvalSuspendSchema, type ApprovalResume, type ApprovalSuspend, type ApprovalTicket } from './schemas';
 
 export interface ApprovalToolInput {
@@ -49,25 +50,28 @@ export const DEFAULT_APPROVAL_DESCRIPTION =
   'Ask for approval before doing something that needs it (a deployment, a payment, deleting data). ' +
   'Shows an approval card in the chat and returns the decision.';
 
-/** The result a resumed approval tool returns: whether the action may go ahead, and why. */
+/**
+ * The result a resumed approval tool returns: whether the action may go ahead, and why. Every part
+ * ends a sentence whatever the user typed ("until Friday" or "until Friday!").
+ */
 export function approvalResultText(input: ApprovalToolInput, resume: ApprovalResume): string {
+  const action = input.action.trim();
+  const reason = resume.reason?.trim();
   const ticket = resume.metadata?.ticket;
   if (ticket) {
     const status = APPROVAL_STATUS_MAP_EN[ticket.status]?.toLowerCase() ?? ticket.status;
-    const head = `Approval ${ticket.sn} ("${ticket.title}") is ${status}.`;
-    return ticket.status === APPROVAL_STATUS.APPROVED
-      ? `${head} Go ahead with: ${input.action}.`
-      : `${head} Do not go ahead with: ${input.action}.`;
+    const head = `Approval ${ticket.sn} ("${ticket.title}") is ${status}`;
+    return sentences(head, ticket.status === APPROVAL_STATUS.APPROVED ? `Go ahead with: ${action}` : `Do not go ahead with: ${action}`);
   }
   if (resume.approved === true) {
-    if (resume.autoApproved) return `"${input.action}" was approved automatically: the user always allows it in this conversation.`;
+    if (resume.autoApproved) return `"${action}" was approved automatically: the user always allows it in this conversation.`;
     const edits = resume.editedArgs ? ` with edited arguments ${JSON.stringify(resume.editedArgs)}` : '';
-    return `The user approved "${input.action}"${edits}.${resume.reason ? ` Note: ${resume.reason}` : ''}`;
+    return sentences(`The user approved "${action}"${edits}`, reason && `Note: ${reason}`);
   }
   if (resume.approved === false) {
-    return `The user rejected "${input.action}"${resume.reason ? `: ${resume.reason}` : '.'} Do not go ahead.`;
+    return sentences(`The user rejected "${action}"${reason ? `: ${reason}` : ''}`, 'Do not go ahead');
   }
-  return `No approval decision was received for "${input.action}". Do not go ahead.`;
+  return `No approval decision was received for "${action}". Do not go ahead.`;
 }
 
 /**
@@ -104,7 +108,7 @@ export function createApprovalTool(options: ApprovalToolOptions = {}) {
         const text = resultText(input, resumeData);
         if (resumeData.approved !== true || !options.run || options.createTicket) return text;
         const ran = await options.run(resumeData.editedArgs ?? input.args ?? { action: input.action }, input);
-        return ran === undefined ? text : `${text} Result: ${typeof ran === 'string' ? ran : JSON.stringify(ran)}`;
+        return ran === undefined ? text : sentences(text, `Result: ${typeof ran === 'string' ? ran.trim() : JSON.stringify(ran)}`);
       }
       if (!suspend) throw missingSuspend(id);
       const message = options.message ? options.message(input) : `Approval needed: ${input.action}`;

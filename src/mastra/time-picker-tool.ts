@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { generateCandidateSlots } from '../time-slots';
 import type { TimeSlot } from '../unwrap/guards';
 import { missingSuspend, suspendContext } from './context';
+import { asSentence } from './sentences';
 import { timePickerResumeSchema, timePickerSuspendSchema, type TimePickerResume, type TimePickerSuspend } from './schemas';
 
 export interface TimePickerToolInput {
@@ -35,8 +36,8 @@ export const DEFAULT_TIME_PICKER_DESCRIPTION =
  */
 export function timePickerResultText(input: TimePickerToolInput, resume: TimePickerResume): string {
   if (resume.cancelled) return 'The user cancelled — no meeting was scheduled.';
-  const when = resume.chosen_label ?? resume.chosen_time ?? 'the chosen time';
-  return `Scheduled "${input.topic}" for ${when}.`;
+  const when = resume.chosen_label?.trim() || resume.chosen_time?.trim() || 'the chosen time';
+  return asSentence(`Scheduled "${input.topic.trim()}" for ${when}`);
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { InterruptReason } from '../protocol/constants';
 import type { UserQuestionItem } from '../protocol/types';
 import { missingSuspend, suspendContext } from './context';
+import { asSentence } from './sentences';
 import {
   userQuestionItemSchema,
   userQuestionResumeSchema,
@@ -36,10 +37,13 @@ export const DEFAULT_USER_QUESTION_DESCRIPTION =
 export function userQuestionResultText(_input: UserQuestionToolInput, resume: UserQuestionResumeData): string {
   if (resume.answers.length === 0) return 'The user gave no answers.';
   const parts = resume.answers.map((item) => {
-    const picked = item.answer.map((a) => (a.label === 'others' ? (a.description ?? '').trim() || 'other' : a.label)).join(', ');
+    // Typed answers end however the user ended them; a full stop or comma inside the list would not read.
+    const picked = item.answer
+      .map((a) => (a.label === 'others' ? (a.description ?? '').replace(/[\s.,;:\-–—]+$/u, '').trim() || 'other' : a.label))
+      .join(', ');
     return `"${item.question}" → ${picked || '(no answer)'}`;
   });
-  return `The user answered: ${parts.join('; ')}.`;
+  return asSentence(`The user answered: ${parts.join('; ')}`);
 }
 
 /**

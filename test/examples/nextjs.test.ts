@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type LaunchedBrowser } from '../helpers/chromium';
+import { packLibrary } from '../helpers/pack';
 import { countReactCommits, settledCommits } from '../helpers/react-commits';
 import { startProcess, type RunningProcess } from '../helpers/start-process';
 import { DemoPage } from '../e2e/demo-page';
@@ -27,13 +28,13 @@ let tab: DemoPage | undefined;
 /** `npm pack`s the built library and unpacks it as the app's `copilotkit-interrupts` dependency. */
 function installPackedLibrary() {
   const packDir = mkdtempSync(join(tmpdir(), 'cki-pack-'));
-  const [{ filename }] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }),
-  );
+  // `npm test` and `npm run test:examples` build first. Packing without `prepack` keeps that build:
+  // rebuilding would empty dist/ under the tests that run alongside.
+  const { tarball } = packLibrary(root, packDir, { ignoreScripts: true });
   const target = join(app, 'node_modules/copilotkit-interrupts');
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
-  execFileSync('tar', ['-xzf', join(packDir, filename), '-C', target, '--strip-components=1']);
+  execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
   rmSync(packDir, { recursive: true, force: true });
 }
 

@@ -5,8 +5,9 @@ import { unwrapInterrupt } from '../../../src/unwrap';
 
 // The demo server over real HTTP: CopilotRuntime (v2, node listener) -> @ag-ui/mastra -> Mastra.
 let demo: DemoServer;
+const steps: string[] = [];
 beforeAll(async () => {
-  demo = await startDemoServer({ port: 0, approvals: { refreshesToApprove: 2 } });
+  demo = await startDemoServer({ port: 0, approvals: { refreshesToApprove: 2 }, onProgress: (step) => steps.push(step) });
 });
 afterAll(() => demo?.close());
 
@@ -25,6 +26,14 @@ const textOf = (events: BaseEvent[]) =>
     .join('');
 
 describe('demo server', () => {
+  it('says what it is doing at each step of its start, in order', () => {
+    expect(steps).toEqual([
+      'Starting the Mastra agent…',
+      'Starting the LangGraph server (in this process)…',
+      'Starting the CopilotKit runtime and the web server on 127.0.0.1…',
+    ]);
+  });
+
   it('listens on 127.0.0.1 and answers the runtime info probe', async () => {
     expect(demo.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const info = await fetch(`${demo.url}/api/copilotkit/info`).then((r) => r.json());
