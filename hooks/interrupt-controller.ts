@@ -8,6 +8,7 @@ import {
   NOT_HANDED_OVER,
   type InterruptAnswer,
   type InterruptKey,
+  type ResumeEntry,
   type SessionBatch,
   type SessionDecision,
 } from '../src/session';
@@ -39,6 +40,7 @@ type RunMessages = ReadonlyArray<{ id: string }>;
 
 /** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
 interface RunSubscriber {
+  onRunStartedEvent?(params: { event?: { input?: RunInput & { messages?: ReadonlyArray<{ role?: string }> } } }): unknown;
   onRunFinishedEvent?(params: {
     outcome?: string;
     interrupts?: Array<{ id?: unknown; expiresAt?: unknown }>;
@@ -226,6 +228,16 @@ export class InterruptController {
     this.session.policy = this.settings.onChatWhileOpen ?? 'dismiss';
     this.#followThread();
     const subscription = agent.subscribe({
+      // A run whose stored input answers the open set: the thread's replay on connect (another
+      // device, a new browser, cleared storage), or a run another device started. Its answers are
+      // the record; a run this tab started carries its own batch and is left to it.
+      onRunStartedEvent: ({ event }) => {
+        const input = event?.input;
+        if (!Array.isArray(input?.resume) || input.resume.length === 0 || this.#inflight) return;
+        const resume = input.resume.filter((r): r is ResumeEntry => typeof r?.interruptId === 'string');
+        const withChat = !!input.messages?.some((m) => m.role === 'user');
+        this.#apply(this.session.answeredInThread(resume, withChat));
+      },
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
         const carrying = this.#carriedBy(input);
         if (carrying) carrying.finished = true;
@@ -481,6 +493,9 @@ export class InterruptController {
         const agent = this.#agent;
         if (agent)
           this.#copilotkit?.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
+      } else if (decision.type === 'record') {
+        decision.keys.forEach((k) => this.#sync(k));
+        this.#emit();
       } else if (decision.type === 'answer-first') {
         this.#answerFirst = this.#cardId(decision.key);
         this.#emit();

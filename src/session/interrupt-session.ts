@@ -102,6 +102,11 @@ export type SessionDecision =
   /** Keep today's notice on the first open card: answer it before chatting on. */
   | { type: 'answer-first'; key: InterruptKey }
   /**
+   * Write the records of `keys`: the thread shows them settled by an answer this tab did not send
+   * (a replay of the thread on connect, or another device).
+   */
+  | { type: 'record'; keys: InterruptKey[] }
+  /**
    * Steer-away: the run that answered `cancelled` ended without replying to the user's message
    * (Mastra ends the run on `cancelled`): run the agent once more so the message gets its reply.
    */
@@ -322,6 +327,37 @@ export class InterruptSession {
       withChat,
       carry,
     };
+  }
+
+  /**
+   * The thread shows a run that answered the open set: `resume` is what it carried, read from its
+   * stored input (a thread's replay on connect, or a run another device started). Those interrupts
+   * are settled with that answer, not this tab's: their cards turn read-only with it. One the run
+   * did not address went on without an answer (`cancelled`); `withChat`: the run also carried a chat
+   * message, so its `cancelled` ones were dismissed by chatting on. Interrupts this tab already
+   * answered and is sending keep their own course.
+   */
+  answeredInThread(resume: readonly ResumeEntry[], withChat: boolean): SessionDecision[] {
+    const entries = this.#entriesOf(this.#open);
+    if (entries.length === 0 || entries.some((e) => e.phase === 'sending')) return [NOTHING];
+    const settled: InterruptKey[] = [];
+    for (const entry of entries) {
+      if (entry.phase !== 'open' && entry.phase !== 'answered' && entry.phase !== 'expired') continue;
+      const given = resume.find((r) => r.interruptId === entry.key.id);
+      const answer: InterruptAnswer =
+        given?.status === 'resolved' ? { status: 'resolved', payload: given.payload } : { status: 'cancelled' };
+      const expired = answer.status === 'cancelled' && (entry.phase === 'expired' || isPastExpiry(entry.expiresAt, this.#now()));
+      Object.assign(entry, {
+        answer,
+        painted: true,
+        cancelSent: true,
+        phase: answer.status === 'resolved' ? 'resolved' : expired ? 'expired' : 'cancelled',
+        dismissed: answer.status === 'cancelled' && !expired && withChat && !!given,
+      });
+      settled.push(entry.key);
+    }
+    this.#open = [];
+    return settled.length ? [{ type: 'record', keys: settled }] : [NOTHING];
   }
 
   /** The interrupt passed its `expiresAt` unanswered. */
