@@ -8,7 +8,17 @@ const shared: Options = {
   sourcemap: true,
   target: 'es2022',
   outDir: 'dist',
-  external: [/^react($|\/)/, /^react-dom($|\/)/, /^@copilotkit\//, /^@ag-ui\//, /^@mastra\//, /^rxjs($|\/)/, /^zod($|\/)/],
+  external: [
+    /^react($|\/)/,
+    /^react-dom($|\/)/,
+    /^@copilotkit\//,
+    /^@ag-ui\//,
+    /^@mastra\//,
+    /^rxjs($|\/)/,
+    /^zod($|\/)/,
+    /^pg($|\/)/,
+    /^@electric-sql\//,
+  ],
 };
 
 // One entry per locale module: `src/i18n/locales/<tag>.ts` builds `dist/locales/<tag>.js`, so a new
@@ -22,8 +32,9 @@ const locales = Object.fromEntries(
 export default defineConfig([
   // Framework-free entries: no "use client".
   { ...shared, entry: { core: 'src/index.ts', ...locales } },
-  // Server half: CopilotRuntime middleware and Mastra tool factories.
+  // Server half: CopilotRuntime middleware, Mastra tool factories, the durable runner (Node only).
   { ...shared, entry: { runtime: 'src/runtime/index.ts', mastra: 'src/mastra/index.ts' } },
+  { ...shared, platform: 'node', entry: { runner: 'src/runner/index.ts' } },
   // React entries: client components. The ESM build is split, so the cards the hook fetches on
   // demand stay in their own chunks (shared with `./cards`) instead of riding in `index.js`.
   // CommonJS has no chunks: there `import()` inlines the card.

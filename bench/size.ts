@@ -44,6 +44,9 @@ export const EXTERNAL = [
   'zod/*',
   'rxjs',
   'rxjs/*',
+  'pg',
+  '@electric-sql/*',
+  'node:*',
 ];
 
 /** One card imported alone from `./cards`: what tree-shaking leaves of that entry. */
@@ -71,6 +74,7 @@ export const SIZE_MEASURED: Readonly<Record<string, number>> = {
   [CARD_ALONE.label]: 6_360,
   './core': 4_310,
   './runtime': 7_421,
+  './runner': 7_090,
   './mastra': 3_955,
   './locales/zh-CN': 1_766,
   './styles.css': 2_322,

@@ -1,0 +1,200 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** One parameterised statement. Values are always sent as parameters, never spliced into the SQL. */
+export interface Sql {
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+/** The two stores (PostgreSQL server, embedded PGlite) behind one interface and one SQL dialect. */
+export interface Database extends Sql {
+  /** Runs `work` in one transaction: all of it is written, or none of it. */
+  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  /** Where the threads are kept, safe to print (a URL's password is hidden). */
+  readonly location: string;
+  /** True for a PostgreSQL server (several runner instances may share it). */
+  readonly shared: boolean;
+  close(): Promise<void>;
+}
+
+/** The embedded store's default folder, relative to the process's working directory. */
+export const DEFAULT_EMBEDDED_DIR = '.copilotkit-interrupts';
+
+/** `postgres://user:secret@host/db` -> `postgres://user:***@host/db`; never throws. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+  }
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+type PgClient = {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+};
+type PgPool = {
+  connect(): Promise<PgClient>;
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+};
+
+/** A pool of connections to a PostgreSQL server (the `pg` package, loaded on first use). */
+export async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const location = redactUrl(url);
+  let pg: { Pool: new (config: Record<string, unknown>) => PgPool };
+  try {
+    const loaded = (await import('pg')) as unknown as { default?: typeof pg } & typeof pg;
+    pg = loaded.default ?? loaded;
+  } catch (error) {
+    throw new Error(
+      `copilotkit-interrupts runner: a PostgreSQL url was given (${location}) but the "pg" package is not installed. Install it next to copilotkit-interrupts (npm install pg).`,
+      { cause: error },
+    );
+  }
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  // An idle connection dropped by the server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new Error(
+      `copilotkit-interrupts runner: cannot reach PostgreSQL at ${location} (${describe(error)}). ` +
+        'Check that the server is running and accepts connections from this machine, and that the URL, user and password are right; ' +
+        'or leave `url` unset to keep threads in the embedded store.',
+      { cause: error },
+    );
+  }
+  // A connection that dies while checked out emits 'error' on its client: without a listener that
+  // would end the process. The failing query rejects on its own, which is what reports it.
+  const guarded = new WeakSet<PgClient>();
+  const checkout = async () => {
+    const client = await pool.connect();
+    if (!guarded.has(client)) {
+      guarded.add(client);
+      client.on('error', () => {});
+    }
+    return client;
+  };
+  return {
+    location,
+    shared: true,
+    async query<Row>(text: string, params: readonly unknown[] = []) {
+      const client = await checkout();
+      try {
+        const rows = (await client.query(text, [...params])).rows as Row[];
+        client.release();
+        return rows;
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+    },
+    async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+      const client = await checkout();
+      const sql: Sql = {
+        query: async <Row>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as Row[],
+      };
+      try {
+        await client.query('BEGIN');
+        const result = await work(sql);
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (error) {
+        // A broken connection is dropped from the pool instead of being reused.
+        const rolledBack = await client.query('ROLLBACK').then(
+          () => true,
+          () => false,
+        );
+        client.release(rolledBack ? undefined : true);
+        throw error;
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+type PGliteDb = {
+  query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  transaction<T>(work: (tx: { query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }> }) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+// One PGlite per folder in this process: two handles on one folder would corrupt it.
+const embedded = new Map<string, { db: Promise<PGliteDb>; users: number }>();
+
+/** PostgreSQL compiled to WebAssembly (`@electric-sql/pglite`), keeping its files in `dir`. */
+export async function openEmbedded(dir: string): Promise<Database> {
+  const folder = resolve(dir);
+  let entry = embedded.get(folder);
+  if (!entry) {
+    entry = { db: createPGlite(folder), users: 0 };
+    embedded.set(folder, entry);
+    entry.db.catch(() => embedded.delete(folder));
+  }
+  entry.users++;
+  const shared = entry;
+  let db: PGliteDb;
+  try {
+    db = await shared.db;
+  } catch (error) {
+    shared.users--;
+    throw error;
+  }
+  let closed = false;
+  return {
+    location: folder,
+    shared: false,
+    query: async <Row>(text: string, params: readonly unknown[] = []) => (await db.query<Row>(text, [...params])).rows,
+    transaction: <T>(work: (sql: Sql) => Promise<T>) =>
+      db.transaction((tx) =>
+        work({ query: async <Row>(text: string, params: readonly unknown[] = []) => (await tx.query<Row>(text, [...params])).rows }),
+      ),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (--shared.users > 0) return;
+      embedded.delete(folder);
+      await db.close();
+    },
+  };
+}
+
+async function createPGlite(folder: string): Promise<PGliteDb> {
+  let PGlite: { create(dataDir: string): Promise<PGliteDb> };
+  try {
+    ({ PGlite } = (await import('@electric-sql/pglite')) as unknown as { PGlite: typeof PGlite });
+  } catch (error) {
+    throw new Error(
+      'copilotkit-interrupts runner: the embedded store needs the "@electric-sql/pglite" package. Install it next to copilotkit-interrupts (npm install @electric-sql/pglite), or pass a postgres:// `url`.',
+      { cause: error },
+    );
+  }
+  try {
+    mkdirSync(folder, { recursive: true });
+    return await PGlite.create(folder);
+  } catch (error) {
+    throw new Error(
+      `copilotkit-interrupts runner: cannot open the embedded store in ${folder} (${describe(error)}). ` +
+        'Check that the folder is writable and not used by another process, or pass `dataDir` to keep it elsewhere.',
+      { cause: error },
+    );
+  }
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(describe).join('; ');
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

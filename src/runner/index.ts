@@ -1,0 +1,15 @@
+/**
+ * copilotkit-interrupts/runner — a durable CopilotKit `AgentRunner`: threads and their interrupts in
+ * PostgreSQL (`url`) or an embedded store in a local folder. Server only; imports no React.
+ */
+export {
+  createInterruptRunner,
+  InterruptRunner,
+  type InterruptRecord,
+  type InterruptRunnerOptions,
+  type InterruptStatus,
+  type ListInterruptsQuery,
+} from './interrupt-runner';
+export { DEFAULT_EMBEDDED_DIR } from './database';
+export { MAX_THREAD_ID_BYTES } from './codec';
+export { SCHEMA_VERSION } from './schema';
