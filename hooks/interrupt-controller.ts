@@ -13,6 +13,7 @@ import {
   type SessionDecision,
 } from '../src/session';
 import { toProtocolInterrupt, unwrapInterrupts, type UnwrappedInterrupt } from '../src/unwrap';
+import { ResumeRefusal } from '../src/protocol/constants';
 import { afterPaint } from './after-paint';
 import type { CardView } from './card-view';
 import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
@@ -49,7 +50,7 @@ interface RunSubscriber {
   }): unknown;
   onCustomEvent?(params: { event?: { name?: string; value?: unknown }; input?: RunInput; messages?: RunMessages }): unknown;
   onRunInitialized?(params: { input?: RunInput }): unknown;
-  onRunErrorEvent?(params: { event?: { message?: unknown }; input?: RunInput }): unknown;
+  onRunErrorEvent?(params: { event?: { message?: unknown; code?: unknown; answers?: unknown }; input?: RunInput }): unknown;
   onRunFailed?(params: { error?: unknown; input?: RunInput }): unknown;
   onRunFinalized?(params: { input?: RunInput }): unknown;
 }
@@ -143,7 +144,7 @@ export class InterruptController {
   #anchors = new Map<string, string | null>();
   #scheduled = new Map<string, () => void>();
   /** The resume on its way, and the input of the run that carries it once it started. */
-  #inflight?: { batch: SessionBatch; run?: object; failure?: string; finished?: boolean };
+  #inflight?: { batch: SessionBatch; run?: object; failure?: string; finished?: boolean; elsewhere?: ResumeEntry[] };
   #answerFirst?: string;
   /** How many times the agent stopped for interrupts: a new stop means new cards, even for the same ids. */
   #raises = 0;
@@ -270,7 +271,13 @@ export class InterruptController {
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
       // still streaming, say) before it starts the resume run, and that end is not the answer's.
       onRunErrorEvent: ({ event, input }) => {
-        if (this.#carriedBy(input)) this.#inflight!.failure = errorText(event?.message, 'The agent reported an error.');
+        const inflight = this.#carriedBy(input);
+        if (!inflight) return;
+        inflight.failure = errorText(event?.message, 'The agent reported an error.');
+        // A durable runner refused the answer: another device's came first, and it says which.
+        if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
+          inflight.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
+        }
       },
       onRunFailed: ({ error, input }) => {
         const inflight = this.#carriedBy(input);
@@ -564,10 +571,16 @@ export class InterruptController {
 
   /** `batch` is no longer on its way: delivered, or failed with `failure`. */
   #landed(batch: SessionBatch, failure?: string) {
+    const elsewhere = this.#inflight?.batch === batch ? this.#inflight.elsewhere : undefined;
     if (this.#inflight?.batch === batch) this.#inflight = undefined;
     const messages = this.#agent?.messages;
     const chatUnanswered = messages?.[messages.length - 1]?.role === 'user';
-    const decisions = failure ? this.session.notDelivered(batch.batchId, failure) : this.session.delivered(batch.batchId, chatUnanswered);
+    if (elsewhere && this.#agent) forget(this.#agent, batch.keys);
+    const decisions = elsewhere
+      ? this.session.answeredElsewhere(batch.batchId, elsewhere)
+      : failure
+        ? this.session.notDelivered(batch.batchId, failure)
+        : this.session.delivered(batch.batchId, chatUnanswered);
     batch.keys.forEach((k) => this.#sync(k));
     this.#emit();
     this.#apply(decisions);
@@ -583,7 +596,10 @@ export class InterruptController {
     const current = this.history.get(key.threadId, id);
     const result = entry.answer?.status === 'resolved' ? entry.answer.payload : undefined;
     if (current) {
-      if (current.status !== status || current.error !== entry.error) this.history.update(key.threadId, id, { status, error: entry.error });
+      if (entry.elsewhere && !current.elsewhere)
+        this.history.update(key.threadId, id, { status, result, error: undefined, elsewhere: true });
+      else if (current.status !== status || current.error !== entry.error)
+        this.history.update(key.threadId, id, { status, error: entry.error });
       return;
     }
     if (!card) return;
@@ -595,6 +611,7 @@ export class InterruptController {
       status,
       ...(result !== undefined && { result }),
       ...(entry.error && { error: entry.error }),
+      ...(entry.elsewhere && { elsewhere: true as const }),
       anchor: card.anchor,
       agentId: this.settings.agentId,
     });

@@ -71,6 +71,8 @@ export interface SessionInterrupt {
   recordId: string;
   /** Raised by a legacy `on_interrupt` event: its value, which the legacy resume command carries back. */
   legacyEvent?: unknown;
+  /** Settled by another device's answer, which won: this tab's was refused. */
+  elsewhere?: boolean;
 }
 
 /** A resume on its way, kept whole so Retry sends the very same answers. */
@@ -147,6 +149,7 @@ export const NOT_HANDED_OVER =
   'Not sent: CopilotKit no longer had this interrupt open (or the agent refused the run), so the answer never reached the agent.';
 const NO_LONGER_OPEN = 'The interrupt is no longer open, so the answer could not be sent.';
 const SUPERSEDED = 'Not sent: the agent asked something new before every card of this set was answered.';
+const ANSWERED_ELSEWHERE_UNSENT = 'Not sent: another device answered this set first.';
 const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
 const expiredBeforeSent = (key: InterruptKey) => `Not sent: interrupt "${key.id}" expired before the answer went out.`;
 
@@ -441,6 +444,30 @@ export class InterruptSession {
     const failed = this.#entriesOf(batch.keys).filter((e) => e.phase === 'sending' || (e.phase === 'expired' && e.cancelSent));
     for (const entry of failed) entry.cancelSent = false;
     return this.#fail(failed, message, batch);
+  }
+
+  /**
+   * The resume of `batchId` was refused because another device answered first; `answers` are the
+   * answers that won. Those interrupts are settled with them (not this tab's), marked as answered
+   * elsewhere; one the refusal names no winner for could not be sent.
+   */
+  answeredElsewhere(batchId: number, answers: readonly ResumeEntry[]): SessionDecision[] {
+    const batch = this.#take(batchId);
+    if (!batch) return [NOTHING];
+    const settled: InterruptKey[] = [];
+    const unsent: SessionInterrupt[] = [];
+    for (const entry of this.#entriesOf(batch.keys)) {
+      const won = answers.find((a) => a.interruptId === entry.key.id);
+      if (!won) {
+        unsent.push(entry);
+        continue;
+      }
+      const answer: InterruptAnswer = won.status === 'resolved' ? { status: 'resolved', payload: won.payload } : { status: 'cancelled' };
+      Object.assign(entry, { answer, phase: answer.status, elsewhere: true, dismissed: false, error: undefined });
+      settled.push(entry.key);
+    }
+    const decisions: SessionDecision[] = settled.length ? [{ type: 'record', keys: settled }] : [];
+    return [...decisions, ...this.#fail(unsent, ANSWERED_ELSEWHERE_UNSENT)];
   }
 
   #take(batchId: number): SessionBatch | undefined {

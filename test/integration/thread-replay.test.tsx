@@ -32,7 +32,11 @@ class AskingAgent extends AbstractAgent {
       } else {
         const text = typeof last?.content === 'string' ? last.content : '';
         const count = Number(/(\d+)/.exec(text)?.[1] ?? 1);
-        const interrupts = Array.from({ length: count }, (_, n) => ({ id: `ask-${runId}-${n}`, reason: 'acme:ask', message: `Question ${n + 1} of "${text}"` }));
+        const interrupts = Array.from({ length: count }, (_, n) => ({
+          id: `ask-${runId}-${n}`,
+          reason: 'acme:ask',
+          message: `Question ${n + 1} of "${text}"`,
+        }));
         emit({ type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'interrupt', interrupts } });
       }
       subscriber.complete();
