@@ -1,7 +1,7 @@
 import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, waitFor, within } from '@testing-library/react';
 import { Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInterruptHistory } from '../../src/history';
