@@ -8,10 +8,12 @@ import {
   NOT_HANDED_OVER,
   type InterruptAnswer,
   type InterruptKey,
+  type ResumeEntry,
   type SessionBatch,
   type SessionDecision,
 } from '../src/session';
 import { toProtocolInterrupt, unwrapInterrupts, type UnwrappedInterrupt } from '../src/unwrap';
+import { ResumeRefusal } from '../src/protocol/constants';
 import { afterPaint } from './after-paint';
 import type { CardView } from './card-view';
 import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
@@ -44,6 +46,7 @@ type RunMessages = ReadonlyArray<{ id: string }>;
 
 /** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
 interface RunSubscriber {
+  onRunStartedEvent?(params: { event?: { input?: RunInput & { messages?: ReadonlyArray<{ role?: string }> } } }): unknown;
   onRunFinishedEvent?(params: {
     outcome?: string;
     interrupts?: Array<{ id?: unknown; expiresAt?: unknown }>;
@@ -52,7 +55,7 @@ interface RunSubscriber {
   }): unknown;
   onCustomEvent?(params: { event?: { name?: string; value?: unknown }; input?: RunInput; messages?: RunMessages }): unknown;
   onRunInitialized?(params: { input?: RunInput }): unknown;
-  onRunErrorEvent?(params: { event?: { message?: unknown }; input?: RunInput }): unknown;
+  onRunErrorEvent?(params: { event?: { message?: unknown; code?: unknown; answers?: unknown }; input?: RunInput }): unknown;
   onRunFailed?(params: { error?: unknown; input?: RunInput }): unknown;
   onRunFinalized?(params: { input?: RunInput }): unknown;
 }
@@ -146,7 +149,7 @@ export class InterruptController {
   #anchors = new Map<string, string | null>();
   #scheduled = new Map<string, () => void>();
   /** The resume on its way, and the input of the run that carries it once it started. */
-  #inflight?: { batch: SessionBatch; run?: object; failure?: string; finished?: boolean };
+  #inflight?: { batch: SessionBatch; run?: object; failure?: string; finished?: boolean; elsewhere?: ResumeEntry[] };
   #answerFirst?: string;
   /** How many times the agent stopped for interrupts: a new stop means new cards, even for the same ids. */
   #raises = 0;
@@ -231,6 +234,16 @@ export class InterruptController {
     this.session.policy = this.settings.onChatWhileOpen ?? 'dismiss';
     this.#followThread();
     const subscription = agent.subscribe({
+      // A run whose stored input answers the open set: the thread's replay on connect (another
+      // device, a new browser, cleared storage), or a run another device started. Its answers are
+      // the record; a run this tab started carries its own batch and is left to it.
+      onRunStartedEvent: ({ event }) => {
+        const input = event?.input;
+        if (!Array.isArray(input?.resume) || input.resume.length === 0 || this.#inflight) return;
+        const resume = input.resume.filter((r): r is ResumeEntry => typeof r?.interruptId === 'string');
+        const withChat = !!input.messages?.some((m) => m.role === 'user');
+        this.#apply(this.session.answeredInThread(resume, withChat));
+      },
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
         const carrying = this.#carriedBy(input);
         if (carrying) carrying.finished = true;
@@ -263,7 +276,13 @@ export class InterruptController {
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
       // still streaming, say) before it starts the resume run, and that end is not the answer's.
       onRunErrorEvent: ({ event, input }) => {
-        if (this.#carriedBy(input)) this.#inflight!.failure = errorText(event?.message, 'The agent reported an error.');
+        const inflight = this.#carriedBy(input);
+        if (!inflight) return;
+        inflight.failure = errorText(event?.message, 'The agent reported an error.');
+        // A durable runner refused the answer: another device's came first, and it says which.
+        if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
+          inflight.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
+        }
       },
       onRunFailed: ({ error, input }) => {
         const inflight = this.#carriedBy(input);
@@ -542,6 +561,9 @@ export class InterruptController {
         const agent = this.#agent;
         if (agent)
           this.#copilotkit?.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
+      } else if (decision.type === 'record') {
+        decision.keys.forEach((k) => this.#sync(k));
+        this.#emit();
       } else if (decision.type === 'answer-first') {
         this.#answerFirst = this.#cardId(decision.key);
         this.#emit();
@@ -617,10 +639,16 @@ export class InterruptController {
 
   /** `batch` is no longer on its way: delivered, or failed with `failure`. */
   #landed(batch: SessionBatch, failure?: string) {
+    const elsewhere = this.#inflight?.batch === batch ? this.#inflight.elsewhere : undefined;
     if (this.#inflight?.batch === batch) this.#inflight = undefined;
     const messages = this.#agent?.messages;
     const chatUnanswered = messages?.[messages.length - 1]?.role === 'user';
-    const decisions = failure ? this.session.notDelivered(batch.batchId, failure) : this.session.delivered(batch.batchId, chatUnanswered);
+    if (elsewhere && this.#agent) forget(this.#agent, batch.keys);
+    const decisions = elsewhere
+      ? this.session.answeredElsewhere(batch.batchId, elsewhere)
+      : failure
+        ? this.session.notDelivered(batch.batchId, failure)
+        : this.session.delivered(batch.batchId, chatUnanswered);
     batch.keys.forEach((k) => this.#sync(k));
     this.#emit();
     this.#apply(decisions);
@@ -636,7 +664,10 @@ export class InterruptController {
     const current = this.history.get(key.threadId, id);
     const result = entry.answer?.status === 'resolved' ? entry.answer.payload : undefined;
     if (current) {
-      if (current.status !== status || current.error !== entry.error) this.history.update(key.threadId, id, { status, error: entry.error });
+      if (entry.elsewhere && !current.elsewhere)
+        this.history.update(key.threadId, id, { status, result, error: undefined, elsewhere: true });
+      else if (current.status !== status || current.error !== entry.error)
+        this.history.update(key.threadId, id, { status, error: entry.error });
       return;
     }
     if (!card) return;
@@ -648,6 +679,7 @@ export class InterruptController {
       status,
       ...(result !== undefined && { result }),
       ...(entry.error && { error: entry.error }),
+      ...(entry.elsewhere && { elsewhere: true as const }),
       anchor: card.anchor,
       agentId: this.settings.agentId,
     });

@@ -66,13 +66,18 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     toolGrants,
   };
 
-  const notice = answerFirst ? resolveLanguage(view.locale, view.labels) : undefined;
+  const language = answerFirst || record?.elsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
-      {notice ? (
-        <p className="cki-root cki-notice" role="alert" lang={notice.locale}>
-          {notice.labels.answerFirst}
+      {language && answerFirst ? (
+        <p className="cki-root cki-notice" role="alert" lang={language.locale}>
+          {language.labels.answerFirst}
+        </p>
+      ) : null}
+      {language && record?.elsewhere ? (
+        <p className="cki-root cki-notice" role="status" lang={language.locale} data-testid="interrupt-answered-elsewhere">
+          {language.labels.answeredElsewhere}
         </p>
       ) : null}
       <RenderedInterrupt registry={view.registry} props={props} />

@@ -53,6 +53,7 @@ function checkRecord(value: unknown, threadId: string): Checked<InterruptHistory
   }
   if (!isOptionalString(value.error)) return 'its error is not text';
   if (!isOptionalString(value.agentId)) return 'its agent id is not text';
+  if (value.elsewhere !== undefined && value.elsewhere !== true) return 'its elsewhere mark is not true';
   const interrupt = checkInterrupt(value.interrupt);
   if (typeof interrupt === 'string') return interrupt;
   return stripUndefined({
@@ -65,6 +66,7 @@ function checkRecord(value: unknown, threadId: string): Checked<InterruptHistory
     anchor: value.anchor,
     result: value.result,
     error: value.error,
+    elsewhere: value.elsewhere as true | undefined,
     agentId: value.agentId,
   });
 }

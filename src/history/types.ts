@@ -17,6 +17,11 @@ export interface InterruptHistoryRecord<TResult = unknown> {
   result?: TResult;
   /** Why the resume run failed (status `error`). */
   error?: string;
+  /**
+   * Another device answered first: `status` and `result` are its answer, the one the agent got;
+   * this tab's answer was refused.
+   */
+  elsewhere?: true;
   /** When the user acted, in epoch milliseconds. */
   time: number;
   /**
@@ -68,7 +73,7 @@ export interface InterruptHistory {
   update(
     threadId: string,
     id: string,
-    patch: Partial<Pick<InterruptHistoryRecord, 'status' | 'result' | 'error'>>,
+    patch: Partial<Pick<InterruptHistoryRecord, 'status' | 'result' | 'error' | 'elsewhere'>>,
   ): InterruptHistoryRecord | undefined;
   /** Forget one thread's records (and their stored copy). */
   clear(threadId: string): void;

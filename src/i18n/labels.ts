@@ -33,6 +33,8 @@ export interface InterruptLabels {
    * `loading`: a table written before it stays whole, and this one text is English until it has it.
    */
   waitingTitle?: string;
+  /** Above a card another device answered first: the answer shown is the one that counts. Optional like `loading`. */
+  answeredElsewhere?: string;
   /** Above a set of two or more approvals that wait (`{count}`); added later, so optional like `loading`. */
   batchTitle?: string;
   /** Answers every waiting approval of the set with an approval (`{count}`). */
@@ -142,6 +144,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   answerFirst: 'Answer or dismiss this card before sending a new message.',
   dismissed: 'Dismissed',
   waitingTitle: '({count}) Waiting for you',
+  answeredElsewhere: 'Answered on another device. This is the answer the agent received.',
   batchTitle: '{count} approvals wait for you',
   batchApproveAll: 'Approve all ({count})',
   batchRejectAll: 'Reject all ({count})',

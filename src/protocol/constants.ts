@@ -118,3 +118,12 @@ export enum RenderMode {
   Share = 'share',
   Test = 'test',
 }
+
+/**
+ * The `code` of the RUN_ERROR a durable runner ends a refused resume with. `AlreadyAnswered`
+ * also carries `answers`: the resume entries that won, so the card can show the answer that counts.
+ */
+export enum ResumeRefusal {
+  AlreadyAnswered = 'interrupt_already_answered',
+  NotOpen = 'interrupt_not_open',
+}

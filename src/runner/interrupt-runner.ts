@@ -12,6 +12,7 @@ import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import { encode, interruptHash, threadIdProblem } from './codec';
 import { DEFAULT_EMBEDDED_DIR, describe, isPostgresUrl, openEmbedded, openPostgres, redactUrl, type Database, type Sql } from './database';
 import { ensureSchema } from './schema';
+import { ResumeRefusal } from '../protocol/constants';
 
 export interface InterruptRunnerOptions {
   /**
@@ -69,7 +70,16 @@ const FINAL_RUN_STATUSES = ['finished', 'error', 'stopped'];
 const PREFIX = 'copilotkit-interrupts runner:';
 
 /** Thrown inside a claim transaction to roll it back and refuse the run with this message. */
-class Refusal extends Error {}
+/** A run refused before it started: RUN_ERROR with `message`, `code` and, for an answered interrupt, the answers that won. */
+class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly code: string = 'run_refused',
+    readonly answers?: ResumeEntry[],
+  ) {
+    super(message);
+  }
+}
 
 /**
  * A CopilotKit `AgentRunner` that keeps every thread in a database: PostgreSQL when given a
@@ -238,7 +248,8 @@ export class InterruptRunner extends AgentRunner {
         return claimed;
       });
     } catch (error) {
-      refuse(events, error instanceof Refusal ? error.message : storeLost(db, 'before the run started', error));
+      if (error instanceof Refusal) refuse(events, error.message, { code: error.code, ...(error.answers && { answers: error.answers }) });
+      else refuse(events, storeLost(db, 'before the run started', error));
       return;
     }
     this.startHeartbeat();
@@ -412,14 +423,24 @@ export class InterruptRunner extends AgentRunner {
         hashes.push(hash);
         continue;
       }
-      const [existing] = await sql.query<{ status: string }>(
-        `SELECT status FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`,
+      const [existing] = await sql.query<{ status: string; response: string | null }>(
+        `SELECT status, response FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`,
         [threadKey, hash],
       );
+      if (!existing) {
+        throw new Refusal(
+          `${PREFIX} interrupt ${quote(id)} is not open on thread ${quote(threadId)}: no such interrupt was raised there. The run was refused.`,
+          ResumeRefusal.NotOpen,
+        );
+      }
+      const won: ResumeEntry =
+        existing.status === 'resolved'
+          ? { interruptId: id, status: 'resolved', payload: existing.response === null ? undefined : JSON.parse(existing.response) }
+          : { interruptId: id, status: 'cancelled' };
       throw new Refusal(
-        existing
-          ? `${PREFIX} interrupt ${quote(id)} on thread ${quote(threadId)} was already answered (${existing.status}); only the first answer counts. The run was refused.`
-          : `${PREFIX} interrupt ${quote(id)} is not open on thread ${quote(threadId)}: no such interrupt was raised there. The run was refused.`,
+        `${PREFIX} interrupt ${quote(id)} on thread ${quote(threadId)} was already answered (${existing.status}); only the first answer counts. The run was refused.`,
+        ResumeRefusal.AlreadyAnswered,
+        [won],
       );
     }
     return hashes;
@@ -729,10 +750,11 @@ async function openStore(options: InterruptRunnerOptions): Promise<Database> {
 /** An id as messages show it: quoted, and abbreviated past 200 characters (it is stored whole). */
 const quote = (id: string): string => JSON.stringify(id.length > 200 ? `${id.slice(0, 200)}…` : id);
 
-const runError = (message: string): BaseEvent => ({ type: EventType.RUN_ERROR, message }) as BaseEvent;
+const runError = (message: string, extra?: Record<string, unknown>): BaseEvent =>
+  ({ type: EventType.RUN_ERROR, message, ...extra }) as BaseEvent;
 
-function refuse(events: ReplaySubject<BaseEvent>, message: string) {
-  events.next(runError(message));
+function refuse(events: ReplaySubject<BaseEvent>, message: string, extra?: Record<string, unknown>) {
+  events.next(runError(message, extra));
   events.complete();
 }
 

@@ -71,6 +71,8 @@ export interface SessionInterrupt {
   recordId: string;
   /** Raised by a legacy `on_interrupt` event: its value, which the legacy resume command carries back. */
   legacyEvent?: unknown;
+  /** Settled by another device's answer, which won: this tab's was refused. */
+  elsewhere?: boolean;
 }
 
 /** A resume on its way, kept whole so Retry sends the very same answers. */
@@ -112,6 +114,11 @@ export type SessionDecision =
    */
   | { type: 'hold-chat-run' }
   /**
+   * Write the records of `keys`: the thread shows them settled by an answer this tab did not send
+   * (a replay of the thread on connect, or another device).
+   */
+  | { type: 'record'; keys: InterruptKey[] }
+  /**
    * Steer-away: the run that answered `cancelled` ended without replying to the user's message
    * (Mastra ends the run on `cancelled`): run the agent once more so the message gets its reply.
    */
@@ -152,6 +159,7 @@ export const NOT_HANDED_OVER =
   'Not sent: CopilotKit no longer had this interrupt open (or the agent refused the run), so the answer never reached the agent.';
 const NO_LONGER_OPEN = 'The interrupt is no longer open, so the answer could not be sent.';
 const SUPERSEDED = 'Not sent: the agent asked something new before every card of this set was answered.';
+const ANSWERED_ELSEWHERE_UNSENT = 'Not sent: another device answered this set first.';
 const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
 const expiredBeforeSent = (key: InterruptKey) => `Not sent: interrupt "${key.id}" expired before the answer went out.`;
 
@@ -334,6 +342,37 @@ export class InterruptSession {
     };
   }
 
+  /**
+   * The thread shows a run that answered the open set: `resume` is what it carried, read from its
+   * stored input (a thread's replay on connect, or a run another device started). Those interrupts
+   * are settled with that answer, not this tab's: their cards turn read-only with it. One the run
+   * did not address went on without an answer (`cancelled`); `withChat`: the run also carried a chat
+   * message, so its `cancelled` ones were dismissed by chatting on. Interrupts this tab already
+   * answered and is sending keep their own course.
+   */
+  answeredInThread(resume: readonly ResumeEntry[], withChat: boolean): SessionDecision[] {
+    const entries = this.#entriesOf(this.#open);
+    if (entries.length === 0 || entries.some((e) => e.phase === 'sending')) return [NOTHING];
+    const settled: InterruptKey[] = [];
+    for (const entry of entries) {
+      if (entry.phase !== 'open' && entry.phase !== 'answered' && entry.phase !== 'expired') continue;
+      const given = resume.find((r) => r.interruptId === entry.key.id);
+      const answer: InterruptAnswer =
+        given?.status === 'resolved' ? { status: 'resolved', payload: given.payload } : { status: 'cancelled' };
+      const expired = answer.status === 'cancelled' && (entry.phase === 'expired' || isPastExpiry(entry.expiresAt, this.#now()));
+      Object.assign(entry, {
+        answer,
+        painted: true,
+        cancelSent: true,
+        phase: answer.status === 'resolved' ? 'resolved' : expired ? 'expired' : 'cancelled',
+        dismissed: answer.status === 'cancelled' && !expired && withChat && !!given,
+      });
+      settled.push(entry.key);
+    }
+    this.#open = [];
+    return settled.length ? [{ type: 'record', keys: settled }] : [NOTHING];
+  }
+
   /** The interrupt passed its `expiresAt` unanswered. */
   expired(key: InterruptKey): SessionDecision[] {
     const entry = this.get(key);
@@ -430,6 +469,30 @@ export class InterruptSession {
     const failed = this.#entriesOf(batch.keys).filter((e) => e.phase === 'sending' || (e.phase === 'expired' && e.cancelSent));
     for (const entry of failed) entry.cancelSent = false;
     return this.#fail(failed, message, batch);
+  }
+
+  /**
+   * The resume of `batchId` was refused because another device answered first; `answers` are the
+   * answers that won. Those interrupts are settled with them (not this tab's), marked as answered
+   * elsewhere; one the refusal names no winner for could not be sent.
+   */
+  answeredElsewhere(batchId: number, answers: readonly ResumeEntry[]): SessionDecision[] {
+    const batch = this.#take(batchId);
+    if (!batch) return [NOTHING];
+    const settled: InterruptKey[] = [];
+    const unsent: SessionInterrupt[] = [];
+    for (const entry of this.#entriesOf(batch.keys)) {
+      const won = answers.find((a) => a.interruptId === entry.key.id);
+      if (!won) {
+        unsent.push(entry);
+        continue;
+      }
+      const answer: InterruptAnswer = won.status === 'resolved' ? { status: 'resolved', payload: won.payload } : { status: 'cancelled' };
+      Object.assign(entry, { answer, phase: answer.status, elsewhere: true, dismissed: false, error: undefined });
+      settled.push(entry.key);
+    }
+    const decisions: SessionDecision[] = settled.length ? [{ type: 'record', keys: settled }] : [];
+    return [...decisions, ...this.#fail(unsent, ANSWERED_ELSEWHERE_UNSENT)];
   }
 
   #take(batchId: number): SessionBatch | undefined {

@@ -20,6 +20,7 @@ const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   answerFirst: '请先回答或忽略此卡片，再发送新消息。',
   dismissed: '已忽略',
   waitingTitle: '（{count}）等待你的回复',
+  answeredElsewhere: '已在另一台设备上回答。以下是智能体收到的回答。',
   batchTitle: '{count} 个审批等待你处理',
   batchApproveAll: '全部批准（{count}）',
   batchRejectAll: '全部拒绝（{count}）',
