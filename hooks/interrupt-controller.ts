@@ -256,8 +256,9 @@ export class InterruptController {
         this.#followThread();
         this.#raises++;
         const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
-        this.#apply(this.session.raised(input?.runId ?? 'unknown', raised, this.#recorded));
-        for (const key of this.session.openSet) this.#anchors.set(keyOf(key), lastId(messages));
+        const anchor = lastId(messages);
+        this.#apply(this.session.raised(input?.runId ?? 'unknown', raised, this.#recordedElsewhere(anchor)));
+        for (const key of this.session.openSet) this.#anchors.set(keyOf(key), anchor);
         // Drawn now: CopilotKit's `useInterrupt` shows the set once the run is over, and one that
         // mounted during the run (the hook remounted) never hears of it (AG-UI keeps a run's subscribers).
         this.setOpen('standard', unwrapInterrupts({ interrupts }));
@@ -406,7 +407,15 @@ export class InterruptController {
   }
 
   /** Whether this thread's history already has a record under `id` (the session keeps ids unique). */
-  #recorded = (id: string) => this.history.get(this.session.threadId, id) !== undefined;
+  /**
+   * Whether this thread's history already has a record under `id` for another raise than the one
+   * at `anchor` (the session keeps ids unique). The same raise replayed (a reload, a connect to the
+   * thread) is the one its record was written for: it keeps that record, so it is drawn once.
+   */
+  #recordedElsewhere = (anchor: string | null) => (id: string) => {
+    const record = this.history.get(this.session.threadId, id);
+    return record !== undefined && record.anchor !== anchor;
+  };
 
   /**
    * The interrupts CopilotKit currently shows, as the cards to draw. Called from the `useInterrupt`
@@ -443,7 +452,7 @@ export class InterruptController {
         expiresAt: i.expiresAt,
         ...(kind === 'legacy' && { legacyEvent: this.#legacy ? this.#legacy.value : legacyValue(i) }),
       }));
-      const decisions = this.session.raised(runId, raised, this.#recorded);
+      const decisions = this.session.raised(runId, raised, this.#recordedElsewhere(kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId()));
       // This runs while CopilotKit renders: cards of a superseded set learn why after it.
       if (decisions.some((d) => d.type !== 'nothing')) queueMicrotask(() => this.#apply(decisions));
       open = this.session.openSet;
