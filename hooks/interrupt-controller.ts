@@ -452,7 +452,11 @@ export class InterruptController {
         expiresAt: i.expiresAt,
         ...(kind === 'legacy' && { legacyEvent: this.#legacy ? this.#legacy.value : legacyValue(i) }),
       }));
-      const decisions = this.session.raised(runId, raised, this.#recordedElsewhere(kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId()));
+      const decisions = this.session.raised(
+        runId,
+        raised,
+        this.#recordedElsewhere(kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId()),
+      );
       // This runs while CopilotKit renders: cards of a superseded set learn why after it.
       if (decisions.some((d) => d.type !== 'nothing')) queueMicrotask(() => this.#apply(decisions));
       open = this.session.openSet;

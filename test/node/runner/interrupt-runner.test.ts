@@ -358,11 +358,12 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         expect(events.map((event) => event.type)).toEqual([EventType.RUN_ERROR]);
         expect(errorsOf(events)[0]).toMatch(
           /interrupt "i-race" on thread .* was already answered \(resolved\); only the first answer counts/,
-        );        // The refusal says which answer counts, so the card can show it.
+        ); // The refusal says which answer counts, so the card can show it.
         expect(events[0]).toMatchObject({ code: 'interrupt_already_answered', answers: [{ interruptId: 'i-race', status: 'resolved' }] });
       }
       const winner = (await runner.listInterrupts({ threadId }))[0]!.response;
-      for (const events of refused) expect((events[0] as unknown as { answers: Array<{ payload: unknown }> }).answers[0]!.payload).toEqual(winner);
+      for (const events of refused)
+        expect((events[0] as unknown as { answers: Array<{ payload: unknown }> }).answers[0]!.payload).toEqual(winner);
       const resumeRuns = agent.runs.filter((input) => (input as { resume?: unknown }).resume);
       expect(resumeRuns).toHaveLength(1);
       const [row] = await runner.listInterrupts({ threadId });
