@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every figure next to its baseline, in one run on one machine.
- * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,hostile,interrupt,transcript,nodes,long,estimate`.
+ * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,hostile,interrupt,transcript,nodes,long,estimate,runner`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -16,6 +16,7 @@ const quartiles = (values: number[]): [number, number, number] => [
 ];
 import { measureUnwrapThroughput } from './unwrap-throughput';
 import { measureHostileCorpus } from './hostile-corpus';
+import { measureConcurrent, measureReplay, mid, p, runnerStores } from './runner';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -340,6 +341,72 @@ function chromiumVersion(): string {
   }
 }
 
+/**
+ * Figures 7 and 8: the durable runner against CopilotKit's in-memory runner. 7: connect replay of a
+ * thread of 300 messages and 100 answered interrupts, per store. 8: 200 threads raising and answering
+ * one interrupt each, all at once; on PostgreSQL the answer goes through a second instance.
+ */
+async function runnerRows(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const { stores, postgres, dispose } = await runnerStores();
+  try {
+    log('runner: seeding a thread of 300 messages and 100 answered interrupts in each store...');
+    const replays = await measureReplay(stores);
+    const memory = replays[0]!;
+    for (const replay of replays.slice(1)) {
+      const ours = mid(replay.samples);
+      const baseline = mid(memory.samples);
+      rows.push({
+        figure: `runner: connect replay, 300 messages / 100 answers: ${replay.label}`,
+        ours,
+        baseline,
+        unit: 'ms',
+        ratio: ratioOf(ours, baseline),
+        target: 'every event the in-memory runner replays',
+        pass: replay.events === memory.events,
+        samples: `${replay.samples.length} connects`,
+        note: `${replay.events} events replayed (in-memory: ${memory.events})`,
+      });
+    }
+    log('runner: 200 threads raising and answering at once...');
+    const memoryRunner = stores[0]!.open();
+    const baseline = await measureConcurrent('InMemoryAgentRunner, one instance', memoryRunner, memoryRunner);
+    const { createInterruptRunner } = await import('../src/runner');
+    const [a, b] = [createInterruptRunner({ url: postgres.url }), createInterruptRunner({ url: postgres.url })];
+    try {
+      const ours = await measureConcurrent('PostgreSQL, raised on one instance, answered on the other', a, b);
+      const throughput = (r: typeof ours) => r.threads / r.seconds;
+      rows.push({
+        figure: `runner: 200 threads raise + answer at once: throughput (${ours.label})`,
+        ours: throughput(ours),
+        baseline: throughput(baseline),
+        unit: 'threads/s',
+        ratio: ratioOf(throughput(ours), throughput(baseline)),
+        target: 'lost 0, duplicated 0',
+        pass: ours.lost === 0 && ours.duplicated === 0 && baseline.lost === 0,
+        samples: `${ours.threads} threads`,
+        note: `lost ${ours.lost}, duplicated ${ours.duplicated} (in-memory: lost ${baseline.lost}, duplicated ${baseline.duplicated})`,
+      });
+      rows.push({
+        figure: 'runner: resume sent -> agent receives it, p50 (p95 in note)',
+        ours: p(ours.latencies, 50),
+        baseline: p(baseline.latencies, 50),
+        unit: 'ms',
+        ratio: ratioOf(p(ours.latencies, 50), p(baseline.latencies, 50)),
+        target: 'reported',
+        pass: ours.latencies.length === ours.threads,
+        samples: `${ours.latencies.length} answers`,
+        note: `p95 ${Math.round(p(ours.latencies, 95))} ms (in-memory ${Math.round(p(baseline.latencies, 95))} ms); all 200 at once on 2 cores`,
+      });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  } finally {
+    await dispose();
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const loadAtStart = loadavg()[0];
@@ -358,6 +425,9 @@ async function main(): Promise<void> {
   if (wants('hostile')) {
     log('hostile: unwrapping the hostile corpus...');
     rows.push(hostileRow());
+  }
+  if (wants('runner')) {
+    rows.push(...(await runnerRows()));
   }
   if (['interrupt', 'transcript', 'nodes', 'long', 'estimate'].some(wants)) {
     const results = await measureBrowser(DEFAULT_BROWSER_SETTINGS, log, {
