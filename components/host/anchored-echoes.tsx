@@ -1,7 +1,7 @@
 import { memo, useLayoutEffect, useRef, useSyncExternalStore, type CSSProperties } from 'react';
 import type { InterruptHistoryRecord } from '../../src/history';
 import { InterruptCard } from './interrupt-card';
-import type { InterruptController } from '../../hooks/interrupt-controller';
+import type { InterruptController } from '../../hooks/card-view';
 
 type Records = readonly InterruptHistoryRecord[];
 type ByAnchor = ReadonlyMap<string | null, Records>;

@@ -3,7 +3,7 @@ import type { InterruptHistoryRecord } from '../../src/history';
 import { formatLabel, resolveLanguage } from '../../src/i18n/labels';
 import { InterruptReason } from '../../src/protocol/constants';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
-import type { InterruptController } from '../../hooks/interrupt-controller';
+import type { InterruptController } from '../../hooks/card-view';
 import { toolCallOf } from '../../src/unwrap/approval-call';
 
 /**

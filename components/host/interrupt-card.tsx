@@ -2,7 +2,7 @@ import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { InterruptHistoryRecord } from '../../src/history';
 import { resolveLanguage } from '../../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
-import type { InterruptController } from '../../hooks/interrupt-controller';
+import type { InterruptController } from '../../hooks/card-view';
 import { RenderedInterrupt } from './rendered-interrupt';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
 import { useToolGrants } from '../../hooks/use-tool-grants';

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useSyncExternalStore, type ComponentType } from 'react';
 import { useAgent, useCopilotChatConfiguration, UseAgentUpdate } from '@copilotkit/react-core/v2';
 import { AnchoredEchoes, UnanchoredEchoes } from './anchored-echoes';
-import type { InterruptController } from '../../hooks/interrupt-controller';
+import type { InterruptController } from '../../hooks/card-view';
 import { createListeners } from '../../src/listeners';
 
 /**

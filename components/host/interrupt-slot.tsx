@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import { InterruptCard } from './interrupt-card';
-import type { InterruptController } from '../../hooks/interrupt-controller';
+import type { InterruptController } from '../../hooks/card-view';
 import { useThreadRecords } from '../../hooks/use-thread-records';
 import { BatchReview } from './batch-review';
 

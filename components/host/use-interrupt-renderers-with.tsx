@@ -3,15 +3,15 @@ import { useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2
 import { createInterruptHistory, type InterruptHistory } from '../../src/history';
 import { unwrapInterrupts } from '../../src/unwrap';
 import { LastResortCard } from './last-resort-card';
-import { controllerRegistry } from '../../hooks/controller-registry';
+import { controllerRegistry } from '../../src/controller/controller-registry';
 import { createInterruptEcho, type CustomMessageRendererProps } from './interrupt-echo';
 import {
-  InterruptController,
+  InterruptController as Controller,
   type ControlledAgent,
   type ControlledCopilotKit,
   type ControllerSettings,
-} from '../../hooks/interrupt-controller';
-import type { CardView } from '../../hooks/card-view';
+} from '../../src/controller/interrupt-controller';
+import type { CardView, InterruptController } from '../../hooks/card-view';
 import { InterruptSlot } from './interrupt-slot';
 import { createRendererRegistry } from '../../src/registry';
 import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from '../../hooks/types';
@@ -37,7 +37,7 @@ function createHost(
   view: CardView,
   messages: CustomMessageRendererHost<MessageRenderer>,
 ): Host {
-  const controller = new InterruptController(history, settings, view);
+  const controller: InterruptController = new Controller(history, settings, view);
   const Echo: MessageRenderer = createInterruptEcho(controller, () => displacedRenderer(messages, controller.settings.agentId, Echo));
   return { controller, Echo };
 }

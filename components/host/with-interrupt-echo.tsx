@@ -1,7 +1,8 @@
 import { useSyncExternalStore, type ComponentType } from 'react';
 import { useCopilotKit } from '@copilotkit/react-core/v2';
 import { AnchoredEchoes } from './anchored-echoes';
-import { controllerRegistry } from '../../hooks/controller-registry';
+import { controllerRegistry } from '../../src/controller/controller-registry';
+import type { CardView } from '../../hooks/card-view';
 
 /** The one prop the wrapper reads from what the v1 chat passes to its message components. */
 export interface V1RenderMessageProps {
@@ -25,7 +26,7 @@ export function withInterruptEcho<P extends object>(Message: ComponentType<P>, o
   function MessageWithInterruptEcho(props: P) {
     const { copilotkit } = useCopilotKit();
     const messageId = (props as V1RenderMessageProps).message?.id;
-    const controller = useSyncExternalStore(controllerRegistry.subscribe, () => controllerRegistry.get(copilotkit, agentId));
+    const controller = useSyncExternalStore(controllerRegistry.subscribe, () => controllerRegistry.get<CardView>(copilotkit, agentId));
     return (
       <>
         <Message {...props} />

@@ -53,6 +53,16 @@ describe('layering', () => {
     expect(sourceFiles('hooks').filter((file) => file.endsWith('.tsx'))).toEqual([]);
   });
 
+  it('keeps hooks/ to what React runs: no class lives there (a framework-free one belongs in src/)', () => {
+    const classes = sourceFiles('hooks').filter((file) => /^export (abstract )?class /m.test(readFileSync(join(root, file), 'utf8')));
+    expect(classes).toEqual([]);
+  });
+
+  it('keeps src/controller/ free of React: the cards read it through hooks', () => {
+    expect(sourceFiles('src/controller').length).toBeGreaterThan(0);
+    expect(offenders('src/controller', /^react(-dom)?($|\/)|^@copilotkit\/react/)).toEqual([]);
+  });
+
   it('keeps hooks/ from importing components, demo or stories', () => {
     expect(offenders('hooks', /(^|\/)(components|demo|stories)\//)).toEqual([]);
   });

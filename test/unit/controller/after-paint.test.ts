@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterPaint } from '../../../hooks/after-paint';
+import { afterPaint } from '../../../src/controller/after-paint';
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,6 +1,6 @@
-import type { InterruptHistory } from '../src/history';
-import { LOG } from '../src/log';
-import { createListeners } from '../src/listeners';
+import type { InterruptHistory } from '../history';
+import { LOG } from '../log';
+import { createListeners } from '../listeners';
 import {
   InterruptSession,
   keyOf,
@@ -11,12 +11,11 @@ import {
   type ResumeEntry,
   type SessionBatch,
   type SessionDecision,
-} from '../src/session';
-import { toProtocolInterrupt, unwrapInterrupts, type UnwrappedInterrupt } from '../src/unwrap';
-import { ResumeRefusal } from '../src/protocol/constants';
+} from '../session';
+import { toProtocolInterrupt, unwrapInterrupts, type UnwrappedInterrupt } from '../unwrap';
+import { ResumeRefusal } from '../protocol/constants';
 import { afterPaint } from './after-paint';
-import type { CardView } from './card-view';
-import type { AnyInterruptResume, OnInterruptResume } from '../src/protocol/types';
+import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
 import { carriesBatch } from './resume-batch';
 import { toResumeRecord } from './resume-record';
 
@@ -133,10 +132,10 @@ const runFailed = (error: unknown): string => errorText(error, 'The resume run f
  * `runAgent` / `cancel`, history writes). It keeps no lifecycle of its own; what it stores is
  * wiring: which card shows which interrupt, where each appeared, the runs it started.
  */
-export class InterruptController {
+export class InterruptController<View = unknown> {
   #settings: ControllerSettings;
   /** How cards draw themselves; replaced with {@link setView}. */
-  view: CardView;
+  view: View;
   readonly history: InterruptHistory;
   readonly session: InterruptSession;
 
@@ -159,7 +158,7 @@ export class InterruptController {
   #warned = new Set<string>();
   #listeners = createListeners();
 
-  constructor(history: InterruptHistory, settings: ControllerSettings, view: CardView) {
+  constructor(history: InterruptHistory, settings: ControllerSettings, view: View) {
     this.history = history;
     this.#settings = settings;
     this.view = view;
@@ -193,7 +192,7 @@ export class InterruptController {
   }
 
   /** New renderers, locale or labels: every card redraws. */
-  setView(view: CardView): void {
+  setView(view: View): void {
     this.view = view;
     this.#emit();
   }

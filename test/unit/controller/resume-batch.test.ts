@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriesBatch } from '../../../hooks/resume-batch';
+import { carriesBatch } from '../../../src/controller/resume-batch';
 
 describe('carriesBatch', () => {
   it('matches a run whose resume addresses one of the batch ids', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toResumeRecord } from '../../../hooks/resume-record';
+import { toResumeRecord } from '../../../src/controller/resume-record';
 
 describe('resume shapes', () => {
   it('builds the protocol resume record for an answer and for a cancel', () => {

@@ -1,6 +1,6 @@
-import type { BaseResume, InterruptReason } from '../src/protocol';
-import type { InterruptHistoryRecord } from '../src/history';
-import { isRecord } from '../src/unwrap/guards';
+import type { BaseResume, InterruptReason } from '../protocol';
+import type { InterruptHistoryRecord } from '../history';
+import { isRecord } from '../unwrap/guards';
 
 /**
  * The protocol's resume record for an answer (`UserQuestionResume` and its kin): what

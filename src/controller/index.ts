@@ -1,0 +1,9 @@
+export {
+  InterruptController,
+  type ControlledAgent,
+  type ControlledCopilotKit,
+  type ControllerSettings,
+  type CopilotKitInterruptActions,
+} from './interrupt-controller';
+export { controllerRegistry } from './controller-registry';
+export { afterPaint } from './after-paint';

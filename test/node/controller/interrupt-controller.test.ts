@@ -1,0 +1,117 @@
+import { CopilotKitCore } from '@copilotkit/core';
+import { EventType, type BaseEvent } from '@ag-ui/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createInterruptHistory } from '../../../src/history';
+import { InterruptController, type ControlledAgent, type ControlledCopilotKit } from '../../../src/controller';
+import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../../helpers/scripted-agent';
+
+// The controller without React: the real CopilotKit core (the framework-free half of CopilotKit
+// that the provider wraps) runs a scripted AG-UI agent, and the controller carries out the
+// session's decisions on it. What a user would see is read from the history and the waiting set.
+
+const ask = (id: string) => ({ id, reason: 'acme:ask', message: `Question ${id}` });
+
+function setUp(script: ConstructorParameters<typeof ScriptedAgent>[0]) {
+  const agent = new ScriptedAgent(script, { agentId: 'default', threadId: 'thread-1' });
+  const core = new CopilotKitCore({ agents__unsafe_dev_only: { default: agent } });
+  const history = createInterruptHistory();
+  const controller = new InterruptController(history, { agentId: 'default', resolveDelayMs: 0 }, { view: 'unused' });
+  const detach = controller.attach(agent as unknown as ControlledAgent, core as unknown as ControlledCopilotKit);
+  let notified = 0;
+  const unsubscribe = controller.subscribe(() => notified++);
+  cleanups.push(() => {
+    unsubscribe();
+    detach();
+  });
+  return { agent, core, history, controller, notifications: () => notified };
+}
+
+const cleanups: Array<() => void> = [];
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+
+/** Waits until `check` holds, polling the event loop (the controller waits for a paint, then a macrotask, without a DOM). */
+async function until(check: () => boolean, timeoutMs = 5000) {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('InterruptController (node, real CopilotKit core)', () => {
+  it('given an agent that stops with two questions, should draw both and send one resume once both are answered', async () => {
+    const { agent, core, history, controller } = setUp((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(ask('a'), ask('b')))]
+        : [runStarted(input), ...textMessage(`reply-${n}`, 'Thanks.'), runFinished(input)],
+    );
+    await core.runAgent({ agent });
+    expect(controller.waiting.map((i) => i.id)).toEqual(['a', 'b']);
+    expect(controller.pendingCount).toBe(2);
+
+    const [a, b] = controller.waiting;
+    controller.answer(a!, 'yes');
+    expect(history.get('thread-1', 'a')?.status).toBe('submitting');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Nothing goes out while a card of the set still waits for the user.
+    expect(agent.runs).toHaveLength(1);
+
+    controller.answer(b!, 'no');
+    await until(() => history.get('thread-1', 'b')?.status === 'resolved');
+    expect(agent.runs).toHaveLength(2);
+    expect(agent.runs[1]!.resume).toEqual([
+      { interruptId: 'a', status: 'resolved', payload: 'yes' },
+      { interruptId: 'b', status: 'resolved', payload: 'no' },
+    ]);
+    expect(history.getSnapshot('thread-1').map((r) => [r.id, r.status, r.result])).toEqual([
+      ['a', 'resolved', 'yes'],
+      ['b', 'resolved', 'no'],
+    ]);
+    expect(controller.waiting).toEqual([]);
+    expect(controller.pendingCount).toBe(0);
+  });
+
+  it('given an answer the durable runner refuses because another device answered first, should settle the card with the answer that won', async () => {
+    const { agent, core, history, controller } = setUp((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(ask('a')))]
+        : [
+            {
+              type: EventType.RUN_ERROR,
+              message: 'interrupt "a" was already answered (resolved); only the first answer counts.',
+              code: 'interrupt_already_answered',
+              answers: [{ interruptId: 'a', status: 'resolved', payload: 'from the phone' }],
+            } as unknown as BaseEvent,
+          ],
+    );
+    await core.runAgent({ agent });
+    controller.answer(controller.waiting[0]!, 'from the laptop');
+    await until(() => history.get('thread-1', 'a')?.elsewhere === true);
+    expect(history.get('thread-1', 'a')).toMatchObject({ status: 'resolved', result: 'from the phone', elsewhere: true });
+    // AG-UI's client no longer counts it as waiting: the next message is not refused.
+    expect(agent.pendingInterrupts ?? []).toEqual([]);
+  });
+
+  it('given a dismissal, should send cancelled for it and keep the card as cancelled', async () => {
+    const { agent, core, history, controller } = setUp((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(ask('a')))] : [runStarted(input), runFinished(input)],
+    );
+    await core.runAgent({ agent });
+    controller.dismiss(controller.waiting[0]!);
+    // Read-only at once; the cancel goes out once that state is painted.
+    expect(history.get('thread-1', 'a')?.status).toBe('cancelled');
+    await until(() => agent.runs.length === 2);
+    expect(agent.runs[1]!.resume).toEqual([{ interruptId: 'a', status: 'cancelled' }]);
+  });
+
+  it('should tell listeners when the waiting set changes', async () => {
+    const { agent, core, controller, notifications } = setUp((input) => [
+      runStarted(input),
+      runFinished(input, interruptOutcome(ask('a'))),
+    ]);
+    const before = notifications();
+    await core.runAgent({ agent });
+    expect(notifications()).toBeGreaterThan(before);
+    expect(controller.waiting).toHaveLength(1);
+  });
+});
