@@ -251,6 +251,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         status: 'open',
         response: null,
         answeredAt: null,
+        message: null,
+        interrupt: expect.objectContaining({ id: expect.any(String) }),
       },
       expect.objectContaining({ threadId, status: 'open', response: null, answeredAt: null }),
     ]);
@@ -258,6 +260,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
       ['i-approve', 'tool_approval', expiresAt],
       ['i-ask', 'user_question', null],
     ]);
+    // The interrupt as raised is read back from the run's stored RUN_FINISHED.
+    expect(open.find((row) => row.interruptId === 'i-approve')!.interrupt).toEqual({ id: 'i-approve', reason: 'tool_approval', expiresAt });
     expect(Date.parse(open[0]!.raisedAt)).toBeGreaterThanOrEqual(before - 1);
 
     const events = await collect(
@@ -358,11 +362,12 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         expect(events.map((event) => event.type)).toEqual([EventType.RUN_ERROR]);
         expect(errorsOf(events)[0]).toMatch(
           /interrupt "i-race" on thread .* was already answered \(resolved\); only the first answer counts/,
-        );        // The refusal says which answer counts, so the card can show it.
+        ); // The refusal says which answer counts, so the card can show it.
         expect(events[0]).toMatchObject({ code: 'interrupt_already_answered', answers: [{ interruptId: 'i-race', status: 'resolved' }] });
       }
       const winner = (await runner.listInterrupts({ threadId }))[0]!.response;
-      for (const events of refused) expect((events[0] as unknown as { answers: Array<{ payload: unknown }> }).answers[0]!.payload).toEqual(winner);
+      for (const events of refused)
+        expect((events[0] as unknown as { answers: Array<{ payload: unknown }> }).answers[0]!.payload).toEqual(winner);
       const resumeRuns = agent.runs.filter((input) => (input as { resume?: unknown }).resume);
       expect(resumeRuns).toHaveLength(1);
       const [row] = await runner.listInterrupts({ threadId });
