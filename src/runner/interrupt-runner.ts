@@ -202,7 +202,7 @@ export class InterruptRunner extends AgentRunner {
       db,
       rows.map((row) => row.raised_run_pk),
     );
-    return rows.map((row) => {
+    const records: InterruptRecord[] = rows.map((row) => {
       const read = (text: string | null, field: string): unknown => {
         if (text === null) return null;
         try {
@@ -227,6 +227,22 @@ export class InterruptRunner extends AgentRunner {
       const message = isObject(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null;
       return { ...record, message, interrupt };
     });
+    // Interrupts raised together (same thread, same moment) keep the order the run raised them in.
+    const position = new Map<InterruptRecord, number>();
+    records.forEach((record, index) => {
+      const ids = raised.get(Number(rows[index]!.raised_run_pk));
+      position.set(record, ids ? [...ids.keys()].indexOf(record.interruptId) : -1);
+    });
+    const together = (a: number, b: number) => rows[a]!.raised_at === rows[b]!.raised_at && rows[a]!.thread_key === rows[b]!.thread_key;
+    for (let first = 0; first < records.length;) {
+      let end = first + 1;
+      while (end < records.length && together(first, end)) end++;
+      if (end - first > 1) {
+        records.splice(first, end - first, ...records.slice(first, end).sort((a, b) => position.get(a)! - position.get(b)!));
+      }
+      first = end;
+    }
+    return records;
   }
 
   /** Stops this instance's runs, waits until they are saved, and closes the store. Idempotent. */
