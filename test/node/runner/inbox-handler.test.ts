@@ -69,7 +69,7 @@ const raise = async (threadId: string, ...interrupts: unknown[]) => {
 };
 
 const answer = (threadId: string, agent: ScriptedAgent, resume: unknown[]) =>
-  collect(runner.run({ threadId, agent, input: inputFor(threadId, { resume }) }));
+  collect(runner.run({ threadId, agent, input: inputFor(threadId, { resume } as Partial<RunAgentInput>) }));
 
 describe('createInboxHandler on a runner backed by PostgreSQL', () => {
   it('given a thread that raises interrupts, GET should list them open with reason, title, message and expiry, and drop them once answered', async () => {
