@@ -131,10 +131,15 @@ export class PendingInterruptsSource {
 
   /** Checks now (joining a check already under way). Never rejects. */
   refresh = (): Promise<void> => {
-    this.inFlight ??= this.check().finally(() => {
-      this.inFlight = undefined;
-      this.schedule();
-    });
+    if (!this.inFlight) {
+      const current: Promise<void> = this.check().finally(() => {
+        // A check dropped by `stop` leaves the next one (a resubscribe's) alone.
+        if (this.inFlight !== current) return;
+        this.inFlight = undefined;
+        this.schedule();
+      });
+      this.inFlight = current;
+    }
     return this.inFlight;
   };
 
@@ -158,6 +163,7 @@ export class PendingInterruptsSource {
     this.timer = undefined;
     this.controller?.abort();
     this.controller = undefined;
+    this.inFlight = undefined;
     this.detach?.();
     this.detach = undefined;
   }

@@ -4,7 +4,7 @@ import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import fc from 'fast-check';
-import { useState } from 'react';
+import { StrictMode, useState } from 'react';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { usePendingInterrupts } from '../../hooks/use-pending-interrupts';
@@ -141,16 +141,27 @@ describe('usePendingInterrupts against a served inbox on the durable runner', ()
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('given a long poll interval, the inbox should check again when the window regains focus', async () => {
-    render(<Inbox url={`${server.origin}/api/inbox`} pollIntervalMs={60_000} />);
+  it('given a long poll interval (in StrictMode), the inbox should check once on mount, then again when the window regains focus or the tab becomes visible', async () => {
+    render(
+      <StrictMode>
+        <Inbox url={`${server.origin}/api/inbox`} pollIntervalMs={60_000} />
+      </StrictMode>,
+    );
     await waitFor(() => expect(screen.queryByText('Checking…')).not.toBeInTheDocument(), { timeout: 10_000 });
-    const threadId = await raise(approval('i-late', 'Raised after the first check'));
-    expect(screen.queryByTestId(`waiting-${threadId}`)).not.toBeInTheDocument();
+    const first = await raise(approval('i-late', 'Raised after the first check'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByTestId(`waiting-${first}`)).not.toBeInTheDocument();
 
     act(() => {
       window.dispatchEvent(new Event('focus'));
     });
-    await screen.findByTestId(`waiting-${threadId}`, undefined, { timeout: 10_000 });
+    await screen.findByTestId(`waiting-${first}`, undefined, { timeout: 10_000 });
+
+    const second = await raise(approval('i-later', 'Raised while the tab was hidden'));
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await screen.findByTestId(`waiting-${second}`, undefined, { timeout: 10_000 });
   });
 
   it('given the user picks a thread in the inbox, the chat should switch to it, show its open card, and the thread leave the inbox once answered there', async () => {
