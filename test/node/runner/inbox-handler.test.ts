@@ -4,6 +4,8 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInboxHandler, createInterruptRunner, type InboxInterrupt, type InterruptRunner } from '../../../src/runner';
+import pg from 'pg';
+import { mastraQuestionInterrupt, mastraScheduleInterrupt } from '../../fixtures/interrupts';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../../helpers/scripted-agent';
 
@@ -45,10 +47,12 @@ const question = (id: string, header: string) => ({
 
 let cluster: PostgresCluster;
 let runner: InterruptRunner;
+let databaseUrl: string;
 
 beforeAll(async () => {
   cluster = await startPostgres();
-  runner = createInterruptRunner({ url: await cluster.createDatabase('inbox'), pollIntervalMs: 20 });
+  databaseUrl = await cluster.createDatabase('inbox');
+  runner = createInterruptRunner({ url: databaseUrl, pollIntervalMs: 20 });
   await runner.ready();
 }, 60_000);
 
@@ -110,6 +114,39 @@ describe('createInboxHandler on a runner backed by PostgreSQL', () => {
     expect(resolved.body.interrupts!.map((row) => [row.interruptId, row.status])).toEqual([['i-deploy', 'resolved']]);
     const all = await get(handler, `?status=all&threadId=${encodeURIComponent(threadId)}`);
     expect(all.body.interrupts!.map((row) => row.status).sort()).toEqual(['cancelled', 'resolved']);
+  });
+
+  it('given Mastra suspends, GET should list the reason the cards read (lifted from the suspend payload) and a title from it', async () => {
+    const handler = createInboxHandler({ runner });
+    const threadId = `mastra-${randomUUID()}`;
+    await raise(threadId, mastraScheduleInterrupt, mastraQuestionInterrupt);
+    const listed = (await get(handler, `?threadId=${encodeURIComponent(threadId)}`)).body.interrupts!;
+    expect(listed.map(({ interruptId, reason, title, message }) => ({ interruptId, reason, title, message }))).toEqual([
+      { interruptId: mastraScheduleInterrupt.id, reason: 'mastra:tool_suspend', title: 'Intro with sales', message: null },
+      { interruptId: mastraQuestionInterrupt.id, reason: 'aidev:user_question', title: 'Implementation', message: 'A few questions first' },
+    ]);
+  });
+
+  it('given the stored RUN_FINISHED of a run no longer parses, its interrupts should still be listed, without title or message', async () => {
+    const handler = createInboxHandler({ runner });
+    const threadId = `broken-${randomUUID()}`;
+    await raise(threadId, approval('i-broken', 'Lost title'));
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const updated = await client.query(
+        `UPDATE cki_events SET payload = '{"type":"RUN_FINISHED", broken' WHERE strpos(payload, '"RUN_FINISHED"') > 0
+           AND run_pk IN (SELECT run_pk FROM cki_runs WHERE thread_key = $1)`,
+        [JSON.stringify(threadId)],
+      );
+      expect(updated.rowCount).toBe(1);
+    } finally {
+      await client.end();
+    }
+    const listed = (await get(handler, `?threadId=${encodeURIComponent(threadId)}`)).body.interrupts!;
+    expect(listed).toEqual([
+      expect.objectContaining({ interruptId: 'i-broken', reason: 'aidev:tool_approval', title: null, message: null, status: 'open' }),
+    ]);
   });
 
   it('given a filter and resolveUser, GET should list only the threads the requesting user may see, and refuse an unknown user', async () => {
