@@ -194,7 +194,8 @@ export class PendingInterruptsSource {
         if (response.ok) return this.fail(`${PREFIX} ${url} did not answer JSON (got ${JSON.stringify(raw.slice(0, 60))}).`);
       }
       if (!response.ok) {
-        const reason = isRecord(body) && typeof body.error === 'string' ? `: ${body.error}` : '.';
+        // The endpoint's own sentence, without repeating the prefix.
+        const reason = isRecord(body) && typeof body.error === 'string' ? `: ${body.error.replace(PREFIX, '').trim()}` : '.';
         return this.fail(`${PREFIX} ${url} answered ${status}${reason}`);
       }
     } catch (error) {

@@ -72,6 +72,7 @@ beforeAll(async () => {
   const routes: Record<string, FetchHandler> = {
     '/api/inbox': inbox,
     '/api/flaky': (request) => (flaky ? Promise.resolve(flaky()) : inbox(request)),
+    '/api/private': createInboxHandler({ runner, resolveUser: (request) => request.headers.get('x-user') }),
   };
   server = await serveFetchHandlers(routes);
   runtime = await serveRuntime(new CopilotRuntime({ agents: { default: new ScriptedAgent(raising()) } as never, runner }));
@@ -209,6 +210,30 @@ describe('usePendingInterrupts against a served inbox on the durable runner', ()
       expect(screen.getByTestId(`waiting-${threadId}`)).toBeInTheDocument();
     } finally {
       flaky = undefined;
+      warn.mockRestore();
+    }
+  });
+
+  it('given an endpoint that refuses an unknown user, the inbox should show its reason; with the header it needs, the threads', async () => {
+    const threadId = await raise(approval('i-private', 'For signed-in eyes'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const first = render(<Inbox url={`${server.origin}/api/private`} pollIntervalMs={60_000} />);
+      const alert = await screen.findByRole('alert', undefined, { timeout: 10_000 });
+      expect(alert).toHaveTextContent(
+        `copilotkit-interrupts inbox: ${server.origin}/api/private answered 401: sign in to see the interrupts waiting for you.`,
+      );
+      expect(screen.queryByTestId(`waiting-${threadId}`)).not.toBeInTheDocument();
+      expect(warn).toHaveBeenCalledTimes(1);
+      first.unmount();
+
+      function SignedIn() {
+        const { threads } = usePendingInterrupts({ url: `${server.origin}/api/private`, requestInit: { headers: { 'x-user': 'alice' } } });
+        return <p>{threads.map((thread) => thread.threadId).join(' ')}</p>;
+      }
+      render(<SignedIn />);
+      await screen.findByText(new RegExp(threadId), undefined, { timeout: 10_000 });
+    } finally {
       warn.mockRestore();
     }
   });
