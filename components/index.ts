@@ -27,6 +27,10 @@ export { withInterruptEcho } from './host/with-interrupt-echo';
 export { useLocalInterruptState, type LocalInterruptState, type LocalInterruptStateOptions } from '../hooks/use-local-interrupt-state';
 export { useCountdown, type Clock, type Countdown } from '../hooks/use-countdown';
 
+// The inbox: threads waiting for the user, from the runtime's inbox endpoint
+export { usePendingInterrupts, type PendingInterrupts, type UsePendingInterruptsOptions } from '../hooks/use-pending-interrupts';
+export type { PendingInterrupt, PendingThread } from '../src/inbox';
+
 // Answers kept for the transcript (and across reloads)
 export { createInterruptHistory } from '../src/history/create-interrupt-history';
 export type { InterruptHistory, InterruptHistoryOptions, InterruptHistoryPersistence, InterruptHistoryRecord } from '../src/history/types';

@@ -10,6 +10,7 @@ export {
   type InterruptStatus,
   type ListInterruptsQuery,
 } from './interrupt-runner';
+export { createInboxHandler, type InboxHandlerOptions, type InboxInterrupt, type InboxResponse } from './inbox';
 export { DEFAULT_EMBEDDED_DIR } from './database';
 export { MAX_THREAD_ID_BYTES } from './codec';
 export { SCHEMA_VERSION } from './schema';

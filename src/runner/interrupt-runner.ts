@@ -46,6 +46,13 @@ export interface InterruptRecord {
   response: unknown;
   /** ISO 8601, or `null` while open. */
   answeredAt: string | null;
+  /** The interrupt's own `message` (what the agent asks), when it had one. */
+  message: string | null;
+  /**
+   * The interrupt exactly as the run raised it (from the run's stored `RUN_FINISHED` event), or
+   * `null` when that event can no longer be read.
+   */
+  interrupt: unknown;
 }
 
 export interface ListInterruptsQuery {
@@ -183,14 +190,19 @@ export class InterruptRunner extends AgentRunner {
       status: InterruptStatus;
       response: string | null;
       answered_at: unknown;
+      raised_run_pk: unknown;
     }>(
-      `SELECT thread_key, interrupt_key, reason, raised_at, expires_at, status, response, answered_at
+      `SELECT thread_key, interrupt_key, reason, raised_at, expires_at, status, response, answered_at, raised_run_pk
          FROM cki_interrupts
         WHERE ($1::text IS NULL OR thread_key = $1) AND ($2::text IS NULL OR status = $2)
         ORDER BY raised_at, thread_key, interrupt_key`,
       [threadId === undefined ? null : encode(threadId), status ?? null],
     );
-    return rows.map((row) => {
+    const raised = await raisedInterrupts(
+      db,
+      rows.map((row) => row.raised_run_pk),
+    );
+    const records: InterruptRecord[] = rows.map((row) => {
       const read = (text: string | null, field: string): unknown => {
         if (text === null) return null;
         try {
@@ -201,7 +213,7 @@ export class InterruptRunner extends AgentRunner {
           );
         }
       };
-      return {
+      const record = {
         threadId: read(row.thread_key, 'thread id') as string,
         interruptId: read(row.interrupt_key, 'id') as string,
         reason: read(row.reason, 'reason') as string,
@@ -211,7 +223,26 @@ export class InterruptRunner extends AgentRunner {
         response: read(row.response, 'response') ?? null,
         answeredAt: row.answered_at === null ? null : new Date(Number(row.answered_at)).toISOString(),
       };
+      const interrupt = raised.get(Number(row.raised_run_pk))?.get(record.interruptId) ?? null;
+      const message = isObject(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null;
+      return { ...record, message, interrupt };
     });
+    // Interrupts raised together (same thread, same moment) keep the order the run raised them in.
+    const position = new Map<InterruptRecord, number>();
+    records.forEach((record, index) => {
+      const ids = raised.get(Number(rows[index]!.raised_run_pk));
+      position.set(record, ids ? [...ids.keys()].indexOf(record.interruptId) : -1);
+    });
+    const together = (a: number, b: number) => rows[a]!.raised_at === rows[b]!.raised_at && rows[a]!.thread_key === rows[b]!.thread_key;
+    for (let first = 0; first < records.length;) {
+      let end = first + 1;
+      while (end < records.length && together(first, end)) end++;
+      if (end - first > 1) {
+        records.splice(first, end - first, ...records.slice(first, end).sort((a, b) => position.get(a)! - position.get(b)!));
+      }
+      first = end;
+    }
+    return records;
   }
 
   /** Stops this instance's runs, waits until they are saved, and closes the store. Idempotent. */
@@ -715,6 +746,41 @@ class EventWriter {
       this.flushing = undefined;
     }
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * The interrupts each run raised, by run and id, read from the runs' stored `RUN_FINISHED` events
+ * (one query for all the runs). A run whose event no longer parses is left out: its rows still list.
+ */
+async function raisedInterrupts(db: Database, runPks: readonly unknown[]): Promise<Map<number, Map<string, unknown>>> {
+  const byRun = new Map<number, Map<string, unknown>>();
+  const wanted = [...new Set(runPks.filter((pk) => pk !== null && pk !== undefined).map(Number))];
+  if (wanted.length === 0) return byRun;
+  const rows = await db.query<{ run_pk: unknown; payload: string }>(
+    `SELECT run_pk, payload FROM cki_events
+      WHERE run_pk = ANY($1::bigint[]) AND strpos(payload, '"RUN_FINISHED"') > 0
+      ORDER BY run_pk, seq`,
+    [wanted],
+  );
+  for (const row of rows) {
+    let event: unknown;
+    try {
+      event = JSON.parse(row.payload);
+    } catch {
+      continue;
+    }
+    if (!isObject(event) || event.type !== EventType.RUN_FINISHED) continue;
+    const outcome = event.outcome;
+    if (!isObject(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) continue;
+    // The last RUN_FINISHED of a run is the one its rows were written from.
+    const ids = new Map<string, unknown>();
+    for (const interrupt of outcome.interrupts)
+      if (isObject(interrupt) && typeof interrupt.id === 'string') ids.set(interrupt.id, interrupt);
+    byRun.set(Number(row.run_pk), ids);
+  }
+  return byRun;
 }
 
 async function insertEvents(sql: Sql, runPk: number, events: readonly BaseEvent[], firstSeq: number) {

@@ -251,6 +251,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         status: 'open',
         response: null,
         answeredAt: null,
+        message: null,
+        interrupt: expect.objectContaining({ id: expect.any(String) }),
       },
       expect.objectContaining({ threadId, status: 'open', response: null, answeredAt: null }),
     ]);
@@ -258,6 +260,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
       ['i-approve', 'tool_approval', expiresAt],
       ['i-ask', 'user_question', null],
     ]);
+    // The interrupt as raised is read back from the run's stored RUN_FINISHED.
+    expect(open.find((row) => row.interruptId === 'i-approve')!.interrupt).toEqual({ id: 'i-approve', reason: 'tool_approval', expiresAt });
     expect(Date.parse(open[0]!.raisedAt)).toBeGreaterThanOrEqual(before - 1);
 
     const events = await collect(

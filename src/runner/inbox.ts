@@ -1,0 +1,150 @@
+import { isRecord } from '../unwrap/guards';
+import { unwrapInterrupt } from '../unwrap';
+import { describe } from './database';
+import type { InterruptRecord, InterruptRunner, InterruptStatus } from './interrupt-runner';
+
+/** One interrupt as the inbox endpoint sends it: what a list of waiting threads shows. */
+export interface InboxInterrupt {
+  threadId: string;
+  interruptId: string;
+  /** The effective reason (a Mastra suspend payload's own reason lifted, as the cards read it). */
+  reason: string;
+  /** A short name for what is asked: the approval ticket's title, the first question, the meeting topic, or the tool's name. */
+  title: string | null;
+  /** The interrupt's own message, when it had one. */
+  message: string | null;
+  /** ISO 8601. */
+  raisedAt: string;
+  /** ISO 8601, or `null` when the interrupt does not expire. */
+  expiresAt: string | null;
+  status: InterruptStatus;
+  /** ISO 8601, or `null` while open. */
+  answeredAt: string | null;
+}
+
+/** The JSON body of a successful `GET`. */
+export interface InboxResponse {
+  interrupts: InboxInterrupt[];
+}
+
+export interface InboxHandlerOptions<User = undefined> {
+  /** The durable runner whose interrupt rows the inbox lists. */
+  runner: Pick<InterruptRunner, 'listInterrupts'>;
+  /**
+   * Who is asking, read from the request (a session cookie, a bearer token). Return `null` or
+   * `undefined` to refuse the request with 401. Without it every request is answered.
+   */
+  resolveUser?: (request: Request) => User | null | undefined | Promise<User | null | undefined>;
+  /**
+   * Whether this user may see this interrupt (usually: is the thread theirs). Without it every
+   * interrupt of every thread is listed: fine for a single-user app, never for a multi-tenant one.
+   */
+  filter?: (interrupt: InboxInterrupt, user: User, request: Request) => boolean | Promise<boolean>;
+}
+
+const STATUSES: readonly string[] = ['open', 'resolved', 'cancelled', 'all'];
+const PREFIX = 'copilotkit-interrupts inbox:';
+
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+
+/** A short name for an interrupt, from the shapes the built-in cards read. */
+function titleOf(interrupt: ReturnType<typeof unwrapInterrupt>): string | null {
+  const { metadata, payload } = interrupt;
+  const ticket = metadata.ticket;
+  if (isRecord(ticket) && text(ticket.title)) return text(ticket.title);
+  const questions = metadata.questions;
+  if (Array.isArray(questions) && isRecord(questions[0])) return text(questions[0].header) ?? text(questions[0].question);
+  if (isRecord(payload) && text(payload.topic)) return text(payload.topic);
+  return text(interrupt.toolName);
+}
+
+/** A row of the runner as the inbox sends it (the raised interrupt read as the cards read it). */
+export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
+  const unwrapped = row.interrupt === null ? undefined : unwrapInterrupt(row.interrupt);
+  return {
+    threadId: row.threadId,
+    interruptId: row.interruptId,
+    reason: unwrapped && !unwrapped.problem ? unwrapped.reason : row.reason,
+    title: unwrapped ? titleOf(unwrapped) : null,
+    message: row.message ?? text(unwrapped?.message),
+    raisedAt: row.raisedAt,
+    expiresAt: row.expiresAt,
+    status: row.status,
+    answeredAt: row.answeredAt,
+  };
+}
+
+/**
+ * A fetch-style endpoint (`(request: Request) => Promise<Response>`) for an inbox: `GET` answers
+ * `{ interrupts: InboxInterrupt[] }`, the open interrupts oldest first (`?status=resolved`,
+ * `cancelled` or `all` for the others; `?threadId=` for one thread). Works as a Next.js route
+ * handler (`export const GET = createInboxHandler({ runner })`) or behind any server that speaks
+ * `Request`/`Response`.
+ *
+ * Without `resolveUser` and `filter` it lists every thread's interrupts: restrict it in an app with
+ * more than one user.
+ */
+export function createInboxHandler<User = undefined>(options: InboxHandlerOptions<User>): (request: Request) => Promise<Response> {
+  const { runner, resolveUser, filter } = options;
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new Response(JSON.stringify({ error: `${PREFIX} only GET is served here (got ${request.method}).` }), {
+        status: 405,
+        headers: { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' },
+      });
+    }
+    const params = new URL(request.url, 'http://localhost').searchParams;
+    const status = params.get('status') ?? 'open';
+    if (!STATUSES.includes(status)) {
+      return json(400, { error: `${PREFIX} status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(status)}).` });
+    }
+    const threadId = params.get('threadId') ?? undefined;
+    let user: User;
+    if (resolveUser) {
+      let resolved: User | null | undefined;
+      try {
+        resolved = await resolveUser(request);
+      } catch (error) {
+        console.error(`${PREFIX} resolveUser failed: ${describe(error)}`);
+        return json(500, { error: `${PREFIX} could not tell who is asking.` });
+      }
+      if (resolved === null || resolved === undefined)
+        return json(401, { error: `${PREFIX} sign in to see the interrupts waiting for you.` });
+      user = resolved;
+    } else {
+      user = undefined as User;
+    }
+    let rows: InterruptRecord[];
+    try {
+      rows = await runner.listInterrupts({
+        ...(threadId !== undefined ? { threadId } : {}),
+        ...(status !== 'all' ? { status: status as InterruptStatus } : {}),
+      });
+    } catch (error) {
+      const message = describe(error);
+      console.error(`${PREFIX} cannot list the interrupts: ${message}`);
+      // A bad thread id is the caller's mistake; anything else is the store's.
+      return /thread id/.test(message)
+        ? json(400, { error: message })
+        : json(503, { error: `${PREFIX} cannot read the interrupts (${message}).` });
+    }
+    const interrupts: InboxInterrupt[] = [];
+    try {
+      for (const row of rows) {
+        const interrupt = toInboxInterrupt(row);
+        if (!filter || (await filter(interrupt, user, request))) interrupts.push(interrupt);
+      }
+    } catch (error) {
+      console.error(`${PREFIX} filter failed: ${describe(error)}`);
+      return json(500, { error: `${PREFIX} could not tell which interrupts are yours.` });
+    }
+    const body: InboxResponse = { interrupts };
+    return json(200, body);
+  };
+}
