@@ -1,6 +1,6 @@
 // `npm run demo` runs this (bundled by demo/run.mjs after the page is built).
 import { chooseDemoModel } from './agent';
-import { startDemoServer } from './index';
+import { DEFAULT_DEMO_DATA_DIR, startDemoServer } from './index';
 
 const DEFAULT_PORT = 3000;
 
@@ -9,7 +9,11 @@ async function main() {
   const port = requested === undefined || requested === '' ? DEFAULT_PORT : Number(requested);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${requested}".`);
   const { kind, model } = await chooseDemoModel();
-  const start = (p: number) => startDemoServer({ port: p, model, staticDir: process.env.DEMO_STATIC_DIR });
+  // The data folder (threads, Mastra's storage, LangGraph's files) outlives the process: stop the
+  // demo with a card open, start it again, and the card can still be answered.
+  const dataDir = process.env.DEMO_DATA_DIR || DEFAULT_DEMO_DATA_DIR;
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const start = (p: number) => startDemoServer({ port: p, model, staticDir: process.env.DEMO_STATIC_DIR, dataDir, databaseUrl });
   let demo;
   try {
     demo = await start(port);
@@ -22,6 +26,7 @@ async function main() {
   console.log('');
   console.log(`  copilotkit-interrupts demo: ${demo.url}`);
   console.log(`  model: ${kind === 'openai' ? 'OpenAI (DEMO_MODEL=openai)' : 'scripted (no network, no key)'}`);
+  console.log(`  threads: ${demo.storage}`);
   console.log('  Ctrl-C stops it.');
   console.log('');
 

@@ -7,7 +7,7 @@ import { unwrapInterrupt } from '../../../src/unwrap';
 let demo: DemoServer;
 beforeAll(async () => {
   demo = await startDemoServer({ port: 0, approvals: { refreshesToApprove: 2 } });
-});
+}, 60_000);
 afterAll(() => demo?.close());
 
 const agentFor = (threadId: string) => new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/default/run`, threadId, agentId: 'default' });
