@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { APPROVAL_STATUS, isTerminalApprovalStatus } from '../../src/protocol/constants';
 import type { ApprovalTicket } from '../../src/mastra/schemas';
 
@@ -8,6 +9,16 @@ export interface ApprovalStoreOptions {
   approvers?: string[];
   /** The clock for `submit_time`. */
   now?: () => Date;
+  /**
+   * A JSON file the tickets are kept in (read at start, written on every change), so an approval
+   * card left open across a restart can still be refreshed. Default: memory only.
+   */
+  file?: string;
+}
+
+interface SavedTickets {
+  next: number;
+  tickets: [string, { ticket: ApprovalTicket; refreshes: number }][];
 }
 
 function formatTime(date: Date): string {
@@ -26,7 +37,31 @@ export class ApprovalStore {
   /** Where ticket links point (the server sets it once it listens). */
   baseUrl = 'http://127.0.0.1';
 
-  constructor(private readonly options: ApprovalStoreOptions = {}) {}
+  constructor(private readonly options: ApprovalStoreOptions = {}) {
+    if (options.file && existsSync(options.file)) this.load(options.file);
+  }
+
+  private load(file: string) {
+    try {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as SavedTickets;
+      if (!Number.isInteger(saved.next) || !Array.isArray(saved.tickets)) throw new Error('not a ticket file');
+      for (const [sn, entry] of saved.tickets) this.tickets.set(sn, entry);
+      this.next = saved.next;
+    } catch (error) {
+      throw new Error(
+        `The demo's approval tickets in ${file} cannot be read (${(error as Error).message}). Move the file away to start with no tickets.`,
+      );
+    }
+  }
+
+  /** Writes the tickets whole to a temporary file and renames it over the old one: never half-written. */
+  private save() {
+    const { file } = this.options;
+    if (!file) return;
+    const saved: SavedTickets = { next: this.next, tickets: [...this.tickets] };
+    writeFileSync(`${file}.tmp`, JSON.stringify(saved));
+    renameSync(`${file}.tmp`, file);
+  }
 
   open(title: string): ApprovalTicket {
     const sn = `APR-${String(this.next++).padStart(4, '0')}`;
@@ -39,6 +74,7 @@ export class ApprovalStore {
       url: `${this.baseUrl}/api/approvals/${sn}`,
     };
     this.tickets.set(sn, { ticket, refreshes: 0 });
+    this.save();
     return { ...ticket };
   }
 
@@ -56,6 +92,7 @@ export class ApprovalStore {
       if (entry.refreshes >= (this.options.refreshesToApprove ?? 2)) {
         entry.ticket = { ...entry.ticket, status: APPROVAL_STATUS.APPROVED };
       }
+      this.save();
     }
     return { ...entry.ticket };
   }
@@ -66,6 +103,7 @@ export class ApprovalStore {
     if (!entry) return undefined;
     if (!isTerminalApprovalStatus(entry.ticket.status)) {
       entry.ticket = { ...entry.ticket, status: APPROVAL_STATUS.CANCELLED };
+      this.save();
     }
     return { ...entry.ticket };
   }

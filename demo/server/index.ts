@@ -44,7 +44,8 @@ export interface DemoServerOptions {
   langgraph?: boolean;
   /**
    * The folder the demo keeps its data in: the threads (`threads/`, the durable runner's embedded
-   * store), Mastra's storage (`mastra.db`) and the LangGraph server's files (`langgraph/`). Start a
+   * store), Mastra's storage (`mastra.db`), the LangGraph server's files (`langgraph/`) and the
+   * approval tickets (`approvals.json`). Start a
    * server again on the same folder and its threads, open cards included, are still there. Unset:
    * a fresh temporary folder, removed on `close()`. One process at a time per folder.
    */
@@ -134,8 +135,14 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   process.env.COPILOTKIT_TELEMETRY_DISABLED ??= 'true';
   process.env.MASTRA_TELEMETRY_DISABLED ??= 'true';
 
-  const approvals = new ApprovalStore(options.approvals);
   const storage = await openDemoStorage({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  let approvals: ApprovalStore;
+  try {
+    approvals = new ApprovalStore({ ...options.approvals, file: storage.approvalsFile });
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const mastra = createDemoMastra({
     approvals,
     storage: storage.mastra,

@@ -14,7 +14,8 @@ export const DEFAULT_DEMO_DATA_DIR = '.demo-data';
 export interface DemoStorageOptions {
   /**
    * The folder of the embedded stores: the threads (`threads/`, unless `databaseUrl`), Mastra's
-   * storage (`mastra.db`, unless `databaseUrl`) and the LangGraph server's files (`langgraph/`).
+   * storage (`mastra.db`, unless `databaseUrl`), the LangGraph server's files (`langgraph/`) and
+   * the approval tickets (`approvals.json`).
    * Unset: a fresh temporary folder, removed on close (nothing outlives the server).
    */
   dataDir?: string;
@@ -29,6 +30,8 @@ export interface DemoStorage {
   mastra: MastraCompositeStore;
   /** The LangGraph API server's working folder (it keeps threads and checkpoints there). */
   langgraphDir: string;
+  /** The demo approval system's ticket file. */
+  approvalsFile: string;
   /** One line for the console: where the data lives. */
   summary: string;
   close(): Promise<void>;
@@ -67,6 +70,7 @@ export async function openDemoStorage({ dataDir, databaseUrl }: DemoStorageOptio
     runner,
     mastra,
     langgraphDir,
+    approvalsFile: join(dir, 'approvals.json'),
     summary: url ? `PostgreSQL at ${redactUrl(url)} (LangGraph: ${langgraphDir})` : `embedded, in ${where}`,
     async close() {
       await runner.close();
