@@ -45,9 +45,9 @@ export interface DemoServerOptions {
   /**
    * The folder the demo keeps its data in: the threads (`threads/`, the durable runner's embedded
    * store), Mastra's storage (`mastra.db`), the LangGraph server's files (`langgraph/`) and the
-   * approval tickets (`approvals.json`). Start a
-   * server again on the same folder and its threads, open cards included, are still there. Unset:
-   * a fresh temporary folder, removed on `close()`. One process at a time per folder.
+   * approval tickets (`approvals.json`). Start a server again on the same folder and its threads,
+   * open cards included, are still there. Unset: a fresh temporary folder, removed on `close()`.
+   * One process at a time per folder.
    */
   dataDir?: string;
   /** `postgres://…`: the threads and Mastra's storage in PostgreSQL (several servers may share it). */
