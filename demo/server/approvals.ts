@@ -19,6 +19,8 @@ export interface ApprovalStoreOptions {
 interface SavedTickets {
   next: number;
   tickets: [string, { ticket: ApprovalTicket; refreshes: number }][];
+  /** `open(title, key)`: the ticket each key opened. */
+  keys?: [string, string][];
 }
 
 function formatTime(date: Date): string {
@@ -33,6 +35,7 @@ function formatTime(date: Date): string {
  */
 export class ApprovalStore {
   private readonly tickets = new Map<string, { ticket: ApprovalTicket; refreshes: number }>();
+  private readonly keys = new Map<string, string>();
   private next = 1;
   /** Where ticket links point (the server sets it once it listens). */
   baseUrl = 'http://127.0.0.1';
@@ -46,6 +49,7 @@ export class ApprovalStore {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as SavedTickets;
       if (!Number.isInteger(saved.next) || !Array.isArray(saved.tickets)) throw new Error('not a ticket file');
       for (const [sn, entry] of saved.tickets) this.tickets.set(sn, entry);
+      for (const [key, sn] of saved.keys ?? []) this.keys.set(key, sn);
       this.next = saved.next;
     } catch (error) {
       throw new Error(
@@ -58,12 +62,18 @@ export class ApprovalStore {
   private save() {
     const { file } = this.options;
     if (!file) return;
-    const saved: SavedTickets = { next: this.next, tickets: [...this.tickets] };
+    const saved: SavedTickets = { next: this.next, tickets: [...this.tickets], keys: [...this.keys] };
     writeFileSync(`${file}.tmp`, JSON.stringify(saved));
     renameSync(`${file}.tmp`, file);
   }
 
-  open(title: string): ApprovalTicket {
+  /**
+   * Files a pending ticket. With a `key`, a second `open` with the same key returns the ticket the
+   * first one filed (a LangGraph node runs again from the top when resumed, after a restart too).
+   */
+  open(title: string, key?: string): ApprovalTicket {
+    const existing = key === undefined ? undefined : this.keys.get(key);
+    if (existing !== undefined && this.tickets.has(existing)) return this.get(existing)!;
     const sn = `APR-${String(this.next++).padStart(4, '0')}`;
     const ticket: ApprovalTicket = {
       approvers: this.options.approvers ?? ['Dana Whitfield (Platform lead)', 'Sam Okafor (Security)'],
@@ -74,6 +84,7 @@ export class ApprovalStore {
       url: `${this.baseUrl}/api/approvals/${sn}`,
     };
     this.tickets.set(sn, { ticket, refreshes: 0 });
+    if (key !== undefined) this.keys.set(key, sn);
     this.save();
     return { ...ticket };
   }

@@ -77,6 +77,15 @@ describe('demo storage', () => {
     expect(second.open('Rotate the keys').sn).not.toBe(sn);
   });
 
+  it('given a key, opening again with it returns the same ticket, after a restart too (a resumed LangGraph node runs again)', () => {
+    const file = join(folder(), 'approvals.json');
+    const first = new ApprovalStore({ file });
+    const ticket = first.open('Deploy v2 to production', 'thread-1:message-1');
+    expect(first.open('Deploy v2 to production', 'thread-1:message-1')).toEqual(ticket);
+    expect(new ApprovalStore({ file }).open('Deploy v2 to production', 'thread-1:message-1')).toEqual(ticket);
+    expect(first.open('Deploy v2 to production', 'thread-1:message-2').sn).not.toBe(ticket.sn);
+  });
+
   it('given a ticket file that is not a ticket file, the store says which file and what to do, and leaves it unchanged', () => {
     const file = join(folder(), 'approvals.json');
     writeFileSync(file, '{ not json');
