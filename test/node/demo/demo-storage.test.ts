@@ -55,6 +55,36 @@ describe('demo storage', () => {
     }
   }, 90_000);
 
+  it('given a LangGraph approval card open, a server stopped and started again on the data folder keeps the ticket: approved, the reply is about that same ticket', async () => {
+    const dataDir = folder();
+    let demo = await startDemoServer({ port: 0, dataDir, approvals: { refreshesToApprove: 2 } });
+    const threadId = crypto.randomUUID(); // LangGraph's thread ids are UUIDs
+    const agentOn = (url: string) => new HttpAgent({ url: `${url}/api/copilotkit/agent/langgraph/run`, threadId, agentId: 'langgraph' });
+    const agent = agentOn(demo.url);
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Request approval to deploy v2 to production.' });
+    const raised = await run(agent);
+    const card = unwrapInterrupt((raised.find((e) => e.type === 'RUN_FINISHED') as any).outcome.interrupts[0]);
+    const { sn } = card.metadata.ticket as { sn: string };
+    expect((await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json())).ticket.status).toBe(
+      'pending',
+    );
+    await demo.close();
+
+    demo = await startDemoServer({ port: 0, dataDir, approvals: { refreshesToApprove: 2 } });
+    try {
+      const { ticket } = await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json());
+      expect(ticket.status).toBe('approved');
+      const again = agentOn(demo.url);
+      again.messages = agent.messages;
+      await run(again, { resume: [{ interruptId: card.id, status: 'resolved', payload: { metadata: { ticket } } }] });
+      const reply = [...again.messages].reverse().find((m) => m.role === 'assistant' && m.content)?.content;
+      expect(reply).toContain(sn);
+      expect(reply).toMatch(/approved/i);
+    } finally {
+      await demo.close();
+    }
+  }, 90_000);
+
   it('given a PostgreSQL URL nothing answers, the server refuses to start and names the URL with its password hidden', async () => {
     const url = 'postgres://demo:hunter2-secret@127.0.0.1:1/demo';
     const error = await startDemoServer({ port: 0, langgraph: false, databaseUrl: url }).then(
