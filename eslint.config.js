@@ -13,6 +13,7 @@ export default tseslint.config(
       'storybook-static/',
       'demo/dist/',
       '.demo-build/',
+      '.demo-data/',
       'coverage/',
       'test-results/',
       'examples/*/.next/',

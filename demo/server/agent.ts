@@ -1,6 +1,7 @@
 import { MastraAgent } from '@ag-ui/mastra';
 import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
+import type { MastraCompositeStore } from '@mastra/core/storage';
 import { LibSQLStore } from '@mastra/libsql';
 import { createApprovalTool, createTimePickerTool, createUserQuestionTool, type TimePickerToolOptions } from '../../src/mastra';
 import { withNormalizedInterrupts } from '../../src/runtime';
@@ -56,18 +57,21 @@ export async function chooseDemoModel(env: NodeJS.ProcessEnv = process.env): Pro
 }
 
 /**
- * A real Mastra `Agent` with the three interrupt tools, in a `Mastra` instance with in-memory
- * LibSQL storage (resuming a suspended run needs storage).
+ * A real Mastra `Agent` with the interrupt tools, in a `Mastra` instance with `storage` (resuming a
+ * suspended run needs storage; the suspended run waits there). Default: in-memory LibSQL.
  */
 export function createDemoMastra({
   approvals,
   model = createScriptedModel(),
   timeSlots,
+  storage,
 }: {
   approvals: ApprovalStore;
   model?: unknown;
   /** The time picker's candidate slots. Default: the four relative slots. */
   timeSlots?: TimePickerToolOptions['slots'];
+  /** Mastra's storage. Default: LibSQL `:memory:` (nothing survives the process). */
+  storage?: MastraCompositeStore;
 }) {
   const assistant = new Agent({
     id: DEMO_AGENT_ID,
@@ -97,7 +101,7 @@ export function createDemoMastra({
   });
   return new Mastra({
     agents: { [DEMO_AGENT_ID]: assistant },
-    storage: new LibSQLStore({ id: 'copilotkit-interrupts-demo', url: ':memory:' }),
+    storage: storage ?? new LibSQLStore({ id: 'copilotkit-interrupts-demo', url: ':memory:' }),
     logger: false,
   });
 }

@@ -9,11 +9,13 @@ import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { createDemoAgents, createDemoMastra } from './agent';
 import { DEMO_GRAPH_ID, createDemoGraph } from './langgraph-agent';
 import { serveGraphs } from './langgraph-server';
+import { openDemoStorage } from './storage';
 import { normalizeInterrupts } from '../../src/runtime';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
 import type { TimePickerToolOptions } from '../../src/mastra';
 
 export { ApprovalStore } from './approvals';
+export { DEFAULT_DEMO_DATA_DIR } from './storage';
 export { DEMO_QUESTIONS, GREETING, decide } from './scripted-model';
 
 /** Where CopilotRuntime is mounted. */
@@ -42,12 +44,24 @@ export interface DemoServerOptions {
   langgraph?: boolean;
   /** Told what the start is doing, step by step (`npm run demo` prints it). */
   onProgress?: (step: string) => void;
+  /**
+   * The folder the demo keeps its data in: the threads (`threads/`, the durable runner's embedded
+   * store), Mastra's storage (`mastra.db`), the LangGraph server's files (`langgraph/`) and the
+   * approval tickets (`approvals.json`). Start a server again on the same folder and its threads,
+   * open cards included, are still there. Unset: a fresh temporary folder, removed on `close()`.
+   * One process at a time per folder.
+   */
+  dataDir?: string;
+  /** `postgres://…`: the threads and Mastra's storage in PostgreSQL (several servers may share it). */
+  databaseUrl?: string;
 }
 
 export interface DemoServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
   port: number;
+  /** Where the threads live, for the console: `embedded, in <folder>` or `PostgreSQL at <url, password hidden>`. */
+  storage: string;
   /** The in-process approval system, for tests. */
   approvals: ApprovalStore;
   /** Stops accepting requests, ends open connections, resolves when closed. */
@@ -111,7 +125,8 @@ function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, pa
 /**
  * Starts the demo: one HTTP server on 127.0.0.1 serving the built page, CopilotRuntime at
  * `/api/copilotkit` (a real Mastra agent on the scripted model, via @ag-ui/mastra and
- * `normalizeInterrupts()`), and the approval system at `/api/approvals`.
+ * `normalizeInterrupts()`; the durable runner from `copilotkit-interrupts/runner`), and the
+ * approval system at `/api/approvals`.
  *
  * @example
  * const demo = await startDemoServer({ port: 0 });
@@ -123,10 +138,19 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   process.env.MASTRA_TELEMETRY_DISABLED ??= 'true';
 
   const progress = options.onProgress ?? (() => {});
-  const approvals = new ApprovalStore(options.approvals);
+  progress('Opening the demo data…');
+  const storage = await openDemoStorage({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  let approvals: ApprovalStore;
+  try {
+    approvals = new ApprovalStore({ ...options.approvals, file: storage.approvalsFile });
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   progress('Starting the Mastra agent…');
   const mastra = createDemoMastra({
     approvals,
+    storage: storage.mastra,
     ...(options.model ? { model: options.model } : {}),
     ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}),
   });
@@ -136,9 +160,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const graphs =
     options.langgraph === false
       ? undefined
-      : await serveGraphs({
-          [DEMO_GRAPH_ID]: createDemoGraph({ approvals, ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}) }),
-        });
+      : await serveGraphs(
+          { [DEMO_GRAPH_ID]: createDemoGraph({ approvals, ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}) }) },
+          { dir: storage.langgraphDir },
+        );
   const agents = graphs
     ? {
         ...createDemoAgents(mastra),
@@ -146,7 +171,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       }
     : createDemoAgents(mastra);
   progress(`Starting the CopilotKit runtime and the web server on ${DEMO_HOST}…`);
-  const runtime = new CopilotRuntime({ agents: agents as never });
+  // The durable runner keeps every thread's events (and one row per interrupt) in the data folder
+  // or PostgreSQL: a restarted server, or another one on the same database, replays the thread.
+  const runtime = new CopilotRuntime({ agents: agents as never, runner: storage.runner });
   const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });
   const root = resolve(options.staticDir ?? defaultStaticDir());
 
@@ -162,13 +189,19 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     }
   });
 
-  await new Promise<void>((resolveListen, rejectListen) => {
-    server.once('error', rejectListen);
-    server.listen(options.port ?? 0, DEMO_HOST, () => {
-      server.off('error', rejectListen);
-      resolveListen();
+  try {
+    await new Promise<void>((resolveListen, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(options.port ?? 0, DEMO_HOST, () => {
+        server.off('error', rejectListen);
+        resolveListen();
+      });
     });
-  });
+  } catch (error) {
+    await graphs?.close();
+    await storage.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${DEMO_HOST}:${port}`;
   approvals.baseUrl = url;
@@ -178,11 +211,14 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     url,
     port,
     approvals,
+    storage: storage.summary,
     close() {
       closing ??= new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
-      }).then(() => graphs?.close());
+      })
+        .then(() => graphs?.close())
+        .then(() => storage.close());
       return closing;
     },
   };

@@ -33,10 +33,10 @@ const REVIEW = /\breview\b/i;
  * The demo agent as a LangGraph JS graph: the same scripted decisions, the same cards and the
  * same replies as the Mastra agent, with `interrupt()` where the Mastra tools `suspend()`.
  * A node runs again from the top when it is resumed, so the approval ticket is opened once per
- * user message (remembered by thread and message id) rather than on every pass.
+ * user message (the approval store remembers it by thread and message id, across restarts too)
+ * rather than on every pass.
  */
 export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalStore; timeSlots?: TimePickerToolOptions['slots'] }) {
-  const opened = new Map<string, string>();
   const State = new StateSchema({ messages: MessagesValue });
   return new StateGraph(State)
     .addNode('agent', async (state, config: LangGraphRunnableConfig) => {
@@ -57,8 +57,7 @@ export function createDemoGraph({ approvals, timeSlots }: { approvals: ApprovalS
       if (turn.toolName === 'request_approval') {
         const input = turn.input as unknown as ApprovalToolInput;
         const key = `${String(config.configurable?.thread_id)}:${human?.id ?? textOf(human)}`;
-        const sn = opened.get(key) ?? approvals.open(input.action).sn;
-        opened.set(key, sn);
+        const { sn } = approvals.open(input.action, key);
         const resume = interrupt({
           reason: InterruptReason.AIDevToolApproval,
           message: `Approval needed: ${input.action}`,

@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** Where the in-process graphs wait for the server's loader (see {@link serveGraphs}). */
 const REGISTRY = Symbol.for('copilotkit-interrupts.langgraph-graphs');
@@ -13,13 +13,22 @@ const registry = (): Registry => {
 export interface ServedGraphs {
   /** `http://127.0.0.1:<port>`: the `deploymentUrl` LangGraphAgent talks to. */
   url: string;
-  /** Stops the server and removes its working folder. */
+  /** Stops the server, writing its files out first; removes its working folder when it was temporary. */
   close(): Promise<void>;
+}
+
+export interface ServeGraphsOptions {
+  /**
+   * The server's working folder. @langchain/langgraph-api keeps its threads, runs and checkpoints
+   * in `.langgraph_api/*.json` there: read at start, written 3 s after the last change and on
+   * `close()`. Unset: a fresh temporary folder, removed on `close()`.
+   */
+  dir?: string;
 }
 
 /**
  * Serves LangGraph graphs built in this process with @langchain/langgraph-api, on 127.0.0.1 and
- * a free port, with its storage in a temporary folder. The server loads graphs by file path, so a
+ * a free port, with its storage in `options.dir` (a temporary folder by default). The server loads graphs by file path, so a
  * two-line module in that folder hands it the graph objects from a process-wide registry.
  * Only one LangGraph API server can run per process (its graph registry is module state).
  *
@@ -27,11 +36,13 @@ export interface ServedGraphs {
  * const served = await serveGraphs({ interrupts: graph });
  * const agent = new LangGraphAgent({ deploymentUrl: served.url, graphId: 'interrupts' }).use(normalizeInterrupts());
  */
-export async function serveGraphs(graphs: Record<string, unknown>): Promise<ServedGraphs> {
+export async function serveGraphs(graphs: Record<string, unknown>, options: ServeGraphsOptions = {}): Promise<ServedGraphs> {
   process.env.LOG_LEVEL ??= 'error';
   process.env.LANGSMITH_TRACING ??= 'false';
   const { startServer } = await import('@langchain/langgraph-api/server');
-  const cwd = await mkdtemp(join(tmpdir(), 'copilotkit-interrupts-langgraph-'));
+  const temporary = options.dir === undefined;
+  const cwd = temporary ? await mkdtemp(join(tmpdir(), 'copilotkit-interrupts-langgraph-')) : resolve(options.dir!);
+  await mkdir(cwd, { recursive: true });
   const specs: Record<string, string> = {};
   for (const [graphId, graph] of Object.entries(graphs)) {
     registry().set(graphId, graph);
@@ -51,7 +62,7 @@ export async function serveGraphs(graphs: Record<string, unknown>): Promise<Serv
     async close() {
       await cleanup();
       for (const graphId of Object.keys(graphs)) registry().delete(graphId);
-      await rm(cwd, { recursive: true, force: true });
+      if (temporary) await rm(cwd, { recursive: true, force: true });
     },
   };
 }

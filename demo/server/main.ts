@@ -1,15 +1,28 @@
 // `npm run demo` runs this (bundled by demo/run.mjs after the page is built).
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chooseDemoModel } from './agent';
-import { startDemoServer } from './index';
+import { DEFAULT_DEMO_DATA_DIR, startDemoServer } from './index';
 
 const DEFAULT_PORT = 3000;
 
+/**
+ * The secret `normalizeInterrupts()` signs interrupt ids with (the page build leaves
+ * NODE_ENV=production, where one is required). Without COPILOTKIT_INTERRUPTS_SECRET the demo keeps
+ * one in its data folder, so a card open across a restart still answers. Several servers on one
+ * database need the same secret: set the variable on each.
+ */
+function interruptsSecret(dataDir: string): string {
+  const file = join(dataDir, 'interrupts-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
 async function main() {
-  // normalizeInterrupts() signs the interrupt ids it sends to the browser, and the page build
-  // leaves NODE_ENV=production, where a secret is required. Without one set, the demo makes one
-  // per start: its threads live in memory, so nothing it signed outlives a restart anyway.
-  if (!process.env.COPILOTKIT_INTERRUPTS_SECRET) process.env.COPILOTKIT_INTERRUPTS_SECRET = randomBytes(32).toString('hex');
   const requested = process.env.PORT;
   const port = requested === undefined || requested === '' ? DEFAULT_PORT : Number(requested);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${requested}".`);
@@ -17,7 +30,13 @@ async function main() {
   const startedAt = Number(process.env.DEMO_STARTED_AT) || Date.now();
   const onProgress = (step: string) => console.log(`${step} [${Math.round((Date.now() - startedAt) / 1000)} s]`);
   const { kind, model } = await chooseDemoModel();
-  const start = (p: number) => startDemoServer({ port: p, model, staticDir: process.env.DEMO_STATIC_DIR, onProgress });
+  // The data folder (threads, Mastra's storage, LangGraph's files) outlives the process: stop the
+  // demo with a card open, start it again, and the card can still be answered.
+  const dataDir = process.env.DEMO_DATA_DIR || DEFAULT_DEMO_DATA_DIR;
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  process.env.COPILOTKIT_INTERRUPTS_SECRET ||= interruptsSecret(dataDir);
+  const start = (p: number) =>
+    startDemoServer({ port: p, model, staticDir: process.env.DEMO_STATIC_DIR, dataDir, databaseUrl, onProgress });
   let demo;
   try {
     demo = await start(port);
@@ -31,6 +50,7 @@ async function main() {
   console.log('');
   console.log(`  copilotkit-interrupts demo: ${demo.url}`);
   console.log(`  model: ${kind === 'openai' ? 'OpenAI (DEMO_MODEL=openai)' : 'scripted (no network, no key)'}`);
+  console.log(`  threads: ${demo.storage}`);
   console.log('  Ctrl-C stops it.');
   console.log('');
 

@@ -1,19 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build as bundle } from 'esbuild';
 import { startProcess, type RunningProcess } from '../helpers/start-process';
 
 export type RunningDemo = RunningProcess;
 
+const REPO = new URL('../..', import.meta.url).pathname;
+const READY = /copilotkit-interrupts demo: (http:\/\/127\.0\.0\.1:\d+)/;
+
 /**
  * Starts the real `npm run demo` (page build + server) on a free port and resolves with its URL
- * once it prints it. The suite tests exactly what a newcomer runs.
+ * once it prints it. The suite tests exactly what a newcomer runs; its data goes to a temporary
+ * folder (removed on stop), so a developer's own `.demo-data/` is left alone.
  */
-export function startDemo({ timeoutMs = 240_000 } = {}): Promise<RunningDemo> {
+export async function startDemo({ timeoutMs = 240_000 } = {}): Promise<RunningDemo> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cki-demo-data-'));
+  try {
+    const running = await startProcess({
+      command: 'npm',
+      args: ['run', 'demo'],
+      cwd: REPO,
+      env: { PORT: '0', DEMO_MODEL: '', DEMO_DATA_DIR: dataDir, DATABASE_URL: '' },
+      ready: READY,
+      name: 'npm run demo',
+      timeoutMs,
+    });
+    return { ...running, stop: (signal) => running.stop(signal).finally(() => rmSync(dataDir, { recursive: true, force: true })) };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export interface BuiltDemo {
+  /** The bundled server (`demo/server/main.ts`), what `npm run demo` runs after building. */
+  serverFile: string;
+  /** The built page. */
+  staticDir: string;
+}
+
+/**
+ * Builds the demo the way `npm run demo` does, into `.demo-build/<name>/` (not `demo/dist`, which
+ * another suite's `npm run demo` may be rebuilding meanwhile), so a test can start, kill and
+ * restart server processes without rebuilding each time.
+ */
+export async function buildDemo(name: string): Promise<BuiltDemo> {
+  const out = join(REPO, '.demo-build', name);
+  const { build: buildPage } = await import('vite');
+  await buildPage({
+    configFile: join(REPO, 'demo', 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: join(out, 'page'), emptyOutDir: true },
+  });
+  // Inside the repository, so the bundle's external packages resolve from node_modules.
+  await bundle({
+    entryPoints: [join(REPO, 'demo', 'server', 'main.ts')],
+    outfile: join(out, 'server.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return { serverFile: join(out, 'server.mjs'), staticDir: join(out, 'page') };
+}
+
+/**
+ * Starts the built demo server as its own process, as `npm run demo` would after its build:
+ * `dataDir` is its data folder (`DEMO_DATA_DIR`), `databaseUrl` its `DATABASE_URL`, `secret` the
+ * one it signs interrupt ids with (servers sharing a database need the same; unset, the demo keeps
+ * one in its data folder).
+ */
+export function startBuiltDemo(
+  built: BuiltDemo,
+  {
+    port,
+    dataDir,
+    databaseUrl = '',
+    secret = '',
+    name = 'demo server',
+  }: { port: number; dataDir: string; databaseUrl?: string; secret?: string; name?: string },
+): Promise<RunningDemo> {
   return startProcess({
-    command: 'npm',
-    args: ['run', 'demo'],
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: { PORT: '0', DEMO_MODEL: '' },
-    ready: /copilotkit-interrupts demo: (http:\/\/127\.0\.0\.1:\d+)/,
-    name: 'npm run demo',
-    timeoutMs,
+    command: process.execPath,
+    args: [built.serverFile],
+    cwd: REPO,
+    env: {
+      PORT: String(port),
+      DEMO_MODEL: '',
+      DEMO_STATIC_DIR: built.staticDir,
+      DEMO_DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      COPILOTKIT_INTERRUPTS_SECRET: secret,
+    },
+    ready: READY,
+    name,
+    timeoutMs: 120_000,
+  });
+}
+
+/** A port nothing listens on right now (so a restarted server can take the same one). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
   });
 }

@@ -53,3 +53,12 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
 }
 
 export type { Browser };
+
+/**
+ * A headless Chromium whose contexts are separate "devices": each `newContext()` has its own
+ * cookies and storage, as a second browser or a phone would.
+ */
+export async function launchChromiumBrowser(): Promise<Browser> {
+  assertChromiumInstalled();
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}

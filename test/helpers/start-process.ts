@@ -5,7 +5,8 @@ export interface RunningProcess {
   url: string;
   /** Everything the process printed, for failure messages. */
   output: () => string;
-  stop(): Promise<void>;
+  /** Sends `signal` (default SIGTERM) to the whole group and resolves once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 export interface StartProcessOptions {
@@ -32,12 +33,12 @@ export function startProcess({ command, args, cwd, env, ready, name, timeoutMs =
     detached: true,
   });
   let output = '';
-  const stop = () =>
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       try {
-        process.kill(-child.pid!, 'SIGTERM');
+        process.kill(-child.pid!, signal);
       } catch {
         resolve();
       }

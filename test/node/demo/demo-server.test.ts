@@ -8,7 +8,7 @@ let demo: DemoServer;
 const steps: string[] = [];
 beforeAll(async () => {
   demo = await startDemoServer({ port: 0, approvals: { refreshesToApprove: 2 }, onProgress: (step) => steps.push(step) });
-});
+}, 60_000);
 afterAll(() => demo?.close());
 
 const agentFor = (threadId: string) => new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/default/run`, threadId, agentId: 'default' });
@@ -28,6 +28,7 @@ const textOf = (events: BaseEvent[]) =>
 describe('demo server', () => {
   it('says what it is doing at each step of its start, in order', () => {
     expect(steps).toEqual([
+      'Opening the demo data…',
       'Starting the Mastra agent…',
       'Starting the LangGraph server (in this process)…',
       'Starting the CopilotKit runtime and the web server on 127.0.0.1…',
