@@ -2,6 +2,7 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { tool } from '@langchain/core/tools';
+import { END, MessagesValue, START, StateGraph, StateSchema } from '@langchain/langgraph';
 import { createAgent, humanInTheLoopMiddleware } from 'langchain';
 import { z } from 'zod';
 
@@ -28,6 +29,8 @@ export const RELEASE_CALLS = [
 export const EMAIL_CALL = { id: 'call_email_1', name: 'send_email', args: { to: 'team@example.com', subject: 'Standup moved to 10:00' } };
 
 const RELEASE = /\brelease\b/i;
+/** What the demo's LangGraph agent hands to the LangChain agent: a release, or an email to the team. */
+const HITL_ROUTE = /\brelease\b|\bemail the team\b/i;
 const EMAIL = /\bemail\b/i;
 export const HITL_GREETING =
   'Hi! I run on LangChain createAgent with humanInTheLoopMiddleware. Try "Email the team" (one gated tool call) ' +
@@ -45,7 +48,7 @@ export class ScriptedToolModel extends BaseChatModel {
   }
 
   // The agent binds its tools; the script already knows them.
-  bindTools() {
+  override bindTools() {
     return this as never;
   }
 
@@ -117,4 +120,26 @@ export function createHitlGraph(runs: ToolRuns = []) {
     ],
   });
   return agent.graph;
+}
+
+/**
+ * The demo's LangGraph agent with the LangChain agent beside it: a user message that asks for a
+ * release ("Release v2") or to email the team goes to {@link createHitlGraph}; any other to `graph`.
+ */
+export function withHitlRoute(graph: ReturnType<typeof createHitlGraph> | object) {
+  const State = new StateSchema({ messages: MessagesValue });
+  return new StateGraph(State)
+    .addNode('assistant', graph as never)
+    .addNode('hitl', createHitlGraph() as never)
+    .addConditionalEdges(
+      START,
+      (state) => {
+        const human = [...state.messages].reverse().find((m) => m.getType() === 'human');
+        return HITL_ROUTE.test(textOf(human)) ? 'hitl' : 'assistant';
+      },
+      ['assistant', 'hitl'],
+    )
+    .addEdge('assistant', END)
+    .addEdge('hitl', END)
+    .compile();
 }
