@@ -51,15 +51,25 @@ export function hitlDecision(status: string, payload: unknown, action: HitlActio
  * LangGraph's interrupt id; or the first answer that cannot be delivered and why: a decision its
  * action does not allow, an answer that is not a card's, or a request not answered whole (the
  * middleware takes every decision at once, one per action request, in order).
+ *
+ * A request whose cards are all dismissed (the user sent a chat message instead: the client then
+ * dismisses every open card) while one of its actions does not allow reject has no decisions to
+ * give: it is in `leftOpen`, to stay open, rather than refused with the user's message.
  */
 export function hitlResponses(
   answers: readonly (HitlAnswer & { langGraphId: string })[],
-): { responses: Map<string, HitlResponse> } | { refused: { interruptId: string; problem: string } } {
+): { responses: Map<string, HitlResponse>; leftOpen: HitlAction[] } | { refused: { interruptId: string; problem: string } } {
   const groups = new Map<string, (HitlAnswer & { langGraphId: string })[]>();
   for (const answer of answers) groups.set(answer.langGraphId, [...(groups.get(answer.langGraphId) ?? []), answer]);
   const responses = new Map<string, HitlResponse>();
+  const leftOpen: HitlAction[] = [];
   for (const [langGraphId, group] of groups) {
     const count = group[0].action.count;
+    const cannotReject = group.find((answer) => !answer.action.allowed.includes('reject'));
+    if (cannotReject && group.every((answer) => answer.status === 'cancelled')) {
+      leftOpen.push(cannotReject.action);
+      continue;
+    }
     const decisions: (HitlDecision | undefined)[] = Array.from({ length: count }, () => undefined);
     for (const answer of group) {
       const { index } = answer.action;
@@ -88,5 +98,5 @@ export function hitlResponses(
     }
     responses.set(langGraphId, { decisions: decisions as HitlDecision[] });
   }
-  return { responses };
+  return { responses, leftOpen };
 }

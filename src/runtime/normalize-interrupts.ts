@@ -628,6 +628,19 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
   for (const [langGraphId, response] of hitlAnswers) {
     langGraph.push({ entry: { interruptId: langGraphId, status: 'resolved', payload: response }, langGraphId });
   }
+  if ('leftOpen' in built && built.leftOpen.length > 0) {
+    report(
+      `Every card of a humanInTheLoopMiddleware request was dismissed, but ${built.leftOpen[0].name} does not allow reject, so the request has no decisions to give; it stays open.`,
+      hitl,
+    );
+    // Addressed to no interrupt, so the resume stays a map that reaches no node (see withoutStaleLangGraphAnswers).
+    if (langGraph.length === 0) {
+      langGraph.push({
+        entry: { interruptId: NO_LANGGRAPH_INTERRUPT, status: 'resolved', payload: null },
+        langGraphId: NO_LANGGRAPH_INTERRUPT,
+      });
+    }
+  }
   if (langGraph.length === 0 && legacy.length === 0) return changed ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input;
 
   const translated: Json = { ...input };

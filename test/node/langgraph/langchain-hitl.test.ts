@@ -210,6 +210,18 @@ describe.each([
     expect(text).toBe('Done. delete_branch: Keep the branch.');
   });
 
+  it('given every card dismissed (a chat message sent instead) while one call allows no reject, no tool runs, nothing is refused and the cards stay open', async () => {
+    const chat = conversation(agentId);
+    const cards = (await chat.say('Release v2')).interrupts;
+    const start = runs.length;
+    const dismissed = await chat.resume(cards.map((card) => ({ interruptId: card.id, status: 'cancelled' as const })));
+    expect(refusalOf(dismissed.events)).toEqual([]);
+    expect(runsSince(start)).toEqual([]);
+    expect(dismissed.interrupts.map((i) => i.metadata.toolName)).toEqual(['tag_release', 'send_email', 'delete_branch']);
+    await chat.resume(dismissed.interrupts.map(approve));
+    expect(runsSince(start).map((r) => r.name)).toEqual(['tag_release', 'send_email', 'delete_branch']);
+  });
+
   it.each([
     [
       'an edit of a call that allows no edit',

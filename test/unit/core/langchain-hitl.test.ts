@@ -159,6 +159,7 @@ describe('hitlResponses: the answers to a request’s cards as its one {decision
         const built = hitlResponses(answers);
         expect(built).toEqual({
           responses: new Map([['lg', { decisions: actions.map(([answer], i) => expectedDecision(answer, `tool_${i}`)) }]]),
+          leftOpen: [],
         });
       }),
     );
@@ -169,6 +170,8 @@ describe('hitlResponses: the answers to a request’s cards as its one {decision
       fc.property(cases, ([actions, order]) => {
         const disallowed = actions.findIndex(([answer, allowed]) => !allowed.includes(typeOf(answer)));
         fc.pre(disallowed !== -1 && actions.every(([answer, allowed], i) => i === disallowed || allowed.includes(typeOf(answer))));
+        // Every card dismissed is the user moving on (see the next test), not an answer to refuse.
+        fc.pre(!actions.every(([answer]) => answer.kind === 'dismiss'));
         const answers = order.map((i) => ({
           ...entryOf(actions[i][0]),
           interruptId: `card-${i}`,
@@ -179,6 +182,24 @@ describe('hitlResponses: the answers to a request’s cards as its one {decision
         expect(built).toEqual({ refused: { interruptId: `card-${disallowed}`, problem: expect.stringContaining('does not allow') } });
       }),
     );
+  });
+
+  it('given every card dismissed while one action allows no reject, the request is left open, not refused', () => {
+    const action = (index: number, allowed: HitlDecisionType[]) => ({ index, count: 2, name: `tool_${index}`, allowed });
+    const dismissed = (index: number, allowed: HitlDecisionType[]) => ({
+      interruptId: `card-${index}`,
+      langGraphId: 'lg',
+      status: 'cancelled',
+      action: action(index, allowed),
+    });
+    expect(hitlResponses([dismissed(0, ['approve', 'edit']), dismissed(1, ALL)])).toEqual({
+      responses: new Map(),
+      leftOpen: [action(0, ['approve', 'edit'])],
+    });
+    // One of them answered: the dismissal of the other is a reject it does not allow.
+    expect(
+      hitlResponses([dismissed(0, ['approve', 'edit']), { ...dismissed(1, ALL), status: 'resolved', payload: { approved: true } }]),
+    ).toMatchObject({ refused: { interruptId: 'card-0' } });
   });
 
   it('given a request answered in part, or one card answered twice, it is refused', () => {
@@ -216,6 +237,7 @@ describe('hitlResponses: the answers to a request’s cards as its one {decision
         ['a', { decisions: [{ type: 'approve' }, { type: 'reject' }] }],
         ['b', { decisions: [{ type: 'approve' }, { type: 'approve' }] }],
       ]),
+      leftOpen: [],
     });
   });
 
