@@ -98,6 +98,9 @@ interface LegacyEvent {
  *   A review request (agent-inbox's `HumanInterrupt`, see `fromLangGraphReview`) becomes a
  *   direct-mode `aidev:tool_approval` with the id `langgraph-review::…`; its answer reaches the node
  *   as LangGraph's `HumanResponse` list (accept / edit / response / ignore, see `reviewResponse`).
+ *   A LangChain `humanInTheLoopMiddleware` request (`HITLRequest`, see `fromHitlRequest`) becomes
+ *   one such approval per action request, ids `langgraph-hitl::…`; the answers to its cards reach
+ *   the middleware together as its one `{decisions}`, in order (see `hitlResponses`).
  * - Any other backend that sends only legacy `on_interrupt` events: the run finishes with a
  *   standard interrupt outcome built from them; their resume is sent the legacy way,
  *   `forwardedProps.command = {resume, interruptEvent}` (several answers: `resume` maps each
@@ -109,7 +112,8 @@ interface LegacyEvent {
  * whose id of ours is unsigned, altered, from another thread or signed with another secret, or
  * whose approval no longer matches the open LangGraph interrupt, or that carries an
  * `interruptEvent` of its own, ends with a `RUN_ERROR` (`code` `interrupt_id_refused` or
- * `interrupt_changed`) and never reaches the agent.
+ * `interrupt_changed`) and never reaches the agent; so does an answer to a `humanInTheLoopMiddleware`
+ * card that its tool call does not allow, or a request answered in part (`answer_not_allowed`).
  *
  * It keeps no state between requests: whatever a resume needs travels inside the interrupt id
  * (a legacy id carries the event value), so it works across server restarts, several server
