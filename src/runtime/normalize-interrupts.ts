@@ -320,7 +320,9 @@ function langGraphInterruptFor(langGraphId: string, value: unknown, answeredId: 
     () => undefined,
   );
   const parsed = parseInterruptId(answeredId);
-  return (parsed.kind === 'langgraph-hitl' ? cards[parsed.action.index] : cards[0]) ?? {};
+  if (parsed.kind !== 'langgraph-hitl') return cards[0] ?? {};
+  // A request that now holds another number of tool calls is another request, whatever its cards show.
+  return (cards.length === parsed.action.count ? cards[parsed.action.index] : undefined) ?? {};
 }
 
 type Report = (problem: string, event: unknown) => void;
