@@ -73,7 +73,7 @@ export const SIZE_MEASURED: Readonly<Record<string, number>> = {
   './cards': 12_282,
   [CARD_ALONE.label]: 6_360,
   './core': 4_310,
-  './runtime': 7_421,
+  './runtime': 10_806,
   './runner': 10_827,
   './mastra': 3_955,
   './locales/zh-CN': 1_766,

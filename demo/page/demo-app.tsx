@@ -17,6 +17,11 @@ export const DEMO_SUGGESTIONS = [
   { title: 'Ask me a few questions', message: 'Ask me a few questions about my project.' },
 ];
 
+/** The LangGraph page's extra pill: three tool calls gated by LangChain's humanInTheLoopMiddleware. */
+export const LANGGRAPH_SUGGESTIONS = [
+  { title: 'Release v2 (three approvals)', message: 'Release v2: tag it, email the team and delete the release branch.' },
+];
+
 /** The agents the demo server serves: the same behaviour on two backends. */
 export const DEMO_AGENTS = [
   { id: 'default', label: 'Mastra' },
@@ -34,7 +39,11 @@ function Chat({ serverUrl, agentId }: { serverUrl: string; agentId: DemoAgentId 
   const { threadId, remember } = useRememberedThread(agentId);
   const { agent } = useAgent({ agentId });
   useRememberThread(agent.threadId, agent.messages.length > 0, remember);
-  useConfigureSuggestions({ suggestions: DEMO_SUGGESTIONS, available: 'always', consumerAgentId: agentId });
+  useConfigureSuggestions({
+    suggestions: agentId === 'langgraph' ? [...DEMO_SUGGESTIONS, ...LANGGRAPH_SUGGESTIONS] : DEMO_SUGGESTIONS,
+    available: 'always',
+    consumerAgentId: agentId,
+  });
   useInterruptRenderers({
     agentId,
     history,

@@ -8,6 +8,7 @@ import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
 import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { createDemoAgents, createDemoMastra } from './agent';
 import { DEMO_GRAPH_ID, createDemoGraph } from './langgraph-agent';
+import { withHitlRoute } from './langchain-hitl-agent';
 import { serveGraphs } from './langgraph-server';
 import { openDemoStorage } from './storage';
 import { normalizeInterrupts } from '../../src/runtime';
@@ -161,7 +162,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     options.langgraph === false
       ? undefined
       : await serveGraphs(
-          { [DEMO_GRAPH_ID]: createDemoGraph({ approvals, ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}) }) },
+          {
+            [DEMO_GRAPH_ID]: withHitlRoute(createDemoGraph({ approvals, ...(options.timeSlots ? { timeSlots: options.timeSlots } : {}) })),
+          },
           { dir: storage.langgraphDir },
         );
   const agents = graphs

@@ -10,7 +10,7 @@ export {
   type NormalizeInterruptsOptions,
 } from './normalize-interrupts';
 export { enableMastraToolApprovals } from './mastra-approvals';
-export { INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, SECRET_ENV as INTERRUPTS_SECRET_ENV } from './signed-ids';
+export { ANSWER_NOT_ALLOWED, INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, SECRET_ENV as INTERRUPTS_SECRET_ENV } from './signed-ids';
 export {
   toolApprovalInterrupt,
   userQuestionInterrupt,

@@ -4,6 +4,7 @@ import type { ResumeEntry } from '../session/status';
 import { isRecord } from '../unwrap/guards';
 import {
   DISMISSED_APPROVAL_REASON,
+  LANGGRAPH_HITL_ID_PREFIX,
   LANGGRAPH_INTERRUPT_ID_PREFIX,
   LANGGRAPH_REVIEW_ID_PREFIX,
   MASTRA_APPROVAL_ID_PREFIX,
@@ -11,10 +12,12 @@ import {
   LEGACY_INTERRUPT_ID_PREFIX,
   LEGACY_INTERRUPT_REASON,
   decodeValue,
+  fromHitlRequest,
   fromLangGraphReview,
   fromLangGraphValue,
   fromLegacyData,
   fromMastraWrapper,
+  isHitlRequest,
   isReviewRequest,
   langGraphInterruptId,
   legacyInterruptId,
@@ -23,8 +26,17 @@ import {
   parseInterruptId,
 } from '../unwrap/shapes';
 import { reviewResponse } from './langgraph-review';
+import { hitlResponses, type HitlAnswer, type HitlResponse } from './langchain-hitl';
 import { enableMastraToolApprovals, hasMastraToolApprovals } from './mastra-approvals';
-import { INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, approvalFingerprint, resolveSecret, signId, verifyId } from './signed-ids';
+import {
+  ANSWER_NOT_ALLOWED,
+  INTERRUPT_CHANGED,
+  INTERRUPT_ID_REFUSED,
+  approvalFingerprint,
+  resolveSecret,
+  signId,
+  verifyId,
+} from './signed-ids';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
 
@@ -86,6 +98,9 @@ interface LegacyEvent {
  *   A review request (agent-inbox's `HumanInterrupt`, see `fromLangGraphReview`) becomes a
  *   direct-mode `aidev:tool_approval` with the id `langgraph-review::…`; its answer reaches the node
  *   as LangGraph's `HumanResponse` list (accept / edit / response / ignore, see `reviewResponse`).
+ *   A LangChain `humanInTheLoopMiddleware` request (`HITLRequest`, see `fromHitlRequest`) becomes
+ *   one such approval per action request, ids `langgraph-hitl::…`; the answers to its cards reach
+ *   the middleware together as its one `{decisions}`, in order (see `hitlResponses`).
  * - Any other backend that sends only legacy `on_interrupt` events: the run finishes with a
  *   standard interrupt outcome built from them; their resume is sent the legacy way,
  *   `forwardedProps.command = {resume, interruptEvent}` (several answers: `resume` maps each
@@ -97,7 +112,8 @@ interface LegacyEvent {
  * whose id of ours is unsigned, altered, from another thread or signed with another secret, or
  * whose approval no longer matches the open LangGraph interrupt, or that carries an
  * `interruptEvent` of its own, ends with a `RUN_ERROR` (`code` `interrupt_id_refused` or
- * `interrupt_changed`) and never reaches the agent.
+ * `interrupt_changed`) and never reaches the agent; so does an answer to a `humanInTheLoopMiddleware`
+ * card that its tool call does not allow, or a request answered in part (`answer_not_allowed`).
  *
  * It keeps no state between requests: whatever a resume needs travels inside the interrupt id
  * (a legacy id carries the event value), so it works across server restarts, several server
@@ -141,6 +157,12 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
         return undefined;
       }
       const { input, fingerprints } = verified;
+      const notAllowed = hitlRefusal(input);
+      if (notAllowed) {
+        report(notAllowed.message, received);
+        refuse(notAllowed);
+        return undefined;
+      }
       const client = safely(() => langGraphClientToCheck(input, next), undefined, report, 'resume');
       if (client === null && !uncheckedReported) {
         uncheckedReported = true;
@@ -213,7 +235,9 @@ type LangGraphClient = { threads: { getState(threadId: string): Promise<ThreadSt
 /** LangGraph's own id of a resume entry for a LangGraph interrupt, else undefined. */
 function langGraphIdOf(item: unknown): string | undefined {
   const parsed = parseInterruptId(isRecord(item) ? item.interruptId : undefined);
-  return parsed.kind === 'langgraph' || parsed.kind === 'langgraph-review' ? parsed.langGraphId : undefined;
+  return parsed.kind === 'langgraph' || parsed.kind === 'langgraph-review' || parsed.kind === 'langgraph-hitl'
+    ? parsed.langGraphId
+    : undefined;
 }
 
 /**
@@ -256,7 +280,7 @@ async function withoutStaleLangGraphAnswers(
       const pending = id === undefined ? undefined : interrupts.find((i) => i?.id === id);
       if (!pending || id === undefined) continue;
       const shown = fingerprints.get((item as Json).interruptId as string);
-      const now = approvalFingerprint(langGraphInterruptFor(id, pending.value));
+      const now = approvalFingerprint(langGraphInterruptFor(id, pending.value, (item as Json).interruptId));
       if (shown && shown.fingerprint !== now) return { refused: changedRefusal(shown.sent) };
     }
     const stale = resume.filter((item) => {
@@ -283,15 +307,22 @@ async function withoutStaleLangGraphAnswers(
   }
 }
 
-/** The interrupt a LangGraph interrupt value is shown as (what its fingerprint is taken of). */
-function langGraphInterruptFor(langGraphId: string, value: unknown): Json {
-  return fromLangGraph(
+/**
+ * The card a LangGraph interrupt value is shown as for the answer under `answeredId` (what its
+ * fingerprint is taken of): a `HITLRequest`'s card is the one at the answer's place.
+ */
+function langGraphInterruptFor(langGraphId: string, value: unknown, answeredId: unknown): Json {
+  const cards = fromLangGraph(
     langGraphId,
     value,
     {},
     () => fromLangGraphValue(langGraphId, value, {}),
     () => undefined,
   );
+  const parsed = parseInterruptId(answeredId);
+  if (parsed.kind !== 'langgraph-hitl') return cards[0] ?? {};
+  // A request that now holds another number of tool calls is another request, whatever its cards show.
+  return (cards.length === parsed.action.count ? cards[parsed.action.index] : undefined) ?? {};
 }
 
 type Report = (problem: string, event: unknown) => void;
@@ -299,7 +330,7 @@ type Report = (problem: string, event: unknown) => void;
 /** Why a resume is refused: the RUN_ERROR's message and code. */
 interface Refusal {
   message: string;
-  code: typeof INTERRUPT_ID_REFUSED | typeof INTERRUPT_CHANGED;
+  code: typeof INTERRUPT_ID_REFUSED | typeof INTERRUPT_CHANGED | typeof ANSWER_NOT_ALLOWED;
 }
 
 /** A resume entry's id as the browser sent it, and the fingerprint its signature vouches for. */
@@ -315,6 +346,30 @@ function changedRefusal(sent: string): Refusal {
   return {
     code: INTERRUPT_CHANGED,
     message: `The answer to interrupt ${quoteId(sent)} was refused (${INTERRUPT_CHANGED}): the request changed after it was shown (its tool or arguments differ). This request changed. Review it again.`,
+  };
+}
+
+/**
+ * The refusal of a resume whose answers to a LangChain `humanInTheLoopMiddleware` request cannot
+ * be delivered as its `{decisions}` (see `hitlResponses`): a decision the action does not allow,
+ * or a request not answered whole. Reads ids already verified.
+ */
+function hitlRefusal(input: RunAgentInput): Refusal | undefined {
+  const resume = (input as { resume?: unknown }).resume;
+  if (!Array.isArray(resume)) return undefined;
+  const answers: (HitlAnswer & { langGraphId: string })[] = [];
+  for (const item of resume) {
+    const parsed = parseInterruptId(isRecord(item) ? item.interruptId : undefined);
+    if (parsed.kind !== 'langgraph-hitl') continue;
+    const entry = item as unknown as ResumeEntry;
+    answers.push({ ...entry, action: parsed.action, langGraphId: parsed.langGraphId });
+  }
+  if (answers.length === 0) return undefined;
+  const built = hitlResponses(answers);
+  if ('responses' in built) return undefined;
+  return {
+    code: ANSWER_NOT_ALLOWED,
+    message: `The answer to interrupt ${quoteId(built.refused.interruptId)} was refused (${ANSWER_NOT_ALLOWED}): ${built.refused.problem}. The agent did not receive it.`,
   };
 }
 
@@ -407,18 +462,23 @@ function normalizeRunFinished(
 ): RunFinishedEvent {
   const outcome = (event as { outcome?: unknown }).outcome;
   if (isRecord(outcome) && outcome.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
-    const interrupts = outcome.interrupts.map((interrupt) => sign(isRecord(interrupt) ? normalizeStandard(interrupt, report) : interrupt));
-    const changed = interrupts.some((interrupt, i) => interrupt !== (outcome.interrupts as unknown[])[i]);
+    const interrupts = outcome.interrupts.flatMap((interrupt) =>
+      (isRecord(interrupt) ? normalizeStandard(interrupt, report) : [interrupt]).map(sign),
+    );
+    const changed =
+      interrupts.length !== outcome.interrupts.length ||
+      interrupts.some((interrupt, i) => interrupt !== (outcome.interrupts as unknown[])[i]);
     return changed ? ({ ...event, outcome: { ...outcome, interrupts } } as RunFinishedEvent) : event;
   }
   if (legacy.length === 0) return event;
   const interrupts: Json[] = [];
   const ids = new Set<string>();
   legacy.forEach((item, index) => {
-    const interrupt = fromLegacyEvent(item, runId, index, report);
-    if (!interrupt || ids.has(interrupt.id as string)) return;
-    ids.add(interrupt.id as string);
-    interrupts.push(interrupt);
+    for (const interrupt of fromLegacyEvent(item, runId, index, report)) {
+      if (ids.has(interrupt.id as string)) continue;
+      ids.add(interrupt.id as string);
+      interrupts.push(interrupt);
+    }
   });
   if (interrupts.length === 0) return event;
   return { ...event, outcome: { type: 'interrupt', interrupts: interrupts.map(sign) } } as RunFinishedEvent;
@@ -436,16 +496,20 @@ const OURS = [
   OWN_ID_PREFIX,
   MASTRA_ID_PREFIX,
   LANGGRAPH_REVIEW_ID_PREFIX,
+  LANGGRAPH_HITL_ID_PREFIX,
   LANGGRAPH_INTERRUPT_ID_PREFIX,
   MASTRA_APPROVAL_ID_PREFIX,
   LEGACY_INTERRUPT_ID_PREFIX,
 ];
 
-/** A standard interrupt: LangGraph's get our id; any payload that names its reason is lifted. */
-function normalizeStandard(interrupt: Json, report: Report): Json {
+/**
+ * A standard interrupt: LangGraph's get our id (a `HITLRequest` becomes one card per action
+ * request); any payload that names its reason is lifted.
+ */
+function normalizeStandard(interrupt: Json, report: Report): Json[] {
   const metadata = interrupt.metadata;
   const id = nonEmptyText(interrupt.id);
-  if (id && OURS.some((prefix) => id.startsWith(prefix))) return liftInterrupt({ ...interrupt, id: OWN_ID_PREFIX + id });
+  if (id && OURS.some((prefix) => id.startsWith(prefix))) return [liftInterrupt({ ...interrupt, id: OWN_ID_PREFIX + id })];
   if (id && isRecord(metadata) && isRecord(metadata.langgraph)) {
     const { raw, ...extra } = metadata.langgraph;
     return fromLangGraph(id, raw, extra, () => ({ ...interrupt, id: langGraphInterruptId(id) }), report);
@@ -458,31 +522,35 @@ function normalizeStandard(interrupt: Json, report: Report): Json {
     isRecord(metadata.mastra.suspendPayload) &&
     metadata.mastra.suspendPayload[MASTRA_APPROVAL_MARK] === true
   ) {
-    return liftInterrupt({ ...interrupt, id: `${MASTRA_APPROVAL_ID_PREFIX}${id}` });
+    return [liftInterrupt({ ...interrupt, id: `${MASTRA_APPROVAL_ID_PREFIX}${id}` })];
   }
-  return liftInterrupt(interrupt);
+  return [liftInterrupt(interrupt)];
 }
 
 /**
- * The interrupt for a LangGraph interrupt value: a review request (agent-inbox's `HumanInterrupt`)
- * becomes a direct-mode tool approval; one that cannot be read stays the `plain` interrupt, with
- * the problem in `metadata.langgraph.problem` for the card and in the console; any other value is
- * `plain`, lifted.
+ * The interrupts for a LangGraph interrupt value: a review request (agent-inbox's `HumanInterrupt`)
+ * becomes a direct-mode tool approval, a LangChain `humanInTheLoopMiddleware` request one per
+ * action request; one that cannot be read stays the `plain` interrupt, with the problem in
+ * `metadata.langgraph.problem` for the card and in the console; any other value is `plain`, lifted.
  */
-function fromLangGraph(langGraphId: string, value: unknown, extra: Json, plain: () => Json, report: Report): Json {
-  if (!isReviewRequest(value)) return liftInterrupt(plain());
-  const read = fromLangGraphReview(langGraphId, value, extra);
-  if ('interrupt' in read) return read.interrupt;
+function fromLangGraph(langGraphId: string, value: unknown, extra: Json, plain: () => Json, report: Report): Json[] {
+  let read: { interrupts: Json[] } | { problem: string };
+  if (isHitlRequest(value)) read = fromHitlRequest(langGraphId, value, extra);
+  else if (isReviewRequest(value)) {
+    const review = fromLangGraphReview(langGraphId, value, extra);
+    read = 'interrupt' in review ? { interrupts: [review.interrupt] } : review;
+  } else return [liftInterrupt(plain())];
+  if ('interrupts' in read) return read.interrupts;
   report(`${read.problem} It is shown as a plain interrupt.`, value);
   const fallback = plain();
   const metadata = isRecord(fallback.metadata) ? fallback.metadata : {};
   const langgraph = isRecord(metadata.langgraph) ? metadata.langgraph : {};
-  return { ...fallback, metadata: { ...metadata, langgraph: { ...langgraph, problem: read.problem } } };
+  return [{ ...fallback, metadata: { ...metadata, langgraph: { ...langgraph, problem: read.problem } } }];
 }
 
-/** The standard interrupt for one legacy `on_interrupt` event, or `undefined` for none. */
-function fromLegacyEvent({ value, rawEvent }: LegacyEvent, runId: string, index: number, report: Report): Json | undefined {
-  if (value === undefined || value === null) return undefined;
+/** The standard interrupts for one legacy `on_interrupt` event (none, one, or a `HITLRequest`'s cards). */
+function fromLegacyEvent({ value, rawEvent }: LegacyEvent, runId: string, index: number, report: Report): Json[] {
+  if (value === undefined || value === null) return [];
   // @ag-ui/langgraph sends the interrupt itself as `rawEvent`: `{id, value, ns?, resumable?, when?}`.
   if (isRecord(rawEvent) && nonEmptyText(rawEvent.id) && 'value' in rawEvent) {
     const { ns, resumable, when } = rawEvent;
@@ -498,12 +566,12 @@ function fromLegacyEvent({ value, rawEvent }: LegacyEvent, runId: string, index:
   const decoded = decodeValue(value);
   if (decoded.ok && isRecord(decoded.value) && decoded.value.type === 'mastra_suspend') {
     const interrupt = fromMastraWrapper(decoded.value, runId);
-    if (interrupt) return liftInterrupt(interrupt);
+    if (interrupt) return [liftInterrupt(interrupt)];
   }
   const agentId = decoded.ok && isRecord(decoded.value) ? nonEmptyText(decoded.value.id) : undefined;
   const { id, problem } = legacyInterruptId(runId, index, { ...(agentId ? { agentId } : {}), event: value });
   if (problem) report(problem, value);
-  return fromLegacyData(id, value);
+  return [fromLegacyData(id, value)];
 }
 
 /**
@@ -518,6 +586,7 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
   if (isRecord(forwarded.command)) return input;
 
   const langGraph: { entry: ResumeEntry; langGraphId: string }[] = [];
+  const hitl: (HitlAnswer & { langGraphId: string })[] = [];
   const legacy: { entry: ResumeEntry; key: string; event?: { value: unknown } }[] = [];
   const rest: unknown[] = [];
   let changed = false;
@@ -547,6 +616,9 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
       const { response, problem } = reviewResponse(entry.status, entry.payload, parsed.review);
       if (problem) report(problem, entry);
       langGraph.push({ entry: { ...entry, status: 'resolved', payload: response }, langGraphId: parsed.langGraphId });
+    } else if (entry && parsed.kind === 'langgraph-hitl') {
+      // Gathered: the answers to one request's cards go back as its one {decisions}.
+      hitl.push({ ...entry, action: parsed.action, langGraphId: parsed.langGraphId });
     } else if (entry && parsed.kind === 'legacy') {
       if (parsed.problem) report(parsed.problem, entry.interruptId);
       legacy.push({
@@ -555,6 +627,25 @@ function translateResume(input: RunAgentInput, report: Report): RunAgentInput {
         ...(parsed.carried && 'event' in parsed.carried ? { event: { value: parsed.carried.event } } : {}),
       });
     } else rest.push(item);
+  }
+  // Checked before the run starts (hitlRefusal): every request here is answered whole and as it allows.
+  const built = hitlResponses(hitl);
+  const hitlAnswers: Map<string, HitlResponse> = 'responses' in built ? built.responses : new Map();
+  for (const [langGraphId, response] of hitlAnswers) {
+    langGraph.push({ entry: { interruptId: langGraphId, status: 'resolved', payload: response }, langGraphId });
+  }
+  if ('leftOpen' in built && built.leftOpen.length > 0) {
+    report(
+      `Every card of a humanInTheLoopMiddleware request was dismissed, but ${built.leftOpen[0].name} does not allow reject, so the request has no decisions to give; it stays open.`,
+      hitl,
+    );
+    // Addressed to no interrupt, so the resume stays a map that reaches no node (see withoutStaleLangGraphAnswers).
+    if (langGraph.length === 0) {
+      langGraph.push({
+        entry: { interruptId: NO_LANGGRAPH_INTERRUPT, status: 'resolved', payload: null },
+        langGraphId: NO_LANGGRAPH_INTERRUPT,
+      });
+    }
   }
   if (langGraph.length === 0 && legacy.length === 0) return changed ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input;
 

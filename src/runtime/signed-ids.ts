@@ -15,6 +15,12 @@ export const INTERRUPT_ID_REFUSED = 'interrupt_id_refused';
 /** The `code` of the RUN_ERROR that ends a run whose approval was given to a request that has changed since it was shown. */
 export const INTERRUPT_CHANGED = 'interrupt_changed';
 
+/**
+ * The `code` of the RUN_ERROR that ends a run whose answer the request does not take: a decision a
+ * LangChain `humanInTheLoopMiddleware` action does not allow, or its request not answered whole.
+ */
+export const ANSWER_NOT_ALLOWED = 'answer_not_allowed';
+
 /** What the missing secret error says; a test and the docs quote it. */
 export const MISSING_SECRET =
   `${LOG} normalizeInterrupts() needs a secret to sign the interrupt ids it sends to the browser: ` +

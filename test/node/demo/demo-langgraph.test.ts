@@ -95,6 +95,25 @@ describe('demo server: the LangGraph agent', () => {
     expect(lastText(agent)).not.toContain('Deployed');
   });
 
+  it('given the release pill, LangChain humanInTheLoopMiddleware asks three approvals at once; one resume runs the three tools', async () => {
+    const { agent, interrupts } = await say('Release v2: tag it, email the team and delete the release branch.');
+    expect(interrupts.map((i) => toolCallOf(unwrapInterrupt(i)))).toMatchObject([
+      { toolName: 'tag_release', args: { version: 'v2.0.0' }, editable: true, rejectable: false },
+      { toolName: 'send_email', args: { to: 'team@example.com' }, editable: true, rejectable: true },
+      { toolName: 'delete_branch', args: { name: 'release-candidate' }, editable: false, rejectable: true },
+    ]);
+    await run(agent, {
+      resume: interrupts.map((i, n) => ({
+        interruptId: i.id,
+        status: 'resolved',
+        payload: n === 0 ? { approved: true, editedArgs: { version: 'v2.0.1' } } : { approved: true },
+      })),
+    });
+    expect(lastText(agent)).toBe(
+      'Done. tag_release: Tagged v2.0.1. | send_email: Sent "v2.0.0 is out" to team@example.com. | delete_branch: Deleted the branch release-candidate.',
+    );
+  });
+
   it('answers anything else in plain text, without a card', async () => {
     const { agent, interrupts } = await say('Hello');
     expect(interrupts).toEqual([]);
