@@ -123,6 +123,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'DirectToolApprovalInterrupt',
     'DirectToolApprovalMetadata',
     'INTERRUPTS_SECRET_ENV',
+    'ANSWER_NOT_ALLOWED',
     'INTERRUPT_CHANGED',
     'INTERRUPT_ID_REFUSED',
     'InterruptReason',
