@@ -6,6 +6,7 @@ import {
   keyOf,
   statusOf,
   NOT_HANDED_OVER,
+  REQUEST_CHANGED,
   type InterruptAnswer,
   type InterruptKey,
   type ResumeEntry,
@@ -148,7 +149,7 @@ export class InterruptController<View = unknown> {
   #anchors = new Map<string, string | null>();
   #scheduled = new Map<string, () => void>();
   /** The resume on its way, and the input of the run that carries it once it started. */
-  #inflight?: { batch: SessionBatch; run?: object; failure?: string; finished?: boolean; elsewhere?: ResumeEntry[] };
+  #inflight?: { batch: SessionBatch; run?: object; failure?: string; finished?: boolean; elsewhere?: ResumeEntry[]; final?: boolean };
   #answerFirst?: string;
   /** How many times the agent stopped for interrupts: a new stop means new cards, even for the same ids. */
   #raises = 0;
@@ -280,6 +281,8 @@ export class InterruptController<View = unknown> {
         if (!inflight) return;
         inflight.failure = errorText(event?.message, 'The agent reported an error.');
         // A durable runner refused the answer: another device's came first, and it says which.
+        // The request changed since the card showed it: sending the same answer again cannot work.
+        if (event?.code === ResumeRefusal.Changed) Object.assign(inflight, { failure: REQUEST_CHANGED, final: true });
         if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
           inflight.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
         }
@@ -652,6 +655,7 @@ export class InterruptController<View = unknown> {
   /** `batch` is no longer on its way: delivered, or failed with `failure`. */
   #landed(batch: SessionBatch, failure?: string) {
     const elsewhere = this.#inflight?.batch === batch ? this.#inflight.elsewhere : undefined;
+    const final = this.#inflight?.batch === batch && this.#inflight.final === true;
     if (this.#inflight?.batch === batch) this.#inflight = undefined;
     const messages = this.#agent?.messages;
     const chatUnanswered = messages?.[messages.length - 1]?.role === 'user';
@@ -659,7 +663,7 @@ export class InterruptController<View = unknown> {
     const decisions = elsewhere
       ? this.session.answeredElsewhere(batch.batchId, elsewhere)
       : failure
-        ? this.session.notDelivered(batch.batchId, failure)
+        ? this.session.notDelivered(batch.batchId, failure, !final)
         : this.session.delivered(batch.batchId, chatUnanswered);
     batch.keys.forEach((k) => this.#sync(k));
     this.#emit();

@@ -120,10 +120,19 @@ export enum RenderMode {
 }
 
 /**
- * The `code` of the RUN_ERROR a durable runner ends a refused resume with. `AlreadyAnswered`
- * also carries `answers`: the resume entries that won, so the card can show the answer that counts.
+ * The `code` of the RUN_ERROR that ends a refused resume: the server half never hands it to the
+ * agent. `AlreadyAnswered` (the durable runner) also carries `answers`: the resume entries that won,
+ * so the card can show the answer that counts.
  */
 export enum ResumeRefusal {
+  /** Another device's answer came first (the durable runner). */
   AlreadyAnswered = 'interrupt_already_answered',
+  /** No such interrupt is open on that thread (the durable runner). */
   NotOpen = 'interrupt_not_open',
+  /** An id the server did not issue, or altered, or for another thread (`normalizeInterrupts()`). */
+  IdRefused = 'interrupt_id_refused',
+  /** The approval was given to a request that changed since the card showed it (`normalizeInterrupts()`). */
+  Changed = 'interrupt_changed',
+  /** An answer the request does not take, such as a decision a LangChain action does not allow. */
+  AnswerNotAllowed = 'answer_not_allowed',
 }

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { InterruptReason } from '../protocol/constants';
+import { InterruptReason, ResumeRefusal } from '../protocol/constants';
 import { isRecord } from '../unwrap/guards';
 import { LOG } from '../log';
 
@@ -11,15 +11,15 @@ export const SECRET_ENV = 'COPILOTKIT_INTERRUPTS_SECRET';
 export const MIN_SECRET_LENGTH = 32;
 
 /** The `code` of the RUN_ERROR that ends a run whose resume names an id the server did not issue (or not like this). */
-export const INTERRUPT_ID_REFUSED = 'interrupt_id_refused';
+export const INTERRUPT_ID_REFUSED = ResumeRefusal.IdRefused;
 /** The `code` of the RUN_ERROR that ends a run whose approval was given to a request that has changed since it was shown. */
-export const INTERRUPT_CHANGED = 'interrupt_changed';
+export const INTERRUPT_CHANGED = ResumeRefusal.Changed;
 
 /**
  * The `code` of the RUN_ERROR that ends a run whose answer the request does not take: a decision a
  * LangChain `humanInTheLoopMiddleware` action does not allow, or its request not answered whole.
  */
-export const ANSWER_NOT_ALLOWED = 'answer_not_allowed';
+export const ANSWER_NOT_ALLOWED = ResumeRefusal.AnswerNotAllowed;
 
 /** What the missing secret error says; a test and the docs quote it. */
 export const MISSING_SECRET =

@@ -2,6 +2,7 @@ export {
   InterruptSession,
   isPastExpiry,
   NOT_HANDED_OVER,
+  REQUEST_CHANGED,
   keyOf,
   sameKey,
   statusOf,

@@ -159,6 +159,8 @@ export const NOT_HANDED_OVER =
   'Not sent: CopilotKit no longer had this interrupt open (or the agent refused the run), so the answer never reached the agent.';
 const NO_LONGER_OPEN = 'The interrupt is no longer open, so the answer could not be sent.';
 const SUPERSEDED = 'Not sent: the agent asked something new before every card of this set was answered.';
+/** The approval was given to a request that changed since it was shown: the server refused it. */
+export const REQUEST_CHANGED = 'This request changed. Review it again.';
 const ANSWERED_ELSEWHERE_UNSENT = 'Not sent: another device answered this set first.';
 const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
 const expiredBeforeSent = (key: InterruptKey) => `Not sent: interrupt "${key.id}" expired before the answer went out.`;
@@ -461,14 +463,15 @@ export class InterruptSession {
   }
 
   /** The resume of `batchId` did not reach the agent (the run failed, or never started). */
-  notDelivered(batchId: number, message: string): SessionDecision[] {
+  notDelivered(batchId: number, message: string, canRetry = true): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
     // Everything the batch carried failed with it, the `cancelled` owed for an expired interrupt too:
     // the agent still waits for it, so its card says why and Retry sends it again.
     const failed = this.#entriesOf(batch.keys).filter((e) => e.phase === 'sending' || (e.phase === 'expired' && e.cancelSent));
     for (const entry of failed) entry.cancelSent = false;
-    return this.#fail(failed, message, batch);
+    // A refusal the same answer would meet again (the request changed) offers no Retry.
+    return this.#fail(failed, message, canRetry ? batch : undefined);
   }
 
   /**

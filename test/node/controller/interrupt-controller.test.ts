@@ -92,6 +92,25 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     expect(agent.pendingInterrupts ?? []).toEqual([]);
   });
 
+  it('given an approval the server refuses because the request changed, should say so and offer no Retry of the same answer', async () => {
+    const { agent, core, history, controller } = setUp((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(ask('a')))]
+        : [
+            {
+              type: EventType.RUN_ERROR,
+              message: 'interrupt "a": the approval no longer matches.',
+              code: 'interrupt_changed',
+            } as unknown as BaseEvent,
+          ],
+    );
+    await core.runAgent({ agent });
+    controller.answer(controller.waiting[0]!, { approved: true });
+    await until(() => history.get('thread-1', 'a')?.status === 'error');
+    expect(history.get('thread-1', 'a')?.error).toBe('This request changed. Review it again.');
+    expect(controller.canRetry('a')).toBe(false);
+  });
+
   it('given a dismissal, should send cancelled for it and keep the card as cancelled', async () => {
     const { agent, core, history, controller } = setUp((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(ask('a')))] : [runStarted(input), runFinished(input)],
