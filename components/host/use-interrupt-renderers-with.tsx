@@ -1,7 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, type ComponentType, type ReactElement } from 'react';
 import { useAgent, useCopilotKit, useInterrupt } from '@copilotkit/react-core/v2';
 import { createInterruptHistory, type InterruptHistory } from '../../src/history';
-import { unwrapInterrupts } from '../../src/unwrap';
 import { LastResortCard } from './last-resort-card';
 import { controllerRegistry } from '../../src/controller/controller-registry';
 import { createInterruptEcho, type CustomMessageRendererProps } from './interrupt-echo';
@@ -118,7 +117,7 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
     renderInChat,
     render: (props) => {
       const kind = props.interrupts?.length ? 'standard' : 'legacy';
-      const interrupts = controller.setOpen(kind, unwrapInterrupts(props), { resolve: props.resolve, cancel: props.cancel });
+      const interrupts = controller.setOpen(kind, controller.unwrap(props), { resolve: props.resolve, cancel: props.cancel });
       return <InterruptSlot controller={controller} interrupts={interrupts} />;
     },
   } as Parameters<typeof useInterrupt>[0]) as ReactElement | undefined;

@@ -261,7 +261,7 @@ export class InterruptController<View = unknown> {
         for (const key of this.session.openSet) this.#anchors.set(keyOf(key), anchor);
         // Drawn now: CopilotKit's `useInterrupt` shows the set once the run is over, and one that
         // mounted during the run (the hook remounted) never hears of it (AG-UI keeps a run's subscribers).
-        this.setOpen('standard', unwrapInterrupts({ interrupts }));
+        this.setOpen('standard', this.unwrap({ interrupts }));
         this.#emit();
       },
       onCustomEvent: ({ event, input, messages }) => {
@@ -418,6 +418,25 @@ export class InterruptController<View = unknown> {
     const record = this.history.get(this.session.threadId, id);
     return record !== undefined && record.anchor !== anchor;
   };
+
+  /** The last standard set unwrapped: the raw interrupts it was read from, and what they read as. */
+  #unwrapped?: { raw: readonly unknown[]; cards: UnwrappedInterrupt[] };
+
+  /**
+   * `unwrapInterrupts`, once per stop: CopilotKit's render hands over the very interrupts the
+   * agent's RUN_FINISHED carried, which the controller read when the agent stopped, and a large or
+   * hostile set should not be sanitised twice. Another set (or a legacy event) is read afresh.
+   */
+  unwrap(source: { interrupts?: unknown; event?: unknown }): UnwrappedInterrupt[] {
+    const raw = source.interrupts;
+    const last = this.#unwrapped;
+    if (Array.isArray(raw) && raw.length > 0 && last && raw.length === last.raw.length && raw.every((item, i) => item === last.raw[i])) {
+      return last.cards;
+    }
+    const cards = unwrapInterrupts(source as Parameters<typeof unwrapInterrupts>[0]);
+    if (Array.isArray(raw) && raw.length > 0) this.#unwrapped = { raw: [...raw], cards };
+    return cards;
+  }
 
   /**
    * The interrupts CopilotKit currently shows, as the cards to draw. Called from the `useInterrupt`
