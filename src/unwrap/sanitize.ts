@@ -87,7 +87,14 @@ export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudg
         const out: unknown[] = [];
         const length = input.length;
         for (let i = 0; i < length && !tooMany; i++) {
-          const item = copy(input[i], depth + 1);
+          let read: unknown;
+          try {
+            read = input[i];
+          } catch {
+            unreadable = true;
+            read = undefined;
+          }
+          const item = copy(read, depth + 1);
           out.push(item === undefined ? null : item);
         }
         return out;
@@ -110,7 +117,16 @@ export function sanitize(value: unknown, budget: UnwrapBudget = createUnwrapBudg
           unsafeKeys.add(key);
           continue;
         }
-        const item = copy((input as Record<string, unknown>)[key], depth + 1);
+        // One value that throws when read (a getter, a proxy trap) is left out alone: the others,
+        // the id and reason among them, are still read.
+        let read: unknown;
+        try {
+          read = (input as Record<string, unknown>)[key];
+        } catch {
+          unreadable = true;
+          continue;
+        }
+        const item = copy(read, depth + 1);
         if (item !== undefined) out[key] = item;
       }
       return out;

@@ -84,3 +84,41 @@ describe('unwrapInterrupt on arbitrary input', () => {
     expect(u.message).toHaveLength(3_000_000);
   });
 });
+
+describe('unwrapInterrupt on objects with values that throw when read', () => {
+  const field = fc.constantFrom('message', 'metadata', 'toolCallId', 'responseSchema', 'expiresAt', 'extra');
+
+  it('given any top-level getters that throw, should keep the readable id, reason and the other fields, and say what it could not read', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(field, { minLength: 1, maxLength: 4 }), fc.string({ minLength: 1 }), (throwing, id) => {
+        const interrupt: Record<string, unknown> = { id, reason: 'acme:ask', message: 'Still here', metadata: { kept: true } };
+        for (const key of throwing) {
+          Object.defineProperty(interrupt, key, {
+            enumerable: true,
+            get: () => {
+              throw new Error(`cannot read ${key}`);
+            },
+          });
+        }
+        const read = unwrapInterrupt(interrupt);
+        expect(read.id).toBe(id);
+        expect(read.reason).toBe('acme:ask');
+        expect(read.problem).toContain('Some values could not be read.');
+        if (!throwing.includes('message')) expect(read.message).toBe('Still here');
+        if (!throwing.includes('metadata')) expect(read.metadata).toMatchObject({ kept: true });
+      }),
+    );
+  });
+
+  it('given an array item that throws when read, should keep the other items', () => {
+    const items: unknown[] = [{ id: 'a', reason: 'acme:ask' }, undefined, { id: 'c', reason: 'acme:ask' }];
+    Object.defineProperty(items, 1, {
+      get: () => {
+        throw new Error('cannot read item 1');
+      },
+    });
+    const read = unwrapInterrupt({ id: 'x', reason: 'acme:ask', metadata: { items } });
+    expect(read.id).toBe('x');
+    expect((read.metadata as { items: unknown[] }).items).toEqual([{ id: 'a', reason: 'acme:ask' }, null, { id: 'c', reason: 'acme:ask' }]);
+  });
+});
