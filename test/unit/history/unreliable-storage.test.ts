@@ -276,3 +276,38 @@ describe('always-allowed tools stored as garbage', () => {
     );
   });
 });
+
+describe('an async store that finishes its writes out of order', () => {
+  it('given answers saved one after another, should end up holding the last, whatever order the store finishes in', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(20), { minLength: 2, maxLength: 6 }), async (delays) => {
+        const stored = new Map<string, string>();
+        let writes = 0;
+        // Each write takes its own time: a later one may finish first.
+        const persistence: InterruptHistoryPersistence = {
+          get: (key) => stored.get(key) ?? null,
+          set: (key, value) => {
+            const delay = delays[writes++ % delays.length]!;
+            return new Promise<void>((resolve) => setTimeout(() => (stored.set(key, value), resolve()), delay));
+          },
+        };
+        const history = createInterruptHistory({ persistence });
+        delays.forEach((_, n) =>
+          history.record({
+            threadId: 't',
+            id: `i-${n}`,
+            reason: 'acme:ask',
+            interrupt: unwrapInterrupt({ id: `i-${n}`, reason: 'acme:ask' }),
+            status: 'resolved',
+            result: n,
+            anchor: null,
+          }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const reloaded = createInterruptHistory({ persistence });
+        expect(reloaded.getSnapshot('t').map((r) => r.id)).toEqual(delays.map((_, n) => `i-${n}`));
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
