@@ -41,10 +41,15 @@ function createHost(
   return { controller, Echo };
 }
 
-/** The host kept under `key`, unless the app now gives another history. */
+/**
+ * The host kept under `key`, unless the app now gives another history. A host whose set is still
+ * open (or whose answers are on their way) is kept until it is done, whatever history comes: the
+ * open cards and an answer waiting for its siblings live in it, and a component that creates its
+ * history on every mount would otherwise strand them.
+ */
 function hostFor(key: object, history: InterruptHistory | undefined, create: () => Host): Host {
   const existing = hosts.get(key);
-  if (existing && (!history || existing.controller.history === history)) return existing;
+  if (existing && (!history || existing.controller.history === history || existing.controller.busy)) return existing;
   const created = create();
   hosts.set(key, created);
   return created;

@@ -760,6 +760,11 @@ export class InterruptController<View = unknown> {
     return (this.session.openSet.length && open?.raises === this.#raises && open.cards) || NONE;
   }
 
+  /** Whether a set is open or answers are on their way: this controller holds what the user is doing. */
+  get busy(): boolean {
+    return this.session.openSet.length > 0 || this.#inflight !== undefined;
+  }
+
   /** How many cards of the waiting set still wait for the user (not answered, dismissed or expired). */
   get pendingCount(): number {
     return this.waiting.length === 0 ? 0 : this.session.openSet.filter((key) => this.session.get(key)?.phase === 'open').length;
