@@ -19,20 +19,23 @@ type Resume = Array<{ interruptId: string; status: string; payload?: unknown }>;
 const resumeOf = (input: RunAgentInput) => (input as { resume?: Resume }).resume;
 
 /** Raises `ask-<runId>` on a new message; answers a resume with two messages (the thread's turn). */
-function conversationAgent(received?: Map<string, number[]>) {
-  return new ScriptedAgent((input) => {
-    const resume = resumeOf(input);
-    if (resume?.length) {
-      received?.get(input.threadId)?.push(performance.now());
-      return [
-        runStarted(input),
-        ...textMessage(`a-${input.runId}`, 'Done.'),
-        ...textMessage(`b-${input.runId}`, 'Anything else?'),
-        runFinished(input),
-      ];
-    }
-    return [runStarted(input), runFinished(input, interruptOutcome({ id: `ask-${input.runId}`, reason: 'acme:ask', message: 'Go on?' }))];
-  });
+function conversationAgent(received?: Map<string, number[]>, threadId?: string) {
+  return new ScriptedAgent(
+    (input) => {
+      const resume = resumeOf(input);
+      if (resume?.length) {
+        if (threadId) received?.get(threadId)?.push(performance.now());
+        return [
+          runStarted(input),
+          ...textMessage(`a-${input.runId}`, 'Done.'),
+          ...textMessage(`b-${input.runId}`, 'Anything else?'),
+          runFinished(input),
+        ];
+      }
+      return [runStarted(input), runFinished(input, interruptOutcome({ id: `ask-${input.runId}`, reason: 'acme:ask', message: 'Go on?' }))];
+    },
+    threadId ? { threadId } : {},
+  );
 }
 
 const input = (threadId: string, extra: Partial<RunAgentInput> & { resume?: Resume } = {}): RunAgentInput =>
@@ -106,11 +109,11 @@ export interface ConcurrencyResult {
  */
 export async function measureConcurrent(label: string, first: AgentRunner, second: AgentRunner, threads = 200): Promise<ConcurrencyResult> {
   const received = new Map<string, number[]>();
-  const agent = conversationAgent(received);
   const ids = Array.from({ length: threads }, () => `load-${randomUUID()}`);
   for (const id of ids) received.set(id, []);
   const start = performance.now();
-  const sent = await Promise.all(ids.map((id) => turn(first, agent, id, 0, second)));
+  // One agent per thread, as CopilotRuntime clones the registered agent for every request.
+  const sent = await Promise.all(ids.map((id) => turn(first, conversationAgent(received, id), id, 0, second)));
   const seconds = (performance.now() - start) / 1000;
   const latencies = ids.flatMap((id, i) => (received.get(id)!.length ? [received.get(id)![0]! - sent[i]!.started] : []));
   return {
@@ -129,7 +132,8 @@ export async function runnerStores(): Promise<{ stores: RunnerStore[]; postgres:
   const dirs: string[] = [];
   const opened: InterruptRunner[] = [];
   const stores: RunnerStore[] = [
-    { label: 'InMemoryAgentRunner', open: () => new InMemoryAgentRunner(), close: async () => {} },
+    // Its default keeps 100 runs per thread; the seeded thread has 200, so the cap is raised to hold them all.
+    { label: 'InMemoryAgentRunner', open: () => new InMemoryAgentRunner({ maxRunsPerThread: 1000 }), close: async () => {} },
     {
       label: 'embedded (PGlite)',
       open: () => {
