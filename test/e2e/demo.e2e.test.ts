@@ -234,7 +234,7 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
       const demoTab = await openDemo();
       await demoTab.page
         .getByTestId('copilot-suggestion')
-        .filter({ hasText: /approval/i })
+        .filter({ hasText: 'Request a deploy approval' })
         .click();
       const card = demoTab.transcript.getByTestId('approval-card');
       await card.waitFor();
