@@ -232,10 +232,7 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
   describe('approval', () => {
     it('shows the ticket, refreshes until approved, and keeps the read-only echo after the agent answers', async () => {
       const demoTab = await openDemo();
-      await demoTab.page
-        .getByTestId('copilot-suggestion')
-        .filter({ hasText: 'Request a deploy approval' })
-        .click();
+      await demoTab.page.getByTestId('copilot-suggestion').filter({ hasText: 'Request a deploy approval' }).click();
       const card = demoTab.transcript.getByTestId('approval-card');
       await card.waitFor();
       await expect.poll(() => card.getByTestId('approval-status').textContent()).toMatch(/pending/i);
