@@ -2,25 +2,9 @@ import { isRecord } from '../unwrap/guards';
 import { unwrapInterrupt } from '../unwrap';
 import { describe } from './database';
 import type { InterruptRecord, InterruptRunner, InterruptStatus } from './interrupt-runner';
+import type { InboxInterrupt } from '../inbox/pending-interrupts';
 
-/** One interrupt as the inbox endpoint sends it: what a list of waiting threads shows. */
-export interface InboxInterrupt {
-  threadId: string;
-  interruptId: string;
-  /** The effective reason (a Mastra suspend payload's own reason lifted, as the cards read it). */
-  reason: string;
-  /** A short name for what is asked: the approval ticket's title, the first question, the meeting topic, or the tool's name. */
-  title: string | null;
-  /** The interrupt's own message, when it had one. */
-  message: string | null;
-  /** ISO 8601. */
-  raisedAt: string;
-  /** ISO 8601, or `null` when the interrupt does not expire. */
-  expiresAt: string | null;
-  status: InterruptStatus;
-  /** ISO 8601, or `null` while open. */
-  answeredAt: string | null;
-}
+export type { InboxInterrupt };
 
 /** The JSON body of a successful `GET`. */
 export interface InboxResponse {
