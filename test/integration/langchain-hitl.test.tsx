@@ -1,9 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
-import { normalizeInterrupts } from '../../src/runtime';
-import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
-import { renderChat, sendMessage } from './harness';
+import type { ScriptedAgent } from '../helpers/scripted-agent';
+import { sendMessage } from './harness';
+import { chatWithLangGraphValue, graphResume } from './langgraph-chat';
 
 // A LangChain humanInTheLoopMiddleware request (HITLRequest) as @ag-ui/langgraph sends it with
 // emitInterruptOutcome, through the real normalizeInterrupts() middleware, the real provider and
@@ -27,29 +26,10 @@ const HITL_REQUEST = {
   ],
 };
 
-function chatWithRequest() {
-  const agent = new ScriptedAgent((input, n) =>
-    n === 0
-      ? [
-          runStarted(input),
-          runFinished(
-            input,
-            interruptOutcome({ id: LANGGRAPH_ID, reason: 'langgraph:interrupt', metadata: { langgraph: { raw: HITL_REQUEST } } }),
-          ),
-        ]
-      : [runStarted(input), ...textMessage(`reply-${n}`, 'Understood.'), runFinished(input)],
-  );
-  agent.use(normalizeInterrupts());
-  renderChat({ agent, config: { resolveDelayMs: 0, defaults: { 'aidev:tool_approval': ToolApprovalCard } } });
-  return agent;
-}
+const chatWithRequest = () => chatWithLangGraphValue(LANGGRAPH_ID, HITL_REQUEST);
 
 /** What the middleware's interrupt() gets back: LangGraph's resume map holds the one HITLResponse. */
-const graphGot = (agent: ScriptedAgent) => {
-  const run = agent.runs[1] as { resume?: unknown; forwardedProps?: { command?: { resume?: Record<string, unknown> } } };
-  expect(run.resume).toBeUndefined();
-  return run.forwardedProps?.command?.resume?.[LANGGRAPH_ID];
-};
+const graphGot = (agent: ScriptedAgent) => graphResume(agent, LANGGRAPH_ID);
 const cardOf = async (message: string) => (await screen.findByText(message)).closest('[data-testid="approval-card"]') as HTMLElement;
 
 describe('A LangChain humanInTheLoopMiddleware request in the chat', () => {

@@ -1,9 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
-import { normalizeInterrupts } from '../../src/runtime';
-import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
-import { renderChat, sendMessage } from './harness';
+import type { ScriptedAgent } from '../helpers/scripted-agent';
+import { sendMessage } from './harness';
+import { chatWithLangGraphValue, graphResume } from './langgraph-chat';
 
 // A LangGraph review request (agent-inbox's HumanInterrupt) as @ag-ui/langgraph sends it with
 // emitInterruptOutcome, through the real normalizeInterrupts() middleware, the real provider and
@@ -17,29 +16,10 @@ const request = (config: Record<string, unknown>) => ({
 });
 const ALL = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
 
-function chatWithReview(config: Record<string, unknown>, value: unknown = [request(config)]) {
-  const agent = new ScriptedAgent((input, n) =>
-    n === 0
-      ? [
-          runStarted(input),
-          runFinished(
-            input,
-            interruptOutcome({ id: LANGGRAPH_ID, reason: 'langgraph:interrupt', metadata: { langgraph: { raw: value } } }),
-          ),
-        ]
-      : [runStarted(input), ...textMessage(`reply-${n}`, 'Understood.'), runFinished(input)],
-  );
-  agent.use(normalizeInterrupts());
-  renderChat({ agent, config: { resolveDelayMs: 0, defaults: { 'aidev:tool_approval': ToolApprovalCard } } });
-  return agent;
-}
+const chatWithReview = (config: Record<string, unknown>, value: unknown = [request(config)]) => chatWithLangGraphValue(LANGGRAPH_ID, value);
 
-/** What the graph resumes with: LangGraph's resume map, keyed by its own interrupt id, holds the HumanResponse list. */
-const graphGot = (agent: ScriptedAgent) => {
-  const run = agent.runs[1] as { resume?: unknown; forwardedProps?: { command?: { resume?: Record<string, unknown> } } };
-  expect(run.resume).toBeUndefined();
-  return run.forwardedProps?.command?.resume?.[LANGGRAPH_ID];
-};
+/** What the graph resumes with: the HumanResponse list, under LangGraph's own interrupt id. */
+const graphGot = (agent: ScriptedAgent) => graphResume(agent, LANGGRAPH_ID);
 
 describe('A LangGraph review request in the chat', () => {
   it('given a request that allows accept and ignore only, should offer Approve and Dismiss but no Edit, Reject or reason, and answer accept', async () => {

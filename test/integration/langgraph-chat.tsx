@@ -1,0 +1,31 @@
+import { expect } from 'vitest';
+import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
+import { normalizeInterrupts } from '../../src/runtime';
+import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../helpers/scripted-agent';
+import { renderChat } from './harness';
+
+/**
+ * The chat with the built-in approval card, and an agent standing where @ag-ui/langgraph would
+ * (with emitInterruptOutcome): its first run stops with the LangGraph interrupt `langGraphId`
+ * whose value is `value`, behind the real normalizeInterrupts(); later runs reply "Understood.".
+ */
+export function chatWithLangGraphValue(langGraphId: string, value: unknown): ScriptedAgent {
+  const agent = new ScriptedAgent((input, n) =>
+    n === 0
+      ? [
+          runStarted(input),
+          runFinished(input, interruptOutcome({ id: langGraphId, reason: 'langgraph:interrupt', metadata: { langgraph: { raw: value } } })),
+        ]
+      : [runStarted(input), ...textMessage(`reply-${n}`, 'Understood.'), runFinished(input)],
+  );
+  agent.use(normalizeInterrupts());
+  renderChat({ agent, config: { resolveDelayMs: 0, defaults: { 'aidev:tool_approval': ToolApprovalCard } } });
+  return agent;
+}
+
+/** What the graph resumes with: LangGraph's resume map, keyed by its own interrupt id (never a standard resume). */
+export function graphResume(agent: ScriptedAgent, langGraphId: string): unknown {
+  const run = agent.runs[1] as { resume?: unknown; forwardedProps?: { command?: { resume?: Record<string, unknown> } } };
+  expect(run.resume).toBeUndefined();
+  return run.forwardedProps?.command?.resume?.[langGraphId];
+}
