@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { resolveLabels } from '../src/i18n/labels';
 import type { InterruptLocale } from '../src/i18n/locale';
 import { noticeShows, waitingTitle } from '../src/notice';
@@ -42,7 +42,8 @@ export function useWaitingNotice(
   const hidden = useHidden();
   const shown = useRef<{ base: string; text: string } | null>(null);
   const notice = useRef<Notification | null>(null);
-  const label = resolveLabels(locale, labels).waitingTitle;
+  // Resolved once per language, not on every render of the hook (it builds a whole label table).
+  const label = useMemo(() => resolveLabels(locale, labels).waitingTitle, [locale, labels]);
 
   // The title: set while the notice shows, the page's own title put back after.
   useEffect(() => {
