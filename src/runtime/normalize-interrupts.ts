@@ -143,7 +143,12 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       let closed = false;
       const refuse = (refusal: Refusal) => {
         // The agent never sees a refused resume; the run ends with what was wrong and which id.
-        subscriber.next({ type: 'RUN_ERROR', message: refusal.message, code: refusal.code } as BaseEvent);
+        subscriber.next({
+          type: 'RUN_ERROR',
+          message: refusal.message,
+          code: refusal.code,
+          ...(refusal.interrupts ? { interrupts: refusal.interrupts } : {}),
+        } as BaseEvent);
         subscriber.complete();
       };
       const verified = verifyResume(
@@ -177,7 +182,7 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       if (!client) subscription = start(input);
       else {
         // LangGraph answers: only those whose interrupt is still open go on (see withoutStaleLangGraphAnswers).
-        withoutStaleLangGraphAnswers(input, client, report, fingerprints)
+        withoutStaleLangGraphAnswers(input, client, report, fingerprints, (interrupt) => signOurs(interrupt, key, input.threadId))
           .then((checked) => {
             if (closed) return;
             if ('refused' in checked) {
@@ -267,6 +272,7 @@ async function withoutStaleLangGraphAnswers(
   client: LangGraphClient,
   report: Report,
   fingerprints: Map<string, SignedEntry>,
+  sign: (interrupt: unknown) => unknown,
 ): Promise<{ input: RunAgentInput } | { refused: Refusal }> {
   try {
     const resume = (input as { resume?: unknown[] }).resume ?? [];
@@ -281,7 +287,12 @@ async function withoutStaleLangGraphAnswers(
       if (!pending || id === undefined) continue;
       const shown = fingerprints.get((item as Json).interruptId as string);
       const now = approvalFingerprint(langGraphInterruptFor(id, pending.value, (item as Json).interruptId));
-      if (shown && shown.fingerprint !== now) return { refused: changedRefusal(shown.sent) };
+      if (shown && shown.fingerprint !== now) {
+        // The requests as the thread holds them now, signed like a stop's: the card can show them
+        // for a fresh review, and the answer to them is checked again like any other.
+        const reopened = safely(() => openCards(interrupts, report).map(sign), [], report, 'refusal');
+        return { refused: { ...changedRefusal(shown.sent), interrupts: reopened } };
+      }
     }
     const stale = resume.filter((item) => {
       const id = langGraphIdOf(item);
@@ -305,6 +316,15 @@ async function withoutStaleLangGraphAnswers(
     report(`Could not read which LangGraph interrupts are open; the answers go on unchecked (${errorMessage(error)}).`, input);
     return { input };
   }
+}
+
+/** The cards the thread's open LangGraph interrupts are shown as (unsigned), as a stop would give them. */
+function openCards(interrupts: { id?: unknown; value?: unknown }[], report: Report): Json[] {
+  return interrupts.flatMap((interrupt) => {
+    const id = nonEmptyText(interrupt?.id);
+    if (!id) return [];
+    return fromLangGraph(id, interrupt.value, {}, () => fromLangGraphValue(id, interrupt.value, {}), report);
+  });
 }
 
 /**
@@ -331,6 +351,8 @@ type Report = (problem: string, event: unknown) => void;
 interface Refusal {
   message: string;
   code: typeof INTERRUPT_ID_REFUSED | typeof INTERRUPT_CHANGED | typeof ANSWER_NOT_ALLOWED;
+  /** With `interrupt_changed`: the interrupts open now, as signed cards, for the browser to show for review. */
+  interrupts?: unknown[];
 }
 
 /** A resume entry's id as the browser sent it, and the fingerprint its signature vouches for. */

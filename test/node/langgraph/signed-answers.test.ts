@@ -117,6 +117,10 @@ describe.each([
         message: expect.stringContaining('This request changed. Review it again.'),
       }),
     ]);
+    // The refusal carries what is open now, under the ids a stop would give, for the card to show again.
+    const carried = (events[0] as { interrupts?: typeof reopened }).interrupts ?? [];
+    expect(carried.map((i) => i.id).sort()).toEqual(reopened.map((i) => i.id).sort());
+    expect(carried.find((i) => i.id === again.id)?.metadata).toMatchObject({ toolName: 'delete_branch', args: { name: 'main' } });
     // Approving what is shown now goes through.
     await chat.resume([{ interruptId: again.id, status: 'resolved', payload: { approved: true } }]);
     expect(received.slice(start)).toEqual([{ node: 'deploy', value: { approved: true } }]);
