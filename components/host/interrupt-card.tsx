@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import type { InterruptHistoryRecord } from '../../src/history';
 import { resolveLanguage } from '../../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
@@ -30,6 +30,19 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   const answerFirst = useSyncExternalStore(controller.subscribe, () => status === 'pending' && controller.asksToAnswerFirst(interrupt.id));
   const toolGrants = useToolGrants(controller.history, record?.threadId ?? controller.threadId, controller.settings.allowAlways);
   const canRetry = useSyncExternalStore(controller.subscribe, () => status === 'error' && controller.canRetry(interrupt.id));
+  // Drawn again because the request changed after the user answered it: said until it is answered.
+  const changed = useSyncExternalStore(controller.subscribe, () => status === 'pending' && controller.isChangedRequest(interrupt.id));
+  const changedNotice = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const notice = changedNotice.current;
+    if (!changed || !notice) return;
+    // The user just answered the card this one replaces: unless they moved on (typing elsewhere, or
+    // on another open card), focus comes here, to the notice and the request under it.
+    const active = notice.ownerDocument.activeElement;
+    const lost = !active || active === notice.ownerDocument.body || !active.isConnected;
+    const onAnsweredCard = !!active?.closest('[data-interrupt-id]:not([data-interrupt-status="pending"])');
+    if (lost || onAnsweredCard) notice.focus();
+  }, [changed]);
 
   useEffect(() => {
     // No `expiresAt` parses as NaN too.
@@ -66,13 +79,25 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     toolGrants,
   };
 
-  const language = answerFirst || record?.elsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
+  const language = answerFirst || changed || record?.elsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
       {language && answerFirst ? (
         <p className="cki-root cki-notice" role="alert" lang={language.locale}>
           {language.labels.answerFirst}
+        </p>
+      ) : null}
+      {language && changed ? (
+        <p
+          ref={changedNotice}
+          className="cki-root cki-notice"
+          role="alert"
+          tabIndex={-1}
+          lang={language.locale}
+          data-testid="interrupt-request-changed"
+        >
+          {language.labels.requestChanged}
         </p>
       ) : null}
       {language && record?.elsewhere ? (

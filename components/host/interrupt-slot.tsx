@@ -10,11 +10,13 @@ import { BatchReview } from './batch-review';
  * Without `interrupts` (the hook placed it while CopilotKit shows none), the set the agent still
  * waits on, as the controller drew it. A card whose read-only echo is mounted in the transcript
  * steps aside, so it is shown once, at the place the interrupt appeared, and survives CopilotKit
- * clearing the slot; so do the cards of a thread the chat left.
+ * clearing the slot; so do the cards of a thread the chat left. Cards the controller drew again
+ * after the server refused an answer as changed replace the set CopilotKit still shows.
  */
 export function InterruptSlot({ controller, interrupts }: { controller: InterruptController; interrupts?: UnwrappedInterrupt[] }) {
   const waiting = useSyncExternalStore(controller.subscribe, () => controller.waiting);
-  const set = interrupts ?? waiting;
+  const reopened = useSyncExternalStore(controller.subscribe, () => controller.reopened);
+  const set = reopened ?? interrupts ?? waiting;
   return (
     <>
       <BatchReview controller={controller} interrupts={set} />

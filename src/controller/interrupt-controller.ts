@@ -55,7 +55,10 @@ interface RunSubscriber {
   }): unknown;
   onCustomEvent?(params: { event?: { name?: string; value?: unknown }; input?: RunInput; messages?: RunMessages }): unknown;
   onRunInitialized?(params: { input?: RunInput }): unknown;
-  onRunErrorEvent?(params: { event?: { message?: unknown; code?: unknown; answers?: unknown }; input?: RunInput }): unknown;
+  onRunErrorEvent?(params: {
+    event?: { message?: unknown; code?: unknown; answers?: unknown; interrupts?: unknown };
+    input?: RunInput;
+  }): unknown;
   onRunFailed?(params: { error?: unknown; input?: RunInput }): unknown;
   onRunFinalized?(params: { input?: RunInput }): unknown;
 }
@@ -97,6 +100,8 @@ interface OpenSet {
   cards: UnwrappedInterrupt[];
   /** The agent's count of stops when these cards were drawn. */
   raises: number;
+  /** Drawn from a refusal as changed, not from a stop CopilotKit shows (see {@link InterruptController.reopened}). */
+  reopened?: boolean;
 }
 
 /** A legacy `on_interrupt` event: CopilotKit resumes it with `forwardedProps.command`. */
@@ -149,7 +154,18 @@ export class InterruptController<View = unknown> {
   #anchors = new Map<string, string | null>();
   #scheduled = new Map<string, () => void>();
   /** The resume on its way, and the input of the run that carries it once it started. */
-  #inflight?: { batch: SessionBatch; run?: object; failure?: string; finished?: boolean; elsewhere?: ResumeEntry[]; final?: boolean };
+  #inflight?: {
+    batch: SessionBatch;
+    run?: object;
+    failure?: string;
+    finished?: boolean;
+    elsewhere?: ResumeEntry[];
+    final?: boolean;
+    /** Refused as changed: the requests the server says are open now, to draw for a fresh review. */
+    reopen?: Array<{ id: string; expiresAt?: unknown }>;
+  };
+  /** Cards drawn again because the request changed after the user answered it: they say so. */
+  #changed = new Set<string>();
   #answerFirst?: string;
   /** How many times the agent stopped for interrupts: a new stop means new cards, even for the same ids. */
   #raises = 0;
@@ -282,7 +298,12 @@ export class InterruptController<View = unknown> {
         inflight.failure = errorText(event?.message, 'The agent reported an error.');
         // A durable runner refused the answer: another device's came first, and it says which.
         // The request changed since the card showed it: sending the same answer again cannot work.
-        if (event?.code === ResumeRefusal.Changed) Object.assign(inflight, { failure: REQUEST_CHANGED, final: true });
+        if (event?.code === ResumeRefusal.Changed) {
+          const reopen = Array.isArray(event.interrupts)
+            ? event.interrupts.filter((i): i is { id: string } => typeof (i as { id?: unknown } | null)?.id === 'string')
+            : [];
+          Object.assign(inflight, { failure: REQUEST_CHANGED, final: true, ...(reopen.length > 0 && { reopen }) });
+        }
         if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
           inflight.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
         }
@@ -675,6 +696,7 @@ export class InterruptController<View = unknown> {
   #landed(batch: SessionBatch, failure?: string) {
     const elsewhere = this.#inflight?.batch === batch ? this.#inflight.elsewhere : undefined;
     const final = this.#inflight?.batch === batch && this.#inflight.final === true;
+    const reopen = this.#inflight?.batch === batch ? this.#inflight.reopen : undefined;
     if (this.#inflight?.batch === batch) this.#inflight = undefined;
     const messages = this.#agent?.messages;
     const chatUnanswered = messages?.[messages.length - 1]?.role === 'user';
@@ -687,6 +709,43 @@ export class InterruptController<View = unknown> {
     batch.keys.forEach((k) => this.#sync(k));
     this.#emit();
     this.#apply(decisions);
+    if (reopen) this.#reopen(batch, reopen);
+  }
+
+  /**
+   * The server refused `batch` because a request changed since its card was drawn, and sent the
+   * requests open now (signed by it, like a stop's): they are drawn as a new set, the changed ones
+   * saying so, and their answers go back under their new ids, to be checked again.
+   */
+  #reopen(batch: SessionBatch, interrupts: Array<{ id: string; expiresAt?: unknown }>) {
+    const agent = this.#agent;
+    if (!agent || this.session.threadId !== batch.threadId || this.#inflight) return;
+    this.#raises++;
+    const anchor = lastId(agent.messages);
+    const raised = interrupts.map((i) => ({ id: i.id, expiresAt: i.expiresAt }));
+    this.#apply(this.session.raised(batch.runId, raised, this.#recordedElsewhere(anchor)));
+    for (const key of this.session.openSet) this.#anchors.set(keyOf(key), anchor);
+    // AG-UI's client checks a resume against the interrupts it holds: those are the new ones now.
+    agent.pendingInterrupts = interrupts;
+    const before = new Set(batch.keys.map((k) => k.id));
+    for (const card of this.setOpen('standard', this.unwrap({ interrupts }))) {
+      if (!before.has(this.#cards.get(card.id)?.key.id ?? card.id)) this.#changed.add(card.id);
+    }
+    if (this.#open) this.#open.reopened = true;
+    this.#emit();
+  }
+
+  /**
+   * The cards drawn again after a refusal as changed, while they wait: CopilotKit did not see that
+   * run stop, so the set it still shows is the refused one, and the slot draws these instead.
+   */
+  get reopened(): UnwrappedInterrupt[] | undefined {
+    return this.#open?.reopened && this.waiting.length > 0 ? this.waiting : undefined;
+  }
+
+  /** Whether the card of `id` shows a request drawn again because it changed after the user answered it. */
+  isChangedRequest(id: string): boolean {
+    return this.#changed.has(id);
   }
 
   /** Writes the history record of `key` from its session phase (the one place records change). */

@@ -35,6 +35,11 @@ export interface InterruptLabels {
   waitingTitle?: string;
   /** Above a card another device answered first: the answer shown is the one that counts. Optional like `loading`. */
   answeredElsewhere?: string;
+  /**
+   * Above a card drawn again because its request (tool or arguments) changed after the user
+   * answered it; the card shows the request as it is now. Optional like `loading`.
+   */
+  requestChanged?: string;
   /** Above a set of two or more approvals that wait (`{count}`); added later, so optional like `loading`. */
   batchTitle?: string;
   /** Answers every waiting approval of the set with an approval (`{count}`). */
@@ -145,6 +150,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   dismissed: 'Dismissed',
   waitingTitle: '({count}) Waiting for you',
   answeredElsewhere: 'Answered on another device. This is the answer the agent received.',
+  requestChanged: 'This request changed. Review it again.',
   batchTitle: '{count} approvals wait for you',
   batchApproveAll: 'Approve all ({count})',
   batchRejectAll: 'Reject all ({count})',

@@ -21,6 +21,7 @@ const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   dismissed: '已忽略',
   waitingTitle: '（{count}）等待你的回复',
   answeredElsewhere: '已在另一台设备上回答。以下是智能体收到的回答。',
+  requestChanged: '此请求已更改，请重新审核。',
   batchTitle: '{count} 个审批等待你处理',
   batchApproveAll: '全部批准（{count}）',
   batchRejectAll: '全部拒绝（{count}）',

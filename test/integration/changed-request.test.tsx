@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { AIMessage } from '@langchain/core/messages';
+import { END, MessagesValue, START, StateGraph, StateSchema, interrupt } from '@langchain/langgraph';
+import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
+import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
+import { CopilotRuntime } from '@copilotkit/runtime/v2';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
+import { withNormalizedInterrupts } from '../../src/runtime';
+import { serveGraphs, type ServedGraphs } from '../../demo/server/langgraph-server';
+import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
+import { Interrupts, sendMessage } from './harness';
+
+// An approval is bound to the tool and arguments its card showed. A real LangGraph graph served
+// in-process, CopilotKit's LangGraphAgent behind withNormalizedInterrupts() in a real CopilotRuntime
+// over HTTP, and the real provider and CopilotChat: while the card is open, the request the graph
+// holds changes (the node ran again elsewhere and reads other arguments). The approval of the old
+// card is refused; the card shows the notice with the request as it is now, and only an answer
+// given to what is shown reaches the tool.
+
+type Args = Record<string, unknown>;
+/** What the node asks to approve; it reads this each time it runs. */
+let current: Args = { name: 'old-feature' };
+/** What the tool ran with, and the answer that let it. */
+const ran: { args: Args; answer: unknown }[] = [];
+
+const GRAPH = 'changed';
+/** 32 hex digits no interrupt has: a resume map keyed by it reaches no node, which runs again. */
+const NOBODY = '0'.repeat(32);
+
+let graphs: ServedGraphs;
+let runtime: ServedRuntime;
+let langGraph: LangGraphAgent;
+beforeAll(async () => {
+  const State = new StateSchema({ messages: MessagesValue });
+  const graph = new StateGraph(State)
+    .addNode('deploy', () => {
+      const args = current;
+      const answer = interrupt({
+        reason: 'aidev:tool_approval',
+        message: 'Delete this branch?',
+        metadata: { toolName: 'delete_branch', args },
+      });
+      ran.push({ args: (answer as { editedArgs?: Args })?.editedArgs ?? args, answer });
+      return { messages: [new AIMessage(`Deleted ${JSON.stringify((answer as { editedArgs?: Args })?.editedArgs ?? args)}.`)] };
+    })
+    .addEdge(START, 'deploy')
+    .addEdge('deploy', END)
+    .compile();
+  graphs = await serveGraphs({ [GRAPH]: graph });
+  langGraph = new LangGraphAgent({ deploymentUrl: graphs.url, graphId: GRAPH, emitInterruptOutcome: true } as never);
+  runtime = await serveRuntime(new CopilotRuntime({ agents: { default: withNormalizedInterrupts(langGraph) } as never }));
+}, 120_000);
+afterAll(async () => {
+  await runtime?.close();
+  await graphs?.close();
+});
+
+/** Elsewhere (another process, a replayed run), the node runs again and now asks about `args`. */
+async function requestChangesTo(threadId: string, args: Args) {
+  current = args;
+  await langGraph.client.runs.wait(threadId, GRAPH, { command: { resume: { [NOBODY]: null } } });
+}
+
+function renderApp(threadId: string) {
+  return render(
+    <CopilotKitProvider runtimeUrl={runtime.url} showDevConsole={false}>
+      <Interrupts resolveDelayMs={0} defaults={{ 'aidev:tool_approval': ToolApprovalCard }} />
+      <div style={{ height: 600 }}>
+        <CopilotChat threadId={threadId} />
+      </div>
+    </CopilotKitProvider>,
+  );
+}
+
+/** The open approval card (the one with an Approve button) and the arguments it shows. */
+async function openCard() {
+  const approve = await screen.findByTestId('approval-approve', undefined, { timeout: 10_000 });
+  const card = approve.closest<HTMLElement>('[data-interrupt-id]')!;
+  return { card, approve, args: within(card).getByTestId('approval-args').textContent ?? '' };
+}
+
+describe('an approval whose request changed before the answer arrived', () => {
+  it('given an approval card drawn, when the args change before the answer arrives, the card shows the notice with the new args, and approving runs the tool with exactly those', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const threadId = randomUUID();
+    current = { name: 'old-feature' };
+    ran.length = 0;
+    renderApp(threadId);
+    await sendMessage('Clean up the branches');
+    const first = await openCard();
+    expect(first.args).toContain('old-feature');
+
+    await requestChangesTo(threadId, { name: 'main', force: true });
+    // As a user does: the button takes the focus, then the click.
+    first.approve.focus();
+    fireEvent.click(first.approve);
+
+    // The approval of "old-feature" never reached the tool; the card shows the request as it is now.
+    const notice = await screen.findByTestId('interrupt-request-changed', undefined, { timeout: 10_000 });
+    expect(notice).toHaveTextContent('This request changed. Review it again.');
+    expect(notice).toHaveAttribute('role', 'alert');
+    await waitFor(() => expect(notice).toHaveFocus());
+    const again = await openCard();
+    expect(again.card).toContainElement(notice);
+    expect(again.args).toContain('main');
+    expect(again.args).toContain('force');
+    expect(again.args).not.toContain('old-feature');
+    expect(ran).toEqual([]);
+
+    // A second change before this answer arrives: refused again, the notice again, with the newest.
+    await requestChangesTo(threadId, { name: 'release/1.0' });
+    fireEvent.click(again.approve);
+    await waitFor(async () => expect((await openCard()).args).toContain('release/1.0'), { timeout: 10_000 });
+    const third = await openCard();
+    expect(within(third.card).getByTestId('interrupt-request-changed')).toHaveTextContent('This request changed. Review it again.');
+    expect(ran).toEqual([]);
+
+    fireEvent.click(third.approve);
+    expect(await screen.findByText('Deleted {"name":"release/1.0"}.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(ran).toEqual([{ args: { name: 'release/1.0' }, answer: { approved: true } }]);
+    expect(screen.queryByTestId('interrupt-request-changed')).toBeNull();
+    warn.mockRestore();
+  });
+});
