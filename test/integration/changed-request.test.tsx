@@ -5,6 +5,7 @@ import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
 import { withNormalizedInterrupts } from '../../src/runtime';
@@ -123,4 +124,74 @@ describe('an approval whose request changed before the answer arrived', () => {
     expect(screen.queryByTestId('interrupt-request-changed')).toBeNull();
     warn.mockRestore();
   });
+
+  it('given an edit of the card that showed the old arguments, should refuse it as changed, and an edit of the new ones reaches the tool exactly', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const threadId = randomUUID();
+    current = { name: 'old-feature' };
+    ran.length = 0;
+    renderApp(threadId);
+    await sendMessage('Clean up the branches');
+    await openCard();
+
+    await requestChangesTo(threadId, { name: 'main' });
+    fireEvent.click(screen.getByTestId('approval-edit-open'));
+    fireEvent.change(screen.getByLabelText('Arguments (JSON)'), { target: { value: '{"name": "old-feature-2"}' } });
+    fireEvent.click(screen.getByTestId('approval-approve-edited'));
+
+    const notice = await screen.findByTestId('interrupt-request-changed', undefined, { timeout: 10_000 });
+    const again = await openCard();
+    expect(again.card).toContainElement(notice);
+    expect(again.args).toContain('main');
+    expect(ran).toEqual([]);
+
+    fireEvent.click(within(again.card).getByTestId('approval-edit-open'));
+    fireEvent.change(within(again.card).getByLabelText('Arguments (JSON)'), { target: { value: '{"name": "main-old"}' } });
+    fireEvent.click(within(again.card).getByTestId('approval-approve-edited'));
+    expect(await screen.findByText('Deleted {"name":"main-old"}.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(ran).toEqual([{ args: { name: 'main-old' }, answer: { approved: true, editedArgs: { name: 'main-old' } } }]);
+    warn.mockRestore();
+  });
+
+  it('given any arguments, changed any number of times while the card is open, only an approval of the last ones shown reaches the tool, with exactly those', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const value = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/), fc.integer({ min: -999, max: 999 }), fc.boolean());
+    const args = fc.dictionary(fc.stringMatching(/^[a-z][a-z_]{0,7}$/), value, { minKeys: 1, maxKeys: 3 });
+    const sorted = (a: Args) => JSON.stringify(Object.entries(a).sort(([x], [y]) => (x < y ? -1 : 1)));
+    // Each change is a change: arguments equal to the last ones (in any key order) are the same request.
+    const distinct = (list: Args[]) => list.every((a, i) => i === 0 || sorted(a) !== sorted(list[i - 1]));
+    await fc.assert(
+      fc.asyncProperty(fc.array(args, { minLength: 2, maxLength: 3 }).filter(distinct), async ([shown, ...changes]) => {
+        const threadId = randomUUID();
+        current = shown;
+        ran.length = 0;
+        const view = renderApp(threadId);
+        try {
+          await sendMessage('Go');
+          let card = await openCard();
+          for (const next of changes) {
+            await requestChangesTo(threadId, next);
+            fireEvent.click(card.approve);
+            await waitFor(() => expect(screen.getByTestId('approval-approve').closest('[data-interrupt-id]')).not.toBe(card.card), {
+              timeout: 10_000,
+            });
+            card = await openCard();
+            expect(within(card.card).getByTestId('interrupt-request-changed')).toBeInTheDocument();
+            for (const [name, item] of Object.entries(next)) {
+              expect(card.args).toContain(name);
+              expect(card.args).toContain(String(item));
+            }
+            expect(ran).toEqual([]);
+          }
+          fireEvent.click(card.approve);
+          await waitFor(() => expect(ran).toHaveLength(1), { timeout: 10_000 });
+          expect(ran[0]).toEqual({ args: changes[changes.length - 1], answer: { approved: true } });
+        } finally {
+          view.unmount();
+        }
+      }),
+      { numRuns: 3 },
+    );
+    warn.mockRestore();
+  }, 120_000);
 });
