@@ -1,0 +1,105 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
+import '@copilotkit/react-core/v2/styles.css';
+import { useState } from 'react';
+import type { BaseEvent } from '@ag-ui/client';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { useInterruptRenderers } from '../components/interrupt-renderers';
+import { ResumeRefusal } from '../src/protocol';
+import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../test/helpers/scripted-agent';
+
+const approval = (id: string, name: string) => ({
+  id,
+  reason: 'aidev:tool_approval',
+  message: 'Delete this branch?',
+  metadata: { toolName: 'delete_branch', args: { name } },
+});
+
+/**
+ * An agent whose request changes while its card is open, standing where the server half would:
+ * the approval of the card that showed "old-feature" is refused as changed, and the refusal
+ * carries the request as it is now (delete "main"); an answer to that one goes through.
+ */
+function createChangingAgent() {
+  return new ScriptedAgent((input, run) => {
+    if (run === 0) return [runStarted(input), runFinished(input, interruptOutcome(approval('delete-1', 'old-feature')))];
+    const entry = input.resume?.[0];
+    if (entry?.interruptId === 'delete-1') {
+      return [
+        {
+          type: 'RUN_ERROR',
+          code: ResumeRefusal.Changed,
+          message: 'The answer to interrupt "delete-1" was refused (interrupt_changed). This request changed. Review it again.',
+          interrupts: [approval('delete-1-now', 'main')],
+        } as unknown as BaseEvent,
+      ];
+    }
+    const approved = (entry?.payload as { approved?: boolean } | undefined)?.approved;
+    return [runStarted(input), ...textMessage(`reply-${run}`, approved ? 'Deleted main.' : 'Kept main.'), runFinished(input)];
+  });
+}
+
+function Interrupts() {
+  return useInterruptRenderers();
+}
+
+/** An approval card in the real v2 chat whose request changes before the answer arrives. */
+function ChangedRequestInChat() {
+  const [agent] = useState(createChangingAgent);
+  return (
+    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
+      <Interrupts />
+      <div style={{ height: 720, maxWidth: 720 }}>
+        <CopilotChat />
+      </div>
+    </CopilotKitProvider>
+  );
+}
+
+const meta = {
+  title: 'Integration/Approval whose request changed',
+  component: ChangedRequestInChat,
+  parameters: {
+    layout: 'fullscreen',
+    // CopilotKit 1.74's own icon-only buttons have no accessible name (axe: button-name); not ours to fix.
+    a11y: { context: { exclude: ['[data-testid="copilot-add-menu-button"]', '[data-testid="copilot-send-button"]'] } },
+  },
+} satisfies Meta<typeof ChangedRequestInChat>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+async function approveTheOldRequest(canvas: ReturnType<typeof within>) {
+  await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), 'Clean up the branches');
+  await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
+  await userEvent.click(canvas.getByTestId('copilot-send-button'));
+  const card = await canvas.findByTestId('approval-card', {}, { timeout: 5000 });
+  await expect(within(card).getByTestId('approval-args')).toHaveTextContent('old-feature');
+  await userEvent.click(within(card).getByTestId('approval-approve'));
+  return canvas.findByTestId('interrupt-request-changed', {}, { timeout: 5000 });
+}
+
+/** The approval was refused: the card says so, with the request as it is now, and takes the focus. */
+export const RequestChanged: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const notice = await approveTheOldRequest(canvas);
+    await expect(notice).toHaveTextContent('This request changed. Review it again.');
+    await expect(notice).toHaveAttribute('role', 'alert');
+    await waitFor(() => expect(notice).toHaveFocus());
+    const card = notice.closest<HTMLElement>('[data-interrupt-id]')!;
+    await expect(within(card).getByTestId('approval-args')).toHaveTextContent('main');
+    await expect(within(card).getByTestId('approval-approve')).toBeEnabled();
+  },
+};
+
+/** Approving the request as it is now goes through; the notice goes with the open card. */
+export const ApproveTheNewRequest: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const notice = await approveTheOldRequest(canvas);
+    const card = notice.closest<HTMLElement>('[data-interrupt-id]')!;
+    await userEvent.click(within(card).getByTestId('approval-approve'));
+    await expect(await canvas.findByText('Deleted main.', {}, { timeout: 5000 })).toBeInTheDocument();
+    await expect(canvas.queryByTestId('interrupt-request-changed')).toBeNull();
+  },
+};
