@@ -111,6 +111,51 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     expect(controller.canRetry('a')).toBe(false);
   });
 
+  it('given a refusal as changed that carries the requests open now, should draw them, mark only the changed one, and send the next answers under their new ids', async () => {
+    const approval = (id: string, name: string) => ({
+      id,
+      reason: 'aidev:tool_approval',
+      metadata: { toolName: 'delete_branch', args: { name } },
+    });
+    const { agent, core, history, controller } = setUp((input, n) =>
+      n === 0
+        ? [runStarted(input), runFinished(input, interruptOutcome(ask('q'), approval('a', 'old')))]
+        : n === 1
+          ? [
+              {
+                type: EventType.RUN_ERROR,
+                message: 'interrupt "a": the approval no longer matches.',
+                code: 'interrupt_changed',
+                interrupts: [ask('q'), approval('a-now', 'main')],
+              } as unknown as BaseEvent,
+            ]
+          : [runStarted(input), ...textMessage(`reply-${n}`, 'Done.'), runFinished(input)],
+    );
+    await core.runAgent({ agent });
+    const [q, a] = controller.waiting;
+    controller.answer(q!, 'eu');
+    controller.answer(a!, { approved: true });
+    await until(() => controller.waiting.length === 2 && controller.waiting[1]!.id !== 'a');
+
+    // The refused answers say why, with no Retry; the requests as they are now wait, the changed one saying so.
+    expect(history.get('thread-1', 'a')).toMatchObject({ status: 'error', error: 'This request changed. Review it again.' });
+    expect(controller.canRetry('a')).toBe(false);
+    const [q2, a2] = controller.waiting;
+    expect(a2!.metadata).toMatchObject({ args: { name: 'main' } });
+    expect(controller.isChangedRequest(a2!.id)).toBe(true);
+    expect(controller.isChangedRequest(q2!.id)).toBe(false);
+    expect(controller.reopened).toEqual([q2, a2]);
+
+    controller.answer(q2!, 'eu');
+    controller.answer(a2!, { approved: true });
+    await until(() => agent.runs.length === 3 && controller.waiting.length === 0);
+    expect(agent.runs[2]!.resume).toEqual([
+      { interruptId: 'q', status: 'resolved', payload: 'eu' },
+      { interruptId: 'a-now', status: 'resolved', payload: { approved: true } },
+    ]);
+    expect(controller.reopened).toBeUndefined();
+  });
+
   it('given a dismissal, should send cancelled for it and keep the card as cancelled', async () => {
     const { agent, core, history, controller } = setUp((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(ask('a')))] : [runStarted(input), runFinished(input)],
