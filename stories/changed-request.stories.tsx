@@ -86,7 +86,7 @@ export const RequestChanged: Story = {
     await expect(notice).toHaveTextContent('This request changed. Review it again.');
     await expect(notice).toHaveAttribute('role', 'alert');
     await waitFor(() => expect(notice).toHaveFocus());
-    const card = notice.closest<HTMLElement>('[data-interrupt-id]')!;
+    const card = notice.closest('[data-interrupt-id]') as HTMLElement;
     await expect(within(card).getByTestId('approval-args')).toHaveTextContent('main');
     await expect(within(card).getByTestId('approval-approve')).toBeEnabled();
   },
@@ -97,7 +97,7 @@ export const ApproveTheNewRequest: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const notice = await approveTheOldRequest(canvas);
-    const card = notice.closest<HTMLElement>('[data-interrupt-id]')!;
+    const card = notice.closest('[data-interrupt-id]') as HTMLElement;
     await userEvent.click(within(card).getByTestId('approval-approve'));
     await expect(await canvas.findByText('Deleted main.', {}, { timeout: 5000 })).toBeInTheDocument();
     await expect(canvas.queryByTestId('interrupt-request-changed')).toBeNull();
