@@ -5,12 +5,9 @@ import { FlatSchemaFields } from '../shared/flat-schema-fields';
 import { coerceValues, flatSchemaFields, isFormComplete, type FlatField } from '../shared/flat-schema';
 import { formatJson } from '../shared/format-json';
 import { readableText } from '../../src/i18n/date-time';
-import { CardFrame } from '../shared/card-frame';
+import { CardShell } from '../shared/card-shell';
 import { CountdownText } from '../shared/countdown-text';
-import { ExpiredBody } from '../shared/expired-body';
 import { JsonDetails } from '../shared/json-details';
-import { ReadOnlyCard } from '../shared/read-only-card';
-import { SubmitState } from '../shared/submit-state';
 import { useCardBasics } from '../shared/use-card-basics';
 
 export interface FallbackInterruptCardProps extends InterruptRendererProps<unknown> {
@@ -52,20 +49,16 @@ export function readableInterrupt(interrupt: unknown): FallbackInterruptCardProp
  */
 export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: FallbackInterruptCardProps) {
   const props = { ...given, interrupt: readableInterrupt(given.interrupt), error: textOrUndefined(given.error) };
-  const { interrupt, status, error, retry, now } = props;
-  const { announce, locale, labels, countdown, phase, submitting, submit, dismiss, shownResult } = useCardBasics(props, now);
+  const { interrupt, now } = props;
+  const basics = useCardBasics(props, now);
+  const { locale, labels, countdown, phase, submit, dismiss, shownResult } = basics;
   const titleId = useId();
   const fields = flatSchemaFields(interrupt.responseSchema);
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const details = [interrupt.metadata, interrupt.payload].find(hasKeys);
 
-  const readOnly = phase !== 'interactive';
   const dismissed = phase === 'cancelled' || phase === 'dismissed';
   const outcome = dismissed ? labels.fallbackDismissed : labels.fallbackSent;
-
-  let announcement = '';
-  if (phase === 'expired') announcement = labels.expired;
-  else if (readOnly) announcement = outcome;
 
   // The header and what the interrupt says, the same in the interactive and read-only bodies.
   // A function: an answered card builds it only when its details are opened.
@@ -97,77 +90,68 @@ export const FallbackInterruptCard = memo(function FallbackInterruptCard(given: 
     </>
   );
 
-  let body;
-  if (phase === 'expired') {
-    body = <ExpiredBody labels={labels} testId="fallback-interrupt-card" title={interrupt.message} />;
-  } else if (readOnly) {
-    body = (
-      <ReadOnlyCard
-        testId="fallback-interrupt-card"
-        labels={labels}
-        tone={dismissed ? 'neutral' : 'success'}
-        badge={outcome}
-        title={interrupt.message ?? labels.fallbackEyebrow}
-        answer={
-          interrupt.problem
-            ? `${labels.fallbackProblem}: ${interrupt.problem}`
-            : (!dismissed && sentValuesLine(fields, shownResult, locale)) || interrupt.reason
-        }
-        details={summary}
-        className="cki-fallback"
-      >
-        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </ReadOnlyCard>
-    );
-  } else {
-    const complete = !fields || isFormComplete(fields, values);
-    body = (
-      // The name sits on a group, not the form: a named form is a landmark, and several cards
-      // with the same name would be duplicate landmarks.
-      <div
-        className="cki-card cki-fallback"
-        data-testid="fallback-interrupt-card"
-        data-state={phase}
-        role="group"
-        tabIndex={-1}
-        aria-labelledby={interrupt.message ? titleId : undefined}
-        aria-label={interrupt.message ? undefined : labels.fallbackEyebrow}
-      >
-        <form
-          className="cki-fallback__form"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (complete) submit(fields ? coerceValues(fields, values) : {});
-          }}
-        >
-          {summary()}
-          {fields ? (
-            <FlatSchemaFields
-              fields={fields}
-              values={values}
-              labels={labels}
-              onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))}
-            />
-          ) : null}
-          <div className="cki-actions">
-            <button type="submit" className="cki-button cki-button--primary" data-testid="fallback-continue" disabled={!complete}>
-              {labels.fallbackContinue}
-            </button>
-            <button type="button" className="cki-button cki-button--ghost" data-testid="fallback-dismiss" onClick={dismiss}>
-              {labels.fallbackDismiss}
-            </button>
-          </div>
-          <CountdownText countdown={countdown} labels={labels} />
-        </form>
-      </div>
-    );
-  }
-
   return (
-    <CardFrame interruptId={interrupt.id} locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
-      {body}
-    </CardFrame>
+    <CardShell
+      card={props}
+      basics={basics}
+      announcement={phase === 'interactive' ? '' : outcome}
+      expired={{ testId: 'fallback-interrupt-card', title: interrupt.message }}
+      readOnly={() => ({
+        testId: 'fallback-interrupt-card',
+        tone: dismissed ? 'neutral' : 'success',
+        badge: outcome,
+        title: interrupt.message ?? labels.fallbackEyebrow,
+        answer: interrupt.problem
+          ? `${labels.fallbackProblem}: ${interrupt.problem}`
+          : (!dismissed && sentValuesLine(fields, shownResult, locale)) || interrupt.reason,
+        details: summary,
+        className: 'cki-fallback',
+      })}
+      interactive={() => {
+        const complete = !fields || isFormComplete(fields, values);
+        return (
+          // The name sits on a group, not the form: a named form is a landmark, and several cards
+          // with the same name would be duplicate landmarks.
+          <div
+            className="cki-card cki-fallback"
+            data-testid="fallback-interrupt-card"
+            data-state={phase}
+            role="group"
+            tabIndex={-1}
+            aria-labelledby={interrupt.message ? titleId : undefined}
+            aria-label={interrupt.message ? undefined : labels.fallbackEyebrow}
+          >
+            <form
+              className="cki-fallback__form"
+              noValidate
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (complete) submit(fields ? coerceValues(fields, values) : {});
+              }}
+            >
+              {summary()}
+              {fields ? (
+                <FlatSchemaFields
+                  fields={fields}
+                  values={values}
+                  labels={labels}
+                  onChange={(name, value) => setValues((all) => ({ ...all, [name]: value }))}
+                />
+              ) : null}
+              <div className="cki-actions">
+                <button type="submit" className="cki-button cki-button--primary" data-testid="fallback-continue" disabled={!complete}>
+                  {labels.fallbackContinue}
+                </button>
+                <button type="button" className="cki-button cki-button--ghost" data-testid="fallback-dismiss" onClick={dismiss}>
+                  {labels.fallbackDismiss}
+                </button>
+              </div>
+              <CountdownText countdown={countdown} labels={labels} />
+            </form>
+          </div>
+        );
+      }}
+    />
   );
 });
 

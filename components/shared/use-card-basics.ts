@@ -79,3 +79,6 @@ export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) 
     locked,
   };
 }
+
+/** What {@link useCardBasics} returns: the card's shell takes it whole. */
+export type CardBasics<T> = ReturnType<typeof useCardBasics<T>>;

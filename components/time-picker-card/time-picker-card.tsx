@@ -7,11 +7,8 @@ import { generateCandidateSlots } from '../../src/time-slots/index';
 import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../../src/unwrap/index';
 import { isRecord } from '../../src/unwrap/guards';
 import { malformedPayloadCard } from '../fallback-interrupt-card/fallback-interrupt-card';
-import { ReadOnlyCard } from '../shared/read-only-card';
-import { CardFrame } from '../shared/card-frame';
+import { CardShell } from '../shared/card-shell';
 import { CountdownText } from '../shared/countdown-text';
-import { ExpiredBody } from '../shared/expired-body';
-import { SubmitState } from '../shared/submit-state';
 import { useCardBasics } from '../shared/use-card-basics';
 
 /** What the card resolves with; the `schedule_meeting` tool's resume schema. */
@@ -53,8 +50,9 @@ export const TimePickerCard = memo(function TimePickerCard(props: TimePickerCard
 });
 
 function TimePickerBody(props: TimePickerCardProps) {
-  const { now, status, error, retry } = props;
-  const { announce, locale, labels, countdown, phase, submitting, shownResult, submit } = useCardBasics(props, now);
+  const { now } = props;
+  const basics = useCardBasics(props, now);
+  const { locale, labels, countdown, phase, shownResult, submit } = basics;
   const titleId = useId();
   const payload = readPayload(props);
   const topic = payload.topic || labels.timePickerDefaultTopic;
@@ -82,24 +80,23 @@ function TimePickerBody(props: TimePickerCardProps) {
   );
 
   let announcement = '';
-  if (phase === 'expired') announcement = labels.expired;
-  else if (cancelled) announcement = `${dismissed ? labels.dismissed : labels.timePickerCancelled}. ${labels.timePickerNoTime}`;
+  if (cancelled) announcement = `${dismissed ? labels.dismissed : labels.timePickerCancelled}. ${labels.timePickerNoTime}`;
   else if (phase === 'answered') announcement = `${labels.timePickerBooked}: ${pickedLabel}`;
 
-  let body;
-  if (phase === 'expired') {
-    body = <ExpiredBody labels={labels} testId="time-picker-expired" title={topic} />;
-  } else if (phase !== 'interactive') {
-    // Answered: "None of these work" (cancelled) or the picked slot.
-    body = (
-      <ReadOnlyCard
-        testId={cancelled ? 'time-picker-cancelled' : 'time-picker-picked'}
-        labels={labels}
-        tone={cancelled ? 'neutral' : 'success'}
-        badge={dismissed ? labels.dismissed : cancelled ? labels.timePickerCancelled : labels.timePickerBooked}
-        title={topic}
-        answer={cancelled ? labels.timePickerNoTime : pickedLabel}
-        details={
+  return (
+    <CardShell
+      card={props}
+      basics={basics}
+      announcement={announcement}
+      expired={{ testId: 'time-picker-expired', title: topic }}
+      // Answered: "None of these work" (cancelled) or the picked slot.
+      readOnly={() => ({
+        testId: cancelled ? 'time-picker-cancelled' : 'time-picker-picked',
+        tone: cancelled ? 'neutral' : 'success',
+        badge: dismissed ? labels.dismissed : cancelled ? labels.timePickerCancelled : labels.timePickerBooked,
+        title: topic,
+        answer: cancelled ? labels.timePickerNoTime : pickedLabel,
+        details:
           payload.attendee || (!cancelled && chosenTime)
             ? () => (
                 <TimePickerDetails
@@ -108,56 +105,46 @@ function TimePickerBody(props: TimePickerCardProps) {
                   labels={labels}
                 />
               )
-            : undefined
-        }
-        className="cki-time-picker"
-      >
-        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </ReadOnlyCard>
-    );
-  } else {
-    body = (
-      <div className="cki-card cki-time-picker" data-testid="time-picker-card" role="group" tabIndex={-1} aria-labelledby={titleId}>
-        <div className="cki-card__header">
-          <span className="cki-eyebrow">{labels.timePickerEyebrow}</span>
-          {payload.attendee ? (
-            <span className="cki-card__meta">{formatLabel(labels.timePickerWith, { attendee: payload.attendee })}</span>
-          ) : null}
+            : undefined,
+        className: 'cki-time-picker',
+      })}
+      interactive={() => (
+        <div className="cki-card cki-time-picker" data-testid="time-picker-card" role="group" tabIndex={-1} aria-labelledby={titleId}>
+          <div className="cki-card__header">
+            <span className="cki-eyebrow">{labels.timePickerEyebrow}</span>
+            {payload.attendee ? (
+              <span className="cki-card__meta">{formatLabel(labels.timePickerWith, { attendee: payload.attendee })}</span>
+            ) : null}
+          </div>
+          <p className="cki-card__title" id={titleId}>
+            {topic}
+          </p>
+          <p className="cki-card__text">{labels.timePickerPrompt}</p>
+          <div className="cki-slot-grid" role="group" aria-label={labels.timePickerSlots}>
+            {slots.map((slot, index) => (
+              <button
+                key={`${slot.iso}-${index}`}
+                type="button"
+                className="cki-button cki-button--slot"
+                data-testid="time-picker-slot"
+                onClick={() => submit({ chosen_time: slot.iso, chosen_label: slot.label })}
+              >
+                {slot.label}
+              </button>
+            ))}
+          </div>
+          <button
+            type="button"
+            className="cki-button cki-button--ghost cki-time-picker__none"
+            data-testid="time-picker-cancel"
+            onClick={() => submit({ cancelled: true })}
+          >
+            {labels.timePickerNone}
+          </button>
+          <CountdownText countdown={countdown} labels={labels} />
         </div>
-        <p className="cki-card__title" id={titleId}>
-          {topic}
-        </p>
-        <p className="cki-card__text">{labels.timePickerPrompt}</p>
-        <div className="cki-slot-grid" role="group" aria-label={labels.timePickerSlots}>
-          {slots.map((slot, index) => (
-            <button
-              key={`${slot.iso}-${index}`}
-              type="button"
-              className="cki-button cki-button--slot"
-              data-testid="time-picker-slot"
-              onClick={() => submit({ chosen_time: slot.iso, chosen_label: slot.label })}
-            >
-              {slot.label}
-            </button>
-          ))}
-        </div>
-        <button
-          type="button"
-          className="cki-button cki-button--ghost cki-time-picker__none"
-          data-testid="time-picker-cancel"
-          onClick={() => submit({ cancelled: true })}
-        >
-          {labels.timePickerNone}
-        </button>
-        <CountdownText countdown={countdown} labels={labels} />
-      </div>
-    );
-  }
-
-  return (
-    <CardFrame interruptId={props.interrupt.id} locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
-      {body}
-    </CardFrame>
+      )}
+    />
   );
 }
 

@@ -6,11 +6,8 @@ import { formatLabel, type InterruptLabels } from '../../src/i18n/labels';
 import { isUserQuestionInterrupt } from '../../src/unwrap/index';
 import { malformedPayloadCard } from '../fallback-interrupt-card/fallback-interrupt-card';
 import { Badge } from '../shared/badge';
-import { CardFrame } from '../shared/card-frame';
-import { ReadOnlyCard } from '../shared/read-only-card';
+import { CardShell, type ReadOnlyView } from '../shared/card-shell';
 import { CountdownText } from '../shared/countdown-text';
-import { ExpiredBody } from '../shared/expired-body';
-import { SubmitState } from '../shared/submit-state';
 import { useCardBasics } from '../shared/use-card-basics';
 import { UserQuestionAnsweredList, userQuestionAnswerLine } from './user-question-answered';
 import { UserQuestionOptions } from './user-question-options';
@@ -58,8 +55,9 @@ export const UserQuestionCard = memo(function UserQuestionCard(props: UserQuesti
 });
 
 function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuestionItem[] }) {
-  const { questions, status, error, retry, renderQuestion, now } = props;
-  const { announce, locale, labels, countdown, phase, submitting, shownResult, submit, dismiss } = useCardBasics(props, now);
+  const { questions, renderQuestion, now } = props;
+  const basics = useCardBasics(props, now);
+  const { locale, labels, countdown, phase, shownResult, submit, dismiss } = basics;
   const [index, setIndex] = useState(0);
   const [drafts, setDrafts] = useState<Record<number, QuestionDraft>>({});
   // Answers set through the renderQuestion slot; a key present means the slot owns that question.
@@ -92,38 +90,30 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
 
   const answered = phase === 'answered';
   let announcement = '';
-  if (phase === 'expired') announcement = labels.expired;
-  else if (phase === 'dismissed') announcement = labels.dismissed;
+  if (phase === 'dismissed') announcement = labels.dismissed;
   else if (phase === 'cancelled') announcement = labels.questionSkipped;
   else if (answered) announcement = labels.questionAnswered;
 
-  let body;
-  if (phase === 'expired') {
-    body = <ExpiredBody labels={labels} testId="user-question-expired" title={props.interrupt.message ?? questions[0]?.question} />;
-  } else if (phase !== 'interactive') {
-    // Answered, or skipped: then every question shows "no answer".
-    body = (
-      <ReadOnlyCard
-        testId={answered ? 'user-question-answered' : 'user-question-skipped'}
+  const title = props.interrupt.message ?? questions[0]?.question;
+  // Answered, or skipped: then every question shows "no answer".
+  const readOnly = (): ReadOnlyView => ({
+    testId: answered ? 'user-question-answered' : 'user-question-skipped',
+    tone: answered ? 'success' : 'neutral',
+    badge: answered ? labels.questionAnswered : phase === 'dismissed' ? labels.dismissed : labels.questionSkipped,
+    title,
+    answer: userQuestionAnswerLine(questions, answered ? shownResult?.answers : undefined, labels, locale),
+    details: () => (
+      <UserQuestionAnsweredList
+        questions={questions}
+        answers={answered ? shownResult?.answers : undefined}
         labels={labels}
-        tone={answered ? 'success' : 'neutral'}
-        badge={answered ? labels.questionAnswered : phase === 'dismissed' ? labels.dismissed : labels.questionSkipped}
-        title={props.interrupt.message ?? questions[0]?.question}
-        answer={userQuestionAnswerLine(questions, answered ? shownResult?.answers : undefined, labels, locale)}
-        details={() => (
-          <UserQuestionAnsweredList
-            questions={questions}
-            answers={answered ? shownResult?.answers : undefined}
-            labels={labels}
-            locale={locale}
-          />
-        )}
-        className="cki-question"
-      >
-        <SubmitState status={status} submitting={submitting} labels={labels} error={error} retry={retry} />
-      </ReadOnlyCard>
-    );
-  } else {
+        locale={locale}
+      />
+    ),
+    className: 'cki-question',
+  });
+
+  const interactive = () => {
     const question = questions[index];
     const draft = drafts[index] ?? EMPTY_DRAFT;
     const slot = renderQuestion?.({
@@ -140,7 +130,7 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
     };
     const tag =
       question.multiSelect === true ? labels.questionMultiple : question.multiSelect === false ? labels.questionSingle : undefined;
-    body = (
+    return (
       <div className="cki-card cki-question" data-testid="user-question-card" role="group" tabIndex={-1} aria-labelledby={groupId}>
         <div className="cki-card__header">
           <span className="cki-eyebrow" id={groupId}>
@@ -229,11 +219,16 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
         <CountdownText countdown={countdown} labels={labels} />
       </div>
     );
-  }
+  };
 
   return (
-    <CardFrame interruptId={props.interrupt.id} locale={locale} announcement={announce(announcement)} phase={phase} busy={submitting}>
-      {body}
-    </CardFrame>
+    <CardShell
+      card={props}
+      basics={basics}
+      announcement={announcement}
+      expired={{ testId: 'user-question-expired', title }}
+      readOnly={readOnly}
+      interactive={interactive}
+    />
   );
 }
