@@ -7,3 +7,5 @@ export { ToolApprovalCard, type ToolApprovalCardProps } from './tool-approval-ca
 export { UserQuestionCard, type RenderQuestionContext, type UserQuestionCardProps } from './user-question-card/user-question-card';
 export { TimePickerCard, type TimePickerCardProps } from './time-picker-card/time-picker-card';
 export { FallbackInterruptCard, type FallbackInterruptCardProps } from './fallback-interrupt-card/fallback-interrupt-card';
+export { CardShell, type CardShellProps, type ReadOnlyView } from './shared/card-shell';
+export { useCardBasics, type CardBasics, type CardPhase } from './shared/use-card-basics';

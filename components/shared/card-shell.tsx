@@ -18,8 +18,8 @@ export interface CardShellProps<T> {
   basics: CardBasics<T>;
   /** The card's state in words, for its live region, in every phase but `expired` (the shell says that). */
   announcement: string;
-  /** The expired body: its `data-testid` and title. */
-  expired: { testId: string; title?: string };
+  /** The expired body's title (and `data-testid`). */
+  expired?: { testId?: string; title?: string };
   /** The answered, cancelled or dismissed form; called only when that form is drawn. */
   readOnly: () => ReadOnlyView;
   /** The form the user answers with; called only while the card is open. */

@@ -4,7 +4,7 @@ import { Badge, type BadgeTone } from './badge';
 import { cx } from './class-names';
 
 export interface ReadOnlyCardProps {
-  testId: string;
+  testId?: string;
   labels: InterruptLabels;
   tone: BadgeTone;
   /** The outcome in one word ("Booked", "Answered", "Expired"). */

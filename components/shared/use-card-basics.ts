@@ -76,7 +76,6 @@ export function useCardBasics<T>(props: InterruptRendererProps<T>, now?: Clock) 
     shownResult: result ?? (local?.kind === 'answer' ? local.payload : undefined),
     submit,
     dismiss,
-    locked,
   };
 }
 

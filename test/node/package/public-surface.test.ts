@@ -58,8 +58,13 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'withInterruptEcho',
   ],
   './cards': [
+    'CardBasics',
+    'CardPhase',
+    'CardShell',
+    'CardShellProps',
     'FallbackInterruptCard',
     'FallbackInterruptCardProps',
+    'ReadOnlyView',
     'RenderQuestionContext',
     'TimePickerCard',
     'TimePickerCardProps',
@@ -67,6 +72,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'ToolApprovalCardProps',
     'UserQuestionCard',
     'UserQuestionCardProps',
+    'useCardBasics',
   ],
   './core': [
     'AIDevToolApprovalInterrupt',

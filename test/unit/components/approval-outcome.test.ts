@@ -184,7 +184,7 @@ describe('approval outcome: what the card shows and says', () => {
         expect(
           approvalOutcome({ phase: 'interactive', result: undefined, ticket: initial, initialTicket: initial }, labels).announcement,
         ).toBe('');
-        const moved = { ...initial, status };
+        const moved = { ...initial, status: status as APPROVAL_STATUS };
         expect(
           approvalOutcome({ phase: 'interactive', result: undefined, ticket: moved, initialTicket: initial }, labels).announcement,
         ).toBe(formatLabel(labels.approvalStatusChanged, { status: approvalStatusLabel(labels, status) }));
