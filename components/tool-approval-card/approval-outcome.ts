@@ -91,10 +91,20 @@ export interface ApprovalOutcome {
   announcement: string;
 }
 
+/** A stored decision with every field the card prints as its type, or left out. */
+function readDecision({ approved, reason, editedArgs, autoApproved }: Record<string, unknown>): ApprovalDecision {
+  return {
+    approved: Boolean(approved),
+    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(isRecord(editedArgs) ? { editedArgs } : {}),
+    ...(autoApproved === true ? { autoApproved } : {}),
+  };
+}
+
 export function approvalOutcome({ phase, result, ticket, initialTicket }: ApprovalOutcomeInput, labels: InterruptLabels): ApprovalOutcome {
   // Read loosely: a stored result may come from another version of the card, or be no object at all.
   const given = isRecord(result) ? result : undefined;
-  const decision = phase === 'answered' && given && 'approved' in given ? (given as ApprovalDecision) : undefined;
+  const decision = phase === 'answered' && given && 'approved' in given ? readDecision(given) : undefined;
   const closed = phase === 'cancelled' || phase === 'dismissed';
   // "Cancelled" when the card was dismissed before deciding, "Dismissed" when the user chatted on
   // instead (steer-away).

@@ -123,6 +123,23 @@ describe('an answered card shows the answer, with dates as people read them', { 
     );
   });
 
+  it('given a stored approval whose fields have the wrong types, should show the decision and its details without breaking', async () => {
+    const user = userEvent.setup();
+    await fc.assert(
+      fc.asyncProperty(fc.anything(), fc.anything(), fc.anything(), async (approved, reason, editedArgs) => {
+        cleanup();
+        const result = { approved, reason, editedArgs };
+        render(<ToolApprovalCard {...props(directApprovalInterrupt, { status: 'resolved', result })} />);
+        expect(screen.getByTestId('approval-status')).toHaveTextContent(approved ? 'Approved' : 'Rejected');
+        expect(screen.getByTestId('read-only-answer').textContent).toMatch(/^delete_files/);
+        await user.click(screen.getByRole('button', { name: 'Details' }));
+        expect(screen.getByTestId('read-only-details')).toHaveTextContent('delete_files');
+        cleanup();
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('given dates anywhere in an approval or a fallback interrupt, should show none as ISO text', async () => {
     await fc.assert(
       fc.asyncProperty(isoForms, isoForms, async (a, b) => {

@@ -31,7 +31,7 @@ const ticketArb: fc.Arbitrary<ApprovalTicket> = fc.record(
   { requiredKeys: ['title', 'sn', 'status'] },
 ) as fc.Arbitrary<ApprovalTicket>;
 const decisionArb = fc.record(
-  { approved: fc.boolean(), reason: fc.string({ maxLength: 10 }), editedArgs: argsArb, autoApproved: fc.boolean() },
+  { approved: fc.boolean(), reason: fc.string({ maxLength: 10 }), editedArgs: argsArb, autoApproved: fc.constant(true as const) },
   { requiredKeys: ['approved'] },
 );
 /** Anything a stored result may hold: a decision, a ticket answer, or junk from another version. */
@@ -121,7 +121,7 @@ describe('approval outcome: what the card shows and says', () => {
       fc.property(decisionArb, fc.option(ticketArb, { nil: undefined }), labelsArb, (decision, ticket, labels) => {
         const outcome = approvalOutcome({ phase: 'answered', result: decision, ticket, initialTicket: ticket }, labels);
         expect(outcome.ticket).toBeUndefined();
-        expect(outcome.decision).toBe(decision);
+        expect(outcome.decision).toEqual(decision);
         expect(outcome.tone).toBe(decision.approved ? 'success' : 'danger');
         const badge = decision.autoApproved
           ? labels.approvalAutoApproved
@@ -131,6 +131,28 @@ describe('approval outcome: what the card shows and says', () => {
         expect(outcome.badge).toBe(badge);
         expect(outcome.announcement).toBe(badge);
       }),
+    );
+  });
+
+  it('given a stored decision whose fields have the wrong types, should show only what reads as its type (nothing that cannot be drawn as text)', () => {
+    fc.assert(
+      fc.property(
+        fc.anything(),
+        fc.anything(),
+        fc.anything(),
+        fc.anything(),
+        labelsArb,
+        (approved, reason, editedArgs, autoApproved, labels) => {
+          const result = { approved, reason, editedArgs, autoApproved } as unknown as ToolApprovalResult;
+          const { decision } = approvalOutcome({ phase: 'answered', result, ticket: undefined, initialTicket: undefined }, labels);
+          expect(decision?.approved).toBe(Boolean(approved));
+          expect(decision?.reason === undefined || typeof decision.reason === 'string').toBe(true);
+          expect(
+            decision?.editedArgs === undefined || (typeof decision.editedArgs === 'object' && !Array.isArray(decision.editedArgs)),
+          ).toBe(true);
+          expect(decision?.autoApproved === undefined || decision.autoApproved === true).toBe(true);
+        },
+      ),
     );
   });
 
