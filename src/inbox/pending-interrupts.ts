@@ -21,7 +21,7 @@ export interface InboxInterrupt {
   raisedAt: string;
   /** ISO 8601, or `null` when the interrupt does not expire. */
   expiresAt: string | null;
-  status: 'open' | 'resolved' | 'cancelled';
+  status: 'open' | 'resolved' | 'cancelled' | 'changed';
   /** ISO 8601, or `null` while open. */
   answeredAt: string | null;
 }

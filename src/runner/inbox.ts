@@ -26,7 +26,7 @@ export interface InboxHandlerOptions<User = undefined> {
   filter?: (interrupt: InboxInterrupt, user: User, request: Request) => boolean | Promise<boolean>;
 }
 
-const STATUSES: readonly string[] = ['open', 'resolved', 'cancelled', 'all'];
+const STATUSES: readonly string[] = ['open', 'resolved', 'cancelled', 'changed', 'all'];
 const PREFIX = 'copilotkit-interrupts inbox:';
 
 const json = (status: number, body: unknown): Response =>
@@ -66,7 +66,7 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
 
 /**
  * A fetch-style endpoint (`(request: Request) => Promise<Response>`) for an inbox: `GET` answers
- * `{ interrupts: InboxInterrupt[] }`, the open interrupts oldest first (`?status=resolved`,
+ * `{ interrupts: InboxInterrupt[] }`, the open interrupts oldest first (`?status=resolved`, `changed`,
  * `cancelled` or `all` for the others; `?threadId=` for one thread). Works as a Next.js route
  * handler (`export const GET = createInboxHandler({ runner })`) or behind any server that speaks
  * `Request`/`Response`.

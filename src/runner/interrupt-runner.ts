@@ -30,7 +30,11 @@ export interface InterruptRunnerOptions {
   poolSize?: number;
 }
 
-export type InterruptStatus = 'open' | 'resolved' | 'cancelled';
+/**
+ * `changed`: answered, but the agent refused the answer because the request had changed since its
+ * card was drawn (`interrupt_changed`); the request as it is now is a new open interrupt.
+ */
+export type InterruptStatus = 'open' | 'resolved' | 'cancelled' | 'changed';
 
 /** One interrupt raised on a thread, as `listInterrupts` reads it. */
 export interface InterruptRecord {
@@ -72,17 +76,20 @@ interface LocalRun {
 type ResumeEntry = { interruptId?: unknown; status?: unknown; payload?: unknown };
 type StoredRow = { run_pk: unknown; seq: unknown; payload: string };
 
-const STATUSES: readonly InterruptStatus[] = ['open', 'resolved', 'cancelled'];
+const STATUSES: readonly InterruptStatus[] = ['open', 'resolved', 'cancelled', 'changed'];
 const FINAL_RUN_STATUSES = ['finished', 'error', 'stopped'];
 const PREFIX = 'copilotkit-interrupts runner:';
 
-/** Thrown inside a claim transaction to roll it back and refuse the run with this message. */
-/** A run refused before it started: RUN_ERROR with `message`, `code` and, for an answered interrupt, the answers that won. */
+/**
+ * Thrown inside a claim transaction to roll it back and refuse the run: RUN_ERROR with `message`,
+ * `code` and `extra` (for an answered interrupt, the `answers` that won; for a changed request, the
+ * `interrupts` open now).
+ */
 class Refusal extends Error {
   constructor(
     message: string,
     readonly code: string = 'run_refused',
-    readonly answers?: ResumeEntry[],
+    readonly extra?: { answers?: ResumeEntry[]; interrupts?: unknown[] },
   ) {
     super(message);
   }
@@ -279,7 +286,7 @@ export class InterruptRunner extends AgentRunner {
         return claimed;
       });
     } catch (error) {
-      if (error instanceof Refusal) refuse(events, error.message, { code: error.code, ...(error.answers && { answers: error.answers }) });
+      if (error instanceof Refusal) refuse(events, error.message, { code: error.code, ...error.extra });
       else refuse(events, storeLost(db, 'before the run started', error));
       return;
     }
@@ -464,6 +471,23 @@ export class InterruptRunner extends AgentRunner {
           ResumeRefusal.NotOpen,
         );
       }
+      if (existing.status === 'changed') {
+        // As the agent's own refusal does: the requests as they are now, for the card to show.
+        const open = await sql.query<{ interrupt_key: string; raised_run_pk: unknown }>(
+          `SELECT interrupt_key, raised_run_pk FROM cki_interrupts WHERE thread_key = $1 AND status = 'open' ORDER BY raised_at`,
+          [threadKey],
+        );
+        const raised = await raisedInterrupts(
+          sql,
+          open.map((row) => row.raised_run_pk),
+        );
+        const interrupts = open.flatMap((row) => raised.get(Number(row.raised_run_pk))?.get(JSON.parse(row.interrupt_key) as string) ?? []);
+        throw new Refusal(
+          `${PREFIX} interrupt ${quote(id)} on thread ${quote(threadId)} was given to a request that has since changed; answer the request as it is now. The run was refused.`,
+          ResumeRefusal.Changed,
+          { interrupts },
+        );
+      }
       const won: ResumeEntry =
         existing.status === 'resolved'
           ? { interruptId: id, status: 'resolved', payload: existing.response === null ? undefined : JSON.parse(existing.response) }
@@ -471,7 +495,7 @@ export class InterruptRunner extends AgentRunner {
       throw new Refusal(
         `${PREFIX} interrupt ${quote(id)} on thread ${quote(threadId)} was already answered (${existing.status}); only the first answer counts. The run was refused.`,
         ResumeRefusal.AlreadyAnswered,
-        [won],
+        { answers: [won] },
       );
     }
     return hashes;
@@ -482,15 +506,21 @@ export class InterruptRunner extends AgentRunner {
     const threadKey = encode(threadId);
     const last = all[all.length - 1];
     const status = run.stopRequested ? 'stopped' : interruption !== undefined || last?.type === EventType.RUN_ERROR ? 'error' : 'finished';
-    const finished = [...all].reverse().find((event) => event.type === EventType.RUN_FINISHED) as
-      { outcome?: { type?: string; interrupts?: Array<{ id?: unknown; reason?: unknown; expiresAt?: unknown }> } } | undefined;
-    const raised = finished?.outcome?.type === 'interrupt' && Array.isArray(finished.outcome.interrupts) ? finished.outcome.interrupts : [];
+    const raise = raisedBy(all);
     return db.transaction(async (sql) => {
       const now = Date.now();
       await insertEvents(sql, run.runPk, unsaved, all.length - unsaved.length);
       await sql.query(`UPDATE cki_runs SET status = $2, finished_at = $3 WHERE run_pk = $1`, [run.runPk, status, now]);
-      for (const interrupt of raised) {
-        if (typeof interrupt?.id !== 'string') continue;
+      if (raise?.changed) {
+        // The answers this run carried never applied: they were given to a request that has since
+        // changed. The refusal carries the requests as they are now; those are the open ones.
+        await sql.query(`UPDATE cki_interrupts SET status = 'changed' WHERE thread_key = $1 AND answered_run_pk = $2`, [
+          threadKey,
+          run.runPk,
+        ]);
+      }
+      for (const interrupt of raise?.interrupts ?? []) {
+        if (!isObject(interrupt) || typeof interrupt.id !== 'string') continue;
         await sql.query(
           `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk)
            VALUES ($1, $2, $3, $4, $5, $6, 'open', $7)
@@ -754,13 +784,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * The interrupts each run raised, by run and id, read from the runs' stored `RUN_FINISHED` events
  * (one query for all the runs). A run whose event no longer parses is left out: its rows still list.
  */
-async function raisedInterrupts(db: Database, runPks: readonly unknown[]): Promise<Map<number, Map<string, unknown>>> {
+async function raisedInterrupts(db: Sql, runPks: readonly unknown[]): Promise<Map<number, Map<string, unknown>>> {
   const byRun = new Map<number, Map<string, unknown>>();
   const wanted = [...new Set(runPks.filter((pk) => pk !== null && pk !== undefined).map(Number))];
   if (wanted.length === 0) return byRun;
   const rows = await db.query<{ run_pk: unknown; payload: string }>(
     `SELECT run_pk, payload FROM cki_events
-      WHERE run_pk = ANY($1::bigint[]) AND strpos(payload, '"RUN_FINISHED"') > 0
+      WHERE run_pk = ANY($1::bigint[]) AND (strpos(payload, '"RUN_FINISHED"') > 0 OR strpos(payload, '"RUN_ERROR"') > 0)
       ORDER BY run_pk, seq`,
     [wanted],
   );
@@ -771,16 +801,35 @@ async function raisedInterrupts(db: Database, runPks: readonly unknown[]): Promi
     } catch {
       continue;
     }
-    if (!isObject(event) || event.type !== EventType.RUN_FINISHED) continue;
-    const outcome = event.outcome;
-    if (!isObject(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) continue;
-    // The last RUN_FINISHED of a run is the one its rows were written from.
+    const raise = isObject(event) ? raisedBy([event]) : undefined;
+    if (!raise) continue;
+    // The last raise of a run is the one its rows were written from.
     const ids = new Map<string, unknown>();
-    for (const interrupt of outcome.interrupts)
-      if (isObject(interrupt) && typeof interrupt.id === 'string') ids.set(interrupt.id, interrupt);
+    for (const interrupt of raise.interrupts) if (isObject(interrupt) && typeof interrupt.id === 'string') ids.set(interrupt.id, interrupt);
     byRun.set(Number(row.run_pk), ids);
   }
   return byRun;
+}
+
+/**
+ * The interrupts a run leaves open: its last `RUN_FINISHED` outcome's, or, when the agent refused
+ * its answers as given to a changed request, the requests as they are now that the refusal carries.
+ */
+function raisedBy(events: readonly unknown[]): { interrupts: unknown[]; changed: boolean } | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index];
+    if (!isObject(event)) continue;
+    if (event.type === EventType.RUN_FINISHED) {
+      const outcome = event.outcome;
+      if (!isObject(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) return undefined;
+      return { interrupts: outcome.interrupts, changed: false };
+    }
+    if (event.type === EventType.RUN_ERROR) {
+      if (event.code !== ResumeRefusal.Changed) continue;
+      return { interrupts: Array.isArray(event.interrupts) ? event.interrupts : [], changed: true };
+    }
+  }
+  return undefined;
 }
 
 async function insertEvents(sql: Sql, runPk: number, events: readonly BaseEvent[], firstSeq: number) {

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AIMessage } from '@langchain/core/messages';
 import { END, MessagesValue, START, StateGraph, StateSchema, interrupt } from '@langchain/langgraph';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
@@ -8,7 +11,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
-import { withNormalizedInterrupts } from '../../src/runtime';
+import { normalizeInterrupts, withNormalizedInterrupts } from '../../src/runtime';
+import { createInterruptRunner, type InterruptRunner } from '../../src/runner';
 import { serveGraphs, type ServedGraphs } from '../../demo/server/langgraph-server';
 import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
 import { Interrupts, sendMessage } from './harness';
@@ -32,6 +36,10 @@ const NOBODY = '0'.repeat(32);
 
 let graphs: ServedGraphs;
 let runtime: ServedRuntime;
+/** The same agent behind the durable runner (an embedded store in a temporary folder). */
+let durable: ServedRuntime;
+let runner: InterruptRunner;
+let storeDir: string;
 let langGraph: LangGraphAgent;
 beforeAll(async () => {
   const State = new StateSchema({ messages: MessagesValue });
@@ -52,8 +60,18 @@ beforeAll(async () => {
   graphs = await serveGraphs({ [GRAPH]: graph });
   langGraph = new LangGraphAgent({ deploymentUrl: graphs.url, graphId: GRAPH, emitInterruptOutcome: true } as never);
   runtime = await serveRuntime(new CopilotRuntime({ agents: { default: withNormalizedInterrupts(langGraph) } as never }));
+  storeDir = mkdtempSync(join(tmpdir(), 'cki-changed-'));
+  runner = createInterruptRunner({ dataDir: join(storeDir, 'store') });
+  // As an app's route declares it: the agent with the middleware, the runner beside it.
+  const durableAgent = new LangGraphAgent({ deploymentUrl: graphs.url, graphId: GRAPH, emitInterruptOutcome: true } as never).use(
+    normalizeInterrupts(),
+  );
+  durable = await serveRuntime(new CopilotRuntime({ agents: { default: durableAgent } as never, runner }));
 }, 120_000);
 afterAll(async () => {
+  await durable?.close();
+  await runner?.close();
+  if (storeDir) rmSync(storeDir, { recursive: true, force: true });
   await runtime?.close();
   await graphs?.close();
 });
@@ -64,9 +82,9 @@ async function requestChangesTo(threadId: string, args: Args) {
   await langGraph.client.runs.wait(threadId, GRAPH, { command: { resume: { [NOBODY]: null } } });
 }
 
-function renderApp(threadId: string) {
+function renderApp(threadId: string, runtimeUrl = runtime.url) {
   return render(
-    <CopilotKitProvider runtimeUrl={runtime.url} showDevConsole={false}>
+    <CopilotKitProvider runtimeUrl={runtimeUrl} showDevConsole={false}>
       <Interrupts resolveDelayMs={0} defaults={{ 'aidev:tool_approval': ToolApprovalCard }} />
       <div style={{ height: 600 }}>
         <CopilotChat threadId={threadId} />
@@ -76,8 +94,8 @@ function renderApp(threadId: string) {
 }
 
 /** The open approval card (the one with an Approve button) and the arguments it shows. */
-async function openCard() {
-  const approve = await screen.findByTestId('approval-approve', undefined, { timeout: 10_000 });
+async function openCard(timeout = 10_000) {
+  const approve = await screen.findByTestId('approval-approve', undefined, { timeout });
   const card = approve.closest<HTMLElement>('[data-interrupt-id]')!;
   return { card, approve, args: within(card).getByTestId('approval-args').textContent ?? '' };
 }
@@ -90,7 +108,8 @@ describe('an approval whose request changed before the answer arrived', () => {
     ran.length = 0;
     renderApp(threadId);
     await sendMessage('Clean up the branches');
-    const first = await openCard();
+    // The file's first run is the graph server's first: it starts its workers then.
+    const first = await openCard(30_000);
     expect(first.args).toContain('old-feature');
 
     await requestChangesTo(threadId, { name: 'main', force: true });
@@ -194,4 +213,48 @@ describe('an approval whose request changed before the answer arrived', () => {
     );
     warn.mockRestore();
   }, 120_000);
+});
+
+describe('a changed request on a durable thread (createInterruptRunner)', () => {
+  it('given the request changed, should record the refused answer as changed and the request as it is now as open, and approving that runs the tool once with exactly its arguments', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const threadId = randomUUID();
+    current = { name: 'old-feature' };
+    ran.length = 0;
+    const first = renderApp(threadId, durable.url);
+    await sendMessage('Clean up the branches');
+    const shown = await openCard(30_000);
+    await requestChangesTo(threadId, { name: 'main' });
+    fireEvent.click(shown.approve);
+    await screen.findByTestId('interrupt-request-changed', undefined, { timeout: 10_000 });
+    expect((await openCard()).args).toContain('main');
+    // The store records it: the refused answer is `changed`, the request as it is now is open.
+    const rows = await runner.listInterrupts({ threadId });
+    expect(rows.map((row) => row.status).sort()).toEqual(['changed', 'open']);
+    expect(JSON.stringify(rows.find((row) => row.status === 'open')!.interrupt)).toContain('main');
+
+    // The request as it is now is answered once; the store holds the refused answer as `changed`.
+    const now = await openCard();
+    expect(ran).toEqual([]);
+    fireEvent.click(now.approve);
+    expect(await screen.findByText('Deleted {"name":"main"}.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(ran).toEqual([{ args: { name: 'main' }, answer: { approved: true } }]);
+    const settled = await runner.listInterrupts({ threadId });
+    expect(settled.filter((row) => row.status === 'open')).toEqual([]);
+    expect(settled.filter((row) => row.status === 'resolved')).toHaveLength(1);
+    expect(settled.filter((row) => row.status === 'changed')).toHaveLength(1);
+
+    // A reload draws the thread from the store: the answer the agent received, to the request as
+    // it was when answered, and nothing left open.
+    first.unmount();
+    renderApp(threadId, durable.url);
+    await waitFor(() => expect(document.querySelectorAll('[data-interrupt-id]')).toHaveLength(1), { timeout: 10_000 });
+    const [answered] = document.querySelectorAll<HTMLElement>('[data-interrupt-id]');
+    expect(answered).toHaveTextContent('Approved');
+    fireEvent.click(within(answered!).getByRole('button', { name: 'Details' }));
+    expect(answered).toHaveTextContent('main');
+    expect(answered).not.toHaveTextContent('old-feature');
+    expect(screen.queryByTestId('approval-approve')).toBeNull();
+    warn.mockRestore();
+  }, 60_000);
 });

@@ -191,15 +191,15 @@ describe('createInboxHandler on a runner backed by PostgreSQL', () => {
     }
   });
 
-  it('given any status other than open, resolved, cancelled or all, GET should answer 400 naming the allowed values', async () => {
+  it('given any status other than open, resolved, cancelled, changed or all, GET should answer 400 naming the allowed values', async () => {
     const handler = createInboxHandler({ runner });
     await fc.assert(
       fc.asyncProperty(
-        fc.string().filter((value) => !['open', 'resolved', 'cancelled', 'all'].includes(value)),
+        fc.string().filter((value) => !['open', 'resolved', 'cancelled', 'changed', 'all'].includes(value)),
         async (status) => {
           const { status: code, body } = await get(handler, `?status=${encodeURIComponent(status)}`);
           expect(code).toBe(400);
-          expect(body.error).toContain('status must be one of open, resolved, cancelled, all');
+          expect(body.error).toContain('status must be one of open, resolved, cancelled, changed, all');
         },
       ),
       { numRuns: 25 },
