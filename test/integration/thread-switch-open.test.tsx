@@ -30,11 +30,14 @@ class FixedIdAgent extends AbstractAgent {
         subscriber.next({ type: 'TEXT_MESSAGE_END', messageId: id } as BaseEvent);
         subscriber.next({ type: 'RUN_FINISHED', threadId, runId } as BaseEvent);
       } else {
+        // "… both" asks two things at once (a set whose answers wait for each other).
+        const last = input.messages.at(-1) as { content?: unknown } | undefined;
+        const ids = String(last?.content ?? '').endsWith('both') ? ['approve-deploy', 'approve-migrate'] : ['approve-deploy'];
         subscriber.next({
           type: 'RUN_FINISHED',
           threadId,
           runId,
-          outcome: { type: 'interrupt', interrupts: [{ id: 'approve-deploy', reason: 'acme:ask', metadata: { asked: threadId } }] },
+          outcome: { type: 'interrupt', interrupts: ids.map((id) => ({ id, reason: 'acme:ask', metadata: { asked: threadId } })) },
         } as BaseEvent);
       }
       subscriber.complete();
@@ -84,6 +87,35 @@ describe('switching threads while an interrupt is open, through CopilotRuntime',
       ['thread-y', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-y' }]],
       ['thread-x', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-x' }]],
     ]);
+  });
+
+  it('given one card of a set answered and waiting for its sibling, when the chat switches thread and back, the answer is kept with its thread and goes with the sibling in one resume', async () => {
+    const page = render(<Page threadId="thread-p" />);
+    await sendMessage('Deploy both');
+    await waitFor(() => expect(screen.getAllByTestId('ask')).toHaveLength(2), { timeout: 10_000 });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Answer ask' })[0]);
+    await waitFor(() => expect(screen.getByTestId('ask-readonly')).toHaveAttribute('data-status', 'submitting'));
+
+    page.rerender(<Page threadId="thread-q" />);
+    await waitFor(() => expect(screen.queryByTestId('ask')).not.toBeInTheDocument());
+
+    // Back: the answer given is still there, waiting, and the sibling is open.
+    page.rerender(<Page threadId="thread-p" />);
+    const open = await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+    expect(screen.getByTestId('ask-readonly')).toHaveAttribute('data-status', 'submitting');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    fireEvent.click(within(open).getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-p.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(resumesIn('thread-p', 'thread-q')).toEqual([
+      [
+        'thread-p',
+        [
+          { interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-p' },
+          { interruptId: 'approve-migrate', status: 'resolved', payload: 'answer in thread-p' },
+        ],
+      ],
+    ]);
+    await waitFor(() => expect(screen.getAllByTestId('ask-readonly').map((card) => card.dataset.status)).toEqual(['resolved', 'resolved']));
   });
 
   it('given cards open in two threads and the thread switched inside the chat (the hook does not re-render), each thread shows only its own card and each answer reaches its own thread', async () => {
