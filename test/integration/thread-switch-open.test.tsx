@@ -54,10 +54,10 @@ beforeAll(async () => {
 afterAll(() => served?.close());
 
 /** The provider and the hook stay; the chat is pointed at another thread (a sidebar of conversations). */
-function Page({ threadId }: { threadId: string }) {
+function Page({ threadId, hook = true }: { threadId: string; hook?: boolean }) {
   return (
     <CopilotKitProvider runtimeUrl={runtimeUrl} showDevConsole={false}>
-      <Interrupts resolveDelayMs={0} renderers={{ 'acme:ask': makeTestCard('ask', `answer in ${threadId}`) }} />
+      {hook ? <Interrupts resolveDelayMs={0} renderers={{ 'acme:ask': makeTestCard('ask', `answer in ${threadId}`) }} /> : null}
       <div style={{ height: 600 }}>
         <CopilotChat threadId={threadId} />
       </div>
@@ -116,6 +116,33 @@ describe('switching threads while an interrupt is open, through CopilotRuntime',
       ],
     ]);
     await waitFor(() => expect(screen.getAllByTestId('ask-readonly').map((card) => card.dataset.status)).toEqual(['resolved', 'resolved']));
+  });
+
+  it('given an open card, when the chat changes thread while the hook is unmounted, the remounted hook follows the new thread; back in the first, the card shows again and answers its own thread', async () => {
+    const page = render(<Page threadId="thread-u" />);
+    await sendMessage('Deploy');
+    await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+
+    page.rerender(<Page threadId="thread-u" hook={false} />);
+    page.rerender(<Page threadId="thread-v" hook={false} />);
+    page.rerender(<Page threadId="thread-v" />);
+    // The new thread shows none of the card it left, and takes messages.
+    await waitFor(() => expect(screen.queryByTestId('ask')).not.toBeInTheDocument());
+    await sendMessage('Deploy');
+    const inV = await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+    expect(within(inV).getByTestId('ask-payload')).toHaveTextContent('thread-v');
+    fireEvent.click(within(inV).getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-v.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+
+    page.rerender(<Page threadId="thread-u" />);
+    const back = await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+    expect(within(back).getByTestId('ask-payload')).toHaveTextContent('thread-u');
+    fireEvent.click(within(back).getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-u.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(resumesIn('thread-u', 'thread-v')).toEqual([
+      ['thread-v', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-v' }]],
+      ['thread-u', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-u' }]],
+    ]);
   });
 
   it('given cards open in two threads and the thread switched inside the chat (the hook does not re-render), each thread shows only its own card and each answer reaches its own thread', async () => {
