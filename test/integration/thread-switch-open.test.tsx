@@ -54,10 +54,10 @@ beforeAll(async () => {
 afterAll(() => served?.close());
 
 /** The provider and the hook stay; the chat is pointed at another thread (a sidebar of conversations). */
-function Page({ threadId, hook = true }: { threadId: string; hook?: boolean }) {
+function Page({ threadId, hook = true, delayMs = 0 }: { threadId: string; hook?: boolean; delayMs?: number }) {
   return (
     <CopilotKitProvider runtimeUrl={runtimeUrl} showDevConsole={false}>
-      {hook ? <Interrupts resolveDelayMs={0} renderers={{ 'acme:ask': makeTestCard('ask', `answer in ${threadId}`) }} /> : null}
+      {hook ? <Interrupts resolveDelayMs={delayMs} renderers={{ 'acme:ask': makeTestCard('ask', `answer in ${threadId}`) }} /> : null}
       <div style={{ height: 600 }}>
         <CopilotChat threadId={threadId} />
       </div>
@@ -142,6 +142,24 @@ describe('switching threads while an interrupt is open, through CopilotRuntime',
     expect(resumesIn('thread-u', 'thread-v')).toEqual([
       ['thread-v', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-v' }]],
       ['thread-u', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-u' }]],
+    ]);
+  });
+
+  it('given an answer not yet sent when the hook unmounts and the chat changes thread meanwhile, the answer is kept with its thread (no error in the new one) and reaches it on return', async () => {
+    const page = render(<Page threadId="thread-s" delayMs={300} />);
+    await sendMessage('Deploy');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer ask' }, { timeout: 10_000 }));
+    page.rerender(<Page threadId="thread-s" delayMs={300} hook={false} />);
+    page.rerender(<Page threadId="thread-t" delayMs={300} hook={false} />);
+    page.rerender(<Page threadId="thread-t" delayMs={300} />);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(screen.queryByTestId(/^ask/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    page.rerender(<Page threadId="thread-s" delayMs={300} />);
+    expect(await screen.findByText('Done in thread-s.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(resumesIn('thread-s', 'thread-t')).toEqual([
+      ['thread-s', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-s' }]],
     ]);
   });
 
