@@ -847,9 +847,9 @@ export class InterruptController<View = unknown> {
     return (this.session.openSet.length && open?.stops === this.session.stops && open.cards) || NONE;
   }
 
-  /** Whether a set is open or answers are on their way: this controller holds what the user is doing. */
+  /** Whether a set is open, answers are on their way or kept with a thread: this controller holds what the user is doing. */
   get busy(): boolean {
-    return this.session.openSet.length > 0 || this.session.sending;
+    return this.session.holding;
   }
 
   /** How many cards of the waiting set still wait for the user (not answered, dismissed or expired). */

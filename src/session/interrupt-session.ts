@@ -262,6 +262,15 @@ export class InterruptSession {
     return this.#parked.get(threadId) ?? [];
   }
 
+  /**
+   * Whether the session holds something of the user's: an open set, a resume on its way, or an
+   * answer kept with a thread the chat left.
+   */
+  get holding(): boolean {
+    const kept = [...this.#parked.values()].flat();
+    return this.#open.length > 0 || this.sending || this.#entriesOf(kept).some((e) => e.phase === 'answered');
+  }
+
   /** A resume is on its way: nothing else is sent, and a run in the thread is that resume's. */
   get sending(): boolean {
     return this.#batches.size > 0;

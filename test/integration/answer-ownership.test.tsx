@@ -30,7 +30,7 @@ describe('who an answer belongs to', () => {
           await sendMessage('Do it');
           // Every interrupt the agent sent is on screen, each as its own card.
           await waitFor(() => expect(screen.getAllByTestId(/^confirm(-readonly)?$/)).toHaveLength(set.length));
-          const shared = ids.filter((id) => ids.indexOf(id) !== ids.lastIndexOf(id));
+          const shared: string[] = ids.filter((id) => ids.indexOf(id) !== ids.lastIndexOf(id));
           const cards = screen.getAllByTestId(/^confirm(-readonly)?$/);
           const refused = cards.filter((card) => within(card).queryByRole('alert')?.textContent?.startsWith('Refused'));
           expect(refused).toHaveLength(shared.length);
