@@ -647,6 +647,8 @@ export class InterruptSession {
       this.#failed.delete(keyOf(k));
       Object.assign(this.get(k)!, { phase: 'sending', error: undefined });
     }
+    // The `cancelled` owed for a refused interrupt goes again with the same resume.
+    for (const entry of this.#entriesOf(failed.keys)) if (entry.refused) entry.cancelSent = true;
     const batch = { ...failed, batchId: this.#nextBatch++, withChat: false, inChatRun: false };
     this.#batches.set(batch.batchId, batch);
     return [{ type: 'send', batch }];
