@@ -250,6 +250,23 @@ describe('InterruptSession', () => {
     });
   });
 
+  it('given an answer waiting for its sibling, when the same stop is raised again (a replay of the thread), should keep the set and the answer', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    s.painted(key('a'));
+    const stops = s.stops;
+    expect(s.raised('run-1', [{ id: 'a' }, { id: 'b' }])).toEqual([{ type: 'nothing' }]);
+    expect(s.stops).toBe(stops);
+    expect(s.get(key('a'))?.phase).toBe('answered');
+    s.answered(key('b'), { status: 'cancelled' });
+    const [send] = sends(s.painted(key('b')));
+    expect(send.type === 'send' && send.batch.resume).toEqual([
+      { interruptId: 'a', status: 'resolved', payload: 1 },
+      { interruptId: 'b', status: 'cancelled' },
+    ]);
+  });
+
   it('given an answer kept with a thread the chat left, when the replay on return shows the set answered elsewhere, should settle it with that answer and send nothing', () => {
     const s = session();
     s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
