@@ -98,8 +98,8 @@ interface OpenSet {
   /** What CopilotKit passed, and the cards drawn for it. */
   raw: UnwrappedInterrupt[];
   cards: UnwrappedInterrupt[];
-  /** The agent's count of stops when these cards were drawn. */
-  raises: number;
+  /** The session's count of stops when these cards were drawn. */
+  stops: number;
   /** Drawn from a refusal as changed, not from a stop CopilotKit shows (see {@link InterruptController.reopened}). */
   reopened?: boolean;
 }
@@ -109,6 +109,10 @@ interface LegacyEvent {
   anchor: string | null;
   runId?: string;
   value: unknown;
+  /** The event as CopilotKit's `useInterrupt` passes it on (`event`). */
+  event: { name?: string; value?: unknown };
+  /** Raised in the session (when its run finished, or when CopilotKit showed it). */
+  raised?: boolean;
 }
 
 /** What a card shows: one interrupt, under the id its history record has. */
@@ -133,10 +137,11 @@ const errorText = (error: unknown, fallback: string): string =>
 const runFailed = (error: unknown): string => errorText(error, 'The resume run failed.');
 
 /**
- * The React side of {@link InterruptSession}: it feeds CopilotKit's and the cards' events into
- * the session and carries out the decisions it returns (after-paint scheduling, CopilotKit's
- * `runAgent` / `cancel`, history writes). It keeps no lifecycle of its own; what it stores is
- * wiring: which card shows which interrupt, where each appeared, the runs it started.
+ * The adapter of {@link InterruptSession}: it feeds CopilotKit's and the cards' events into the
+ * session and carries out the decisions it returns (after-paint scheduling, CopilotKit's
+ * `runAgent` / `cancel`, history writes), all through {@link InterruptController#dispatch}, the
+ * one place that writes records and tells listeners. It keeps no rule of its own; what it stores
+ * is wiring: which card shows which interrupt, where each appeared, which run carries the resume.
  */
 export class InterruptController<View = unknown> {
   #settings: ControllerSettings;
@@ -153,8 +158,11 @@ export class InterruptController<View = unknown> {
   #cards = new Map<string, Card>();
   #anchors = new Map<string, string | null>();
   #scheduled = new Map<string, () => void>();
-  /** The resume on its way, and the input of the run that carries it once it started. */
-  #inflight?: {
+  /**
+   * The run carrying the session's batch on its way (whether one is on its way is the session's
+   * to say), and what that run reported, read when it ends.
+   */
+  #carrier?: {
     batch: SessionBatch;
     run?: object;
     failure?: string;
@@ -166,11 +174,6 @@ export class InterruptController<View = unknown> {
   };
   /** Cards drawn again because the request changed after the user answered it: they say so. */
   #changed = new Set<string>();
-  #answerFirst?: string;
-  /** How many times the agent stopped for interrupts: a new stop means new cards, even for the same ids. */
-  #raises = 0;
-  /** `#raises` when the chat left a thread with cards open: until the next stop, what CopilotKit shows is that thread's. */
-  #leftAt?: number;
   #claims = new Map<string, number>();
   #warned = new Set<string>();
   #listeners = createListeners();
@@ -185,10 +188,6 @@ export class InterruptController<View = unknown> {
   // ---- external store for claims and settings (cards subscribe) ----
 
   subscribe = this.#listeners.subscribe;
-
-  #emit() {
-    this.#listeners.notify();
-  }
 
   /**
    * What cards get as `onInterruptResume`: a stable function that calls the app's latest
@@ -211,7 +210,8 @@ export class InterruptController<View = unknown> {
   /** New renderers, locale or labels: every card redraws. */
   setView(view: View): void {
     this.view = view;
-    this.#emit();
+    // No decision: the cards' look changed, so they redraw.
+    this.#dispatch([]);
   }
 
   get threadId(): string {
@@ -255,72 +255,80 @@ export class InterruptController<View = unknown> {
       // the record; a run this tab started carries its own batch and is left to it.
       onRunStartedEvent: ({ event }) => {
         const input = event?.input;
-        if (!Array.isArray(input?.resume) || input.resume.length === 0 || this.#inflight) return;
+        if (!Array.isArray(input?.resume) || input.resume.length === 0) return;
         const resume = input.resume.filter((r): r is ResumeEntry => typeof r?.interruptId === 'string');
         const withChat = !!input.messages?.some((m) => m.role === 'user');
-        this.#apply(this.session.answeredInThread(resume, withChat));
+        this.#dispatch(this.session.answeredInThread(resume, withChat));
       },
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
         const carrying = this.#carriedBy(input);
         if (carrying) carrying.finished = true;
+        const legacy = this.#legacy;
+        if (legacy && !legacy.raised && legacy.runId !== undefined && legacy.runId === input?.runId) {
+          this.#raiseLegacy(legacy);
+          return;
+        }
         if (outcome !== 'interrupt' || !Array.isArray(interrupts)) {
           // A run went on without this set's answers: a thread's connect replays the run that
           // answered it, after the one that raised it.
-          if (!carrying && this.session.openSet.length) this.#closeSet();
+          if (!carrying && this.session.openSet.length) this.#dispatch(this.session.otherRunStarted());
           return;
         }
         this.#followThread();
-        this.#raises++;
         const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
         const anchor = lastId(messages);
-        this.#apply(this.session.raised(input?.runId ?? 'unknown', raised, this.#recordedElsewhere(anchor)));
-        for (const key of this.session.openSet) this.#anchors.set(keyOf(key), anchor);
+        const decisions = this.session.raised(input?.runId ?? 'unknown', raised, this.#recordedElsewhere(anchor));
+        for (const key of this.session.openSet) if (!this.#anchors.has(keyOf(key))) this.#anchors.set(keyOf(key), anchor);
         // Drawn now: CopilotKit's `useInterrupt` shows the set once the run is over, and one that
         // mounted during the run (the hook remounted) never hears of it (AG-UI keeps a run's subscribers).
         this.setOpen('standard', this.unwrap({ interrupts }));
-        this.#emit();
+        this.#dispatch(decisions);
       },
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
-        this.#legacy = { anchor: lastId(messages), runId: input?.runId, value: event.value };
-        this.#raises++;
+        this.#legacy = {
+          anchor: lastId(messages),
+          runId: input?.runId,
+          value: event.value,
+          event: { name: event.name, value: event.value },
+        };
       },
       onRunInitialized: ({ input }) => {
-        const inflight = this.#inflight;
-        if (inflight && !inflight.run && carriesBatch(carried(inflight.batch), input)) inflight.run = input;
-        else if (input && !inflight?.run) this.#closeSet();
+        const carrier = this.#carrier;
+        if (carrier && !carrier.run && carriesBatch(carried(carrier.batch), input)) carrier.run = input;
+        else if (input && !carrier?.run) this.#dispatch(this.session.otherRunStarted());
       },
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
       // still streaming, say) before it starts the resume run, and that end is not the answer's.
       onRunErrorEvent: ({ event, input }) => {
-        const inflight = this.#carriedBy(input);
-        if (!inflight) return;
-        inflight.failure = errorText(event?.message, 'The agent reported an error.');
+        const carrier = this.#carriedBy(input);
+        if (!carrier) return;
+        carrier.failure = errorText(event?.message, 'The agent reported an error.');
         // A durable runner refused the answer: another device's came first, and it says which.
         // The request changed since the card showed it: sending the same answer again cannot work.
         if (event?.code === ResumeRefusal.Changed) {
           const reopen = Array.isArray(event.interrupts)
             ? event.interrupts.filter((i): i is { id: string } => typeof (i as { id?: unknown } | null)?.id === 'string')
             : [];
-          Object.assign(inflight, { failure: REQUEST_CHANGED, final: true, ...(reopen.length > 0 && { reopen }) });
+          Object.assign(carrier, { failure: REQUEST_CHANGED, final: true, ...(reopen.length > 0 && { reopen }) });
         }
         if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
-          inflight.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
+          carrier.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
         }
       },
       onRunFailed: ({ error, input }) => {
-        const inflight = this.#carriedBy(input);
-        if (inflight) this.#landed(inflight.batch, runFailed(error));
+        const carrier = this.#carriedBy(input);
+        if (carrier) this.#landed(carrier.batch, runFailed(error));
       },
       onRunFinalized: ({ input }) => {
-        const inflight = this.#carriedBy(input);
-        if (!inflight) return;
+        const carrier = this.#carriedBy(input);
+        if (!carrier) return;
         // A run the chat stopped following (it unmounted or changed thread) ends without
         // RUN_FINISHED. The agent has the answer, but AG-UI's client still lists the interrupt as
         // pending and would refuse every later run: it is answered, so it goes. (A run that
         // reported an error keeps it: Retry sends the answer again.)
-        if (!inflight.finished && !inflight.failure) forget(agent, inflight.batch.keys);
-        this.#landed(inflight.batch, inflight.failure);
+        if (!carrier.finished && !carrier.failure) forget(agent, carrier.batch.keys);
+        this.#landed(carrier.batch, carrier.failure);
       },
     });
     const errors = copilotkit.subscribe?.({
@@ -334,15 +342,31 @@ export class InterruptController<View = unknown> {
     });
     const unpatch = this.#carryAnswersInChatRuns(agent);
     // Answers whose send an unmount cancelled go out now.
-    this.#apply(this.session.attached());
+    this.#dispatch(this.session.attached());
     return () => {
       unpatch();
       subscription.unsubscribe();
       errors?.unsubscribe();
       for (const cancel of this.#scheduled.values()) cancel();
       this.#scheduled.clear();
-      this.#apply(this.session.detached());
+      this.#dispatch(this.session.detached());
     };
+  }
+
+  /**
+   * The run that sent a legacy `on_interrupt` event finished: its set is raised and drawn now,
+   * like a standard one, since a hook that mounted during the run (a remount) never hears of the
+   * event from CopilotKit's `useInterrupt`.
+   */
+  #raiseLegacy(legacy: LegacyEvent) {
+    this.#followThread();
+    legacy.raised = true;
+    const cards = this.unwrap({ event: legacy.event });
+    const raised = cards.map((i) => ({ id: i.id, expiresAt: i.expiresAt, legacyEvent: legacy.value }));
+    const decisions = this.session.raised(legacy.runId ?? 'restored', raised, this.#recordedElsewhere(legacy.anchor));
+    for (const key of this.session.openSet) if (!this.#anchors.has(keyOf(key))) this.#anchors.set(keyOf(key), legacy.anchor);
+    this.setOpen('legacy', cards);
+    this.#dispatch(decisions);
   }
 
   /**
@@ -383,19 +407,18 @@ export class InterruptController<View = unknown> {
   #chatRunStarting(params?: AgentRunParams): { params: AgentRunParams; batch: SessionBatch } | 'hold' | undefined {
     const agent = this.#agent;
     if (params?.resume !== undefined || params?.forwardedProps?.command !== undefined) return;
-    if (!agent || this.#inflight || this.#open?.kind !== 'standard' || !agent.pendingInterrupts.length) return;
+    if (!agent || this.#open?.kind !== 'standard' || !agent.pendingInterrupts.length) return;
     let plan: { params: AgentRunParams; batch: SessionBatch } | 'hold' | undefined;
     const rest: SessionDecision[] = [];
     for (const decision of this.session.chatRunStarting()) {
       if (decision.type === 'hold-chat-run') plan = 'hold';
       else if (decision.type === 'send' && decision.batch.inChatRun) {
         this.#handOver(decision.batch);
-        this.#inflight = { batch: decision.batch };
-        this.#emit();
+        this.#carrier = { batch: decision.batch };
         plan = { batch: decision.batch, params: { ...params, resume: decision.batch.resume, runId: decision.batch.runId } };
       } else rest.push(decision);
     }
-    this.#apply(rest);
+    this.#dispatch(rest, plan && plan !== 'hold' ? plan.batch.keys : []);
     return plan;
   }
 
@@ -406,30 +429,16 @@ export class InterruptController<View = unknown> {
    * back, the thread's connect lists them again.
    */
   #followThread() {
-    const agent = this.#agent;
-    const threadId = agent?.threadId;
-    if (!threadId || threadId === this.session.threadId) return;
-    if (this.session.openSet.length) {
-      this.#leftAt = this.#raises;
-      agent.pendingInterrupts = [];
-    }
-    this.#apply(this.session.threadSwitched(threadId));
-    this.#emit();
+    const threadId = this.#agent?.threadId;
+    if (threadId && threadId !== this.session.threadId) this.#dispatch(this.session.threadSwitched(threadId));
   }
 
-  /** A run that does not carry the open set's answers: the set is closed, and a slot drawing it hears so. */
-  #closeSet() {
-    this.#apply(this.session.otherRunStarted());
-    this.#emit();
-  }
-
-  /** The inflight entry, if `input` is the run carrying it. */
+  /** The carrier, if `input` is the run carrying the batch on its way. */
   #carriedBy(input: unknown) {
-    const inflight = this.#inflight;
-    return input && inflight?.run === input ? inflight : undefined;
+    const carrier = this.#carrier;
+    return input && carrier?.run === input ? carrier : undefined;
   }
 
-  /** Whether this thread's history already has a record under `id` (the session keeps ids unique). */
   /**
    * Whether this thread's history already has a record under `id` for another raise than the one
    * at `anchor` (the session keeps ids unique). The same raise replayed (a reload, a connect to the
@@ -463,33 +472,39 @@ export class InterruptController<View = unknown> {
    * The interrupts CopilotKit currently shows, as the cards to draw. Called from the `useInterrupt`
    * render callback, and when the agent stops; it only records bookkeeping (no store update), so it
    * is safe during render.
-   * An id listed twice is one interrupt: one card, one resume entry.
+   * Interrupts sharing an id are each drawn (the session refuses them, and their cards say why).
    */
   setOpen(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[], actions?: CopilotKitInterruptActions): UnwrappedInterrupt[] {
     // What CopilotKit still shows of the thread the chat left (the agent has not stopped since): not this thread's to raise.
-    if (this.#leftAt === this.#raises) return [];
+    if (this.session.away) return [];
     // The set drawn when the agent stopped, which CopilotKit shows after the run, or shows again: same cards.
     const previous = this.#open;
-    if (previous?.raises === this.#raises && previous.raw.map((i) => i.id).join('\n') === interrupts.map((i) => i.id).join('\n')) {
+    if (previous?.stops === this.session.stops && previous.raw.map((i) => i.id).join('\n') === interrupts.map((i) => i.id).join('\n')) {
       previous.actions = actions;
       return previous.cards;
     }
     const cards = this.#openCards(kind, interrupts);
-    this.#open = { kind, actions, raw: interrupts, cards, raises: this.#raises };
+    this.#open = { kind, actions, raw: interrupts, cards, stops: this.session.stops };
     return cards;
   }
 
   #openCards(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[]): UnwrappedInterrupt[] {
-    const unique = interrupts.filter((i, n) => interrupts.findIndex((j) => j.id === i.id) === n);
-    if (unique.length < interrupts.length)
-      this.#warnOnce('duplicate', `${LOG} Interrupts share an id; each id is shown and answered once.`);
     let open = this.session.openSet;
-    const known = unique.every((i) => open.some((k) => k.id === i.id));
-    if (!known) {
+    const keysOf = (keys: readonly InterruptKey[]) => {
+      const seen = new Map<string, number>();
+      return interrupts.map((i) => {
+        const copy = seen.get(i.id) ?? 0;
+        seen.set(i.id, copy + 1);
+        return keys.find((k) => k.id === i.id && (k.copy ?? 0) === copy);
+      });
+    };
+    let keys = keysOf(open);
+    if (keys.some((k) => !k)) {
       // Raised before this hook listened (a remount, a restored thread) or a legacy event.
       this.#followThread();
       const runId = (kind === 'legacy' ? this.#legacy?.runId : undefined) ?? 'restored';
-      const raised = unique.map((i) => ({
+      if (kind === 'legacy' && this.#legacy) this.#legacy.raised = true;
+      const raised = interrupts.map((i) => ({
         id: i.id,
         expiresAt: i.expiresAt,
         ...(kind === 'legacy' && { legacyEvent: this.#legacy ? this.#legacy.value : legacyValue(i) }),
@@ -499,14 +514,16 @@ export class InterruptController<View = unknown> {
         raised,
         this.#recordedElsewhere(kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId()),
       );
-      // This runs while CopilotKit renders: cards of a superseded set learn why after it.
-      if (decisions.some((d) => d.type !== 'nothing')) queueMicrotask(() => this.#apply(decisions));
+      // This may run while CopilotKit renders: cards of a superseded (or refused) set learn why after it.
+      if (decisions.some((d) => d.type !== 'nothing')) queueMicrotask(() => this.#dispatch(decisions));
       open = this.session.openSet;
+      keys = keysOf(open);
       const anchor = kind === 'legacy' && this.#legacy ? this.#legacy.anchor : this.#lastMessageId();
       for (const key of open) if (!this.#anchors.has(keyOf(key))) this.#anchors.set(keyOf(key), anchor);
     }
-    return unique.map((interrupt) => {
-      const key = open.find((k) => k.id === interrupt.id)!;
+    return interrupts.flatMap((interrupt, n) => {
+      const key = keys[n];
+      if (!key) return [];
       const id = this.#cardId(key);
       const card = { ...interrupt, id };
       this.#cards.set(id, {
@@ -516,7 +533,7 @@ export class InterruptController<View = unknown> {
       });
       if (interrupt.problem)
         this.#warnOnce(id, `${LOG} Interrupt "${id}" could not be fully understood: ${interrupt.problem}`, interrupt.raw);
-      return card;
+      return [card];
     });
   }
 
@@ -545,14 +562,7 @@ export class InterruptController<View = unknown> {
 
   #act(interrupt: UnwrappedInterrupt, answer: InterruptAnswer) {
     const card = this.#cards.get(interrupt.id);
-    if (!card) return;
-    const decisions = this.session.answered(card.key, answer);
-    this.#sync(card.key);
-    if (this.#answerFirst) {
-      this.#answerFirst = undefined;
-      this.#emit();
-    }
-    this.#apply(decisions);
+    if (card) this.#dispatch(this.session.answered(card.key, answer), [card.key]);
   }
 
   /** The interrupt passed its `expiresAt`: read-only "Expired"; the agent gets `cancelled` with the next run. */
@@ -560,9 +570,7 @@ export class InterruptController<View = unknown> {
     const card = this.#cards.get(interrupt.id);
     if (!card || this.session.get(card.key)?.phase !== 'open') return;
     console.warn(`${LOG} Interrupt "${interrupt.id}" expired at ${interrupt.expiresAt}; the agent gets "cancelled" with the next run.`);
-    const decisions = this.session.expired(card.key);
-    this.#sync(card.key);
-    this.#apply(decisions);
+    this.#dispatch(this.session.expired(card.key), [card.key]);
   }
 
   /**
@@ -571,13 +579,14 @@ export class InterruptController<View = unknown> {
    * (dismiss the open cards and answer them `cancelled` with that message, or ask to answer first).
    */
   #runRefused() {
-    if (this.#inflight || this.#open?.kind !== 'standard' || !this.#agent?.pendingInterrupts.length) return;
-    this.#apply(this.session.chatSent());
+    if (this.#open?.kind !== 'standard' || !this.#agent?.pendingInterrupts.length) return;
+    this.#dispatch(this.session.chatSent());
   }
 
   /** Whether the card of `id` should ask the user to answer it before chatting on. */
   asksToAnswerFirst(id: string): boolean {
-    return this.#answerFirst === id;
+    const card = this.#cards.get(id);
+    return !!card && this.session.asksToAnswerFirst(card.key);
   }
 
   /** Whether Retry can send anything for `id` now. */
@@ -591,39 +600,65 @@ export class InterruptController<View = unknown> {
     const card = this.#cards.get(id);
     if (!card || !this.canRetry(id)) return;
     const decisions = this.session.retry(card.key);
-    for (const decision of decisions) if (decision.type === 'send') decision.batch.keys.forEach((k) => this.#sync(k));
-    this.#emit(); // other failed cards hide their Retry meanwhile
-    this.#later(`retry:${id}`, () => this.#apply(decisions));
+    // "Sending…" at once (other failed cards hide their Retry meanwhile); the send itself waits
+    // for that paint and the resolve delay, like the first send.
+    this.#dispatch(
+      [],
+      decisions.flatMap((d) => (d.type === 'send' ? d.batch.keys : [])),
+    );
+    this.#later(`retry:${id}`, () => this.#dispatch(decisions));
   }
 
   // ---- carrying out decisions ----
 
-  #apply(decisions: SessionDecision[]) {
-    for (const decision of decisions) {
-      if (decision.type === 'after-paint') {
-        const { key } = decision;
-        this.#later(keyOf(key), () => this.#apply(this.session.painted(key)));
-      } else if (decision.type === 'send') {
-        this.#send(decision.batch);
-      } else if (decision.type === 'show-error') {
-        decision.keys.forEach((k) => this.#sync(k));
-        const ids = decision.keys.map((k) => this.#cardId(k)).join(', ');
-        (decision.message === NOT_HANDED_OVER || decision.canRetry ? console.error : console.warn)(
-          `${LOG} Resuming interrupt(s) ${ids} failed: ${decision.message}`,
-        );
-        this.#emit();
-      } else if (decision.type === 'reply-to-chat') {
-        const agent = this.#agent;
-        if (agent)
-          this.#copilotkit?.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
-      } else if (decision.type === 'record') {
-        decision.keys.forEach((k) => this.#sync(k));
-        this.#emit();
-      } else if (decision.type === 'answer-first') {
-        this.#answerFirst = this.#cardId(decision.key);
-        this.#emit();
+  /**
+   * Carries out one batch of the session's decisions, and what carrying them out makes the session
+   * decide in turn, then writes the records of every interrupt they name (and of `subjects`, those
+   * of the event that produced them) and tells listeners once. The only place listeners hear of a
+   * change: decisions, and (with no decision) a new view or transcript claim.
+   */
+  #dispatch(decisions: readonly SessionDecision[], subjects: readonly InterruptKey[] = []) {
+    const queue = [...decisions];
+    const touched = [...subjects];
+    for (let decision = queue.shift(); decision; decision = queue.shift()) {
+      switch (decision.type) {
+        case 'after-paint': {
+          const { key } = decision;
+          touched.push(key);
+          this.#later(keyOf(key), () => this.#dispatch(this.session.painted(key), [key]));
+          break;
+        }
+        case 'send':
+          touched.push(...decision.batch.keys);
+          queue.push(...this.#send(decision.batch));
+          break;
+        case 'show-error': {
+          touched.push(...decision.keys);
+          const ids = decision.keys.map((k) => this.#cardId(k)).join(', ');
+          if (decision.refused) console.error(`${LOG} Interrupt(s) ${ids} refused: ${decision.message}`);
+          else
+            (decision.message === NOT_HANDED_OVER || decision.canRetry ? console.error : console.warn)(
+              `${LOG} Resuming interrupt(s) ${ids} failed: ${decision.message}`,
+            );
+          break;
+        }
+        case 'record':
+          touched.push(...decision.keys);
+          break;
+        case 'forget-pending':
+          if (this.#agent) this.#agent.pendingInterrupts = [];
+          break;
+        case 'reply-to-chat': {
+          const agent = this.#agent;
+          if (agent)
+            this.#copilotkit?.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
+          break;
+        }
+        // 'answer-first' is read back with `asksToAnswerFirst`; 'hold-chat-run' is the chat run's wrapper's.
       }
     }
+    for (const key of touched) this.#sync(key);
+    this.#listeners.notify();
   }
 
   /** Run `callback` once the current state is painted, plus `resolveDelayMs`; repeats are ignored. */
@@ -638,14 +673,12 @@ export class InterruptController<View = unknown> {
     );
   }
 
-  #send(batch: SessionBatch) {
+  /** Starts the run carrying `batch`; returns what the session decides if it cannot (or need not) wait for one. */
+  #send(batch: SessionBatch): SessionDecision[] {
     const agent = this.#agent;
     const copilotkit = this.#copilotkit;
     batch.keys.forEach((k) => this.#sync(k));
-    if (!agent || !copilotkit) {
-      this.#apply(this.session.notDelivered(batch.batchId, NOT_HANDED_OVER));
-      return;
-    }
+    if (!agent || !copilotkit) return this.session.notDelivered(batch.batchId, NOT_HANDED_OVER);
     this.#handOver(batch);
 
     if (batch.carry.type === 'dismiss') {
@@ -653,18 +686,15 @@ export class InterruptController<View = unknown> {
       void Promise.resolve()
         .then(() => this.#open?.actions?.cancel())
         .catch(() => undefined);
-      this.#apply(this.session.delivered(batch.batchId));
-      batch.keys.forEach((k) => this.#sync(k));
-      this.#emit();
-      return;
+      return this.session.delivered(batch.batchId);
     }
-    this.#inflight = { batch };
-    this.#emit();
+    this.#carrier = { batch };
     const answers = batch.carry.type === 'command' ? { forwardedProps: { command: batch.carry.command } } : { resume: batch.resume };
     copilotkit.runAgent({ agent, ...answers, ...(batch.runId && { runId: batch.runId }) }).then(
       () => this.#failIfNotSent(batch),
       (error) => this.#landed(batch, runFailed(error)),
     );
+    return [];
   }
 
   /** What goes with every run carrying `batch`: records written, the app told, expired interrupts let go. */
@@ -688,16 +718,15 @@ export class InterruptController<View = unknown> {
    * initialized, no run event will ever settle the batch: say so instead of "Sending…" forever.
    */
   #failIfNotSent(batch: SessionBatch) {
-    if (this.#inflight?.batch !== batch || this.#inflight.run) return;
+    if (this.#carrier?.batch !== batch || this.#carrier.run) return;
     this.#landed(batch, NOT_HANDED_OVER);
   }
 
   /** `batch` is no longer on its way: delivered, or failed with `failure`. */
   #landed(batch: SessionBatch, failure?: string) {
-    const elsewhere = this.#inflight?.batch === batch ? this.#inflight.elsewhere : undefined;
-    const final = this.#inflight?.batch === batch && this.#inflight.final === true;
-    const reopen = this.#inflight?.batch === batch ? this.#inflight.reopen : undefined;
-    if (this.#inflight?.batch === batch) this.#inflight = undefined;
+    const carrier = this.#carrier?.batch === batch ? this.#carrier : undefined;
+    const { elsewhere, final, reopen } = carrier ?? {};
+    if (carrier) this.#carrier = undefined;
     const messages = this.#agent?.messages;
     const chatUnanswered = messages?.[messages.length - 1]?.role === 'user';
     if (elsewhere && this.#agent) forget(this.#agent, batch.keys);
@@ -706,24 +735,22 @@ export class InterruptController<View = unknown> {
       : failure
         ? this.session.notDelivered(batch.batchId, failure, !final)
         : this.session.delivered(batch.batchId, chatUnanswered);
-    batch.keys.forEach((k) => this.#sync(k));
-    this.#emit();
-    this.#apply(decisions);
-    if (reopen) this.#reopen(batch, reopen);
+    // Refused as changed: the requests open now are drawn in the same batch of decisions.
+    this.#dispatch([...decisions, ...(reopen ? this.#reopen(batch, reopen) : [])], batch.keys);
   }
 
   /**
    * The server refused `batch` because a request changed since its card was drawn, and sent the
-   * requests open now (signed by it, like a stop's): they are drawn as a new set, the changed ones
-   * saying so, and their answers go back under their new ids, to be checked again.
+   * requests open now (signed by it, like a stop's): they are raised and drawn as a new set, the
+   * changed ones saying so, and their answers go back under their new ids, to be checked again.
+   * Returns the session's decisions for the caller to dispatch.
    */
-  #reopen(batch: SessionBatch, interrupts: Array<{ id: string; expiresAt?: unknown }>) {
+  #reopen(batch: SessionBatch, interrupts: Array<{ id: string; expiresAt?: unknown }>): SessionDecision[] {
     const agent = this.#agent;
-    if (!agent || this.session.threadId !== batch.threadId || this.#inflight) return;
-    this.#raises++;
+    if (!agent || this.session.threadId !== batch.threadId || this.session.sending) return [];
     const anchor = lastId(agent.messages);
     const raised = interrupts.map((i) => ({ id: i.id, expiresAt: i.expiresAt }));
-    this.#apply(this.session.raised(batch.runId, raised, this.#recordedElsewhere(anchor)));
+    const decisions = this.session.raised(batch.runId, raised, this.#recordedElsewhere(anchor));
     for (const key of this.session.openSet) this.#anchors.set(keyOf(key), anchor);
     // AG-UI's client checks a resume against the interrupts it holds: those are the new ones now.
     agent.pendingInterrupts = interrupts;
@@ -732,7 +759,7 @@ export class InterruptController<View = unknown> {
       if (!before.has(this.#cards.get(card.id)?.key.id ?? card.id)) this.#changed.add(card.id);
     }
     if (this.#open) this.#open.reopened = true;
-    this.#emit();
+    return decisions;
   }
 
   /**
@@ -803,25 +830,26 @@ export class InterruptController<View = unknown> {
 
   /** The transcript echo of `id` is mounted; the slot copy hides. Returns the release function. */
   claim(id: string): () => void {
+    // No decision: which copy of a card shows changed, so the slot redraws.
     this.#claims.set(id, (this.#claims.get(id) ?? 0) + 1);
-    this.#emit();
+    this.#dispatch([]);
     return () => {
       const left = (this.#claims.get(id) ?? 1) - 1;
       if (left > 0) this.#claims.set(id, left);
       else this.#claims.delete(id);
-      this.#emit();
+      this.#dispatch([]);
     };
   }
 
   /** The cards of the set the agent still waits on, as last drawn; none once it is sent or replaced. */
   get waiting(): UnwrappedInterrupt[] {
     const open = this.#open;
-    return (this.session.openSet.length && open?.raises === this.#raises && open.cards) || NONE;
+    return (this.session.openSet.length && open?.stops === this.session.stops && open.cards) || NONE;
   }
 
-  /** Whether a set is open or answers are on their way: this controller holds what the user is doing. */
+  /** Whether a set is open, answers are on their way or kept with a thread: this controller holds what the user is doing. */
   get busy(): boolean {
-    return this.session.openSet.length > 0 || this.#inflight !== undefined;
+    return this.session.holding;
   }
 
   /** How many cards of the waiting set still wait for the user (not answered, dismissed or expired). */
@@ -831,7 +859,7 @@ export class InterruptController<View = unknown> {
 
   /** Whether the slot's card of `id` steps aside: its echo shows in the transcript, or the chat left its thread. */
   stepsAside(id: string): boolean {
-    return this.#claims.has(id) || this.#leftAt === this.#raises;
+    return this.#claims.has(id) || this.session.away;
   }
 }
 

@@ -20,6 +20,11 @@ export interface InterruptKey {
    */
   raise?: number;
   id: string;
+  /**
+   * The n-th further interrupt of one stop that shares `id` with an earlier one (1 for the second,
+   * omitted for the first): each is its own card, since the user must see every one.
+   */
+  copy?: number;
 }
 
 /**
@@ -73,6 +78,12 @@ export interface SessionInterrupt {
   legacyEvent?: unknown;
   /** Settled by another device's answer, which won: this tab's was refused. */
   elsewhere?: boolean;
+  /**
+   * Refused: it shares its id with another interrupt of the same stop, and one resume entry
+   * (keyed by id) cannot answer two questions. Its card says why; the agent only ever gets
+   * `cancelled` for that id, with the rest of the set or with the next chat message.
+   */
+  refused?: boolean;
 }
 
 /** A resume on its way, kept whole so Retry sends the very same answers. */
@@ -104,8 +115,17 @@ export type SessionDecision =
   | { type: 'after-paint'; key: InterruptKey }
   /** Send this resume (one per answered set); report back with `delivered` / `notDelivered`. */
   | { type: 'send'; batch: SessionBatch }
-  /** Show on the cards of `keys` why their answers did not reach the agent. */
-  | { type: 'show-error'; keys: InterruptKey[]; message: string; canRetry: boolean }
+  /**
+   * Show on the cards of `keys` why their answers did not reach the agent. `refused`: the set
+   * itself cannot be answered as the agent sent it (a console error, not a warning).
+   */
+  | { type: 'show-error'; keys: InterruptKey[]; message: string; canRetry: boolean; refused?: boolean }
+  /**
+   * The chat left a thread whose set is still open: the agent's client must stop counting those
+   * interrupts as pending (it keeps one list per agent and would refuse every run of the new
+   * thread). The set is kept with its thread and comes back with the thread's replay.
+   */
+  | { type: 'forget-pending' }
   /** Keep today's notice on the first open card: answer it before chatting on. */
   | { type: 'answer-first'; key: InterruptKey }
   /**
@@ -141,7 +161,7 @@ export interface RaisedInterrupt {
 const NOTHING: SessionDecision = { type: 'nothing' };
 const SEP = '\u0000';
 
-export const keyOf = (key: InterruptKey): string => [key.threadId, key.runId, key.raise ?? 0, key.id].join(SEP);
+export const keyOf = (key: InterruptKey): string => [key.threadId, key.runId, key.raise ?? 0, key.id, key.copy ?? 0].join(SEP);
 
 export const sameKey = (a: InterruptKey, b: InterruptKey): boolean => keyOf(a) === keyOf(b);
 
@@ -162,11 +182,19 @@ const SUPERSEDED = 'Not sent: the agent asked something new before every card of
 /** The approval was given to a request that changed since it was shown: the server refused it. */
 export const REQUEST_CHANGED = 'This request changed. Review it again.';
 const ANSWERED_ELSEWHERE_UNSENT = 'Not sent: another device answered this set first.';
-const NOT_SENT_THREAD = 'Not sent: the chat switched to another thread before this answer went out.';
+/** Why every interrupt of a stop that shares an id with another is refused. */
+export const sharedIdMessage = (id: string, count: number) =>
+  `Refused: the agent sent ${count} interrupts with the same id "${id}". One answer would cover all of them, so none can be answered here; the agent gets "cancelled" for it.`;
 const expiredBeforeSent = (key: InterruptKey) => `Not sent: interrupt "${key.id}" expired before the answer went out.`;
 
 /** An answer whose read-only card has been painted: it waits only for its siblings. */
 const paintedAnswer = (entry: SessionInterrupt) => entry.phase === 'answered' && !!entry.painted;
+/** Owes the agent only a `cancelled` (expired or refused), not yet handed over. */
+const owesCancel = (entry: SessionInterrupt) => (entry.phase === 'expired' || !!entry.refused) && !entry.cancelSent;
+/** Needs nothing more from the user: goes with the set as it is. */
+const ready = (entry: SessionInterrupt) => paintedAnswer(entry) || entry.phase === 'expired' || !!entry.refused;
+const sameIds = (keys: readonly InterruptKey[], ids: readonly string[]) =>
+  keys.length === ids.length && keys.every((k, i) => k.id === ids[i]);
 
 export class InterruptSession {
   #threadId: string;
@@ -184,6 +212,13 @@ export class InterruptSession {
   #attached = true;
   /** How many times each run of each thread has stopped for interrupts. */
   #raises = new Map<string, number>();
+  /** The open sets of the threads the chat left, kept with their thread until it shows them again. */
+  #parked = new Map<string, InterruptKey[]>();
+  /** The chat left a thread with an open set and the agent has not stopped since. */
+  #away = false;
+  /** The card asked to be answered before the user chats on (`'block'`). */
+  #answerFirst?: InterruptKey;
+  #stops = 0;
 
   constructor(options: SessionOptions) {
     this.#threadId = options.threadId;
@@ -206,6 +241,46 @@ export class InterruptSession {
     return this.#open;
   }
 
+  /**
+   * The chat left a thread with an open set and no stop came since: what CopilotKit still shows
+   * is the set of the thread left, not one of this thread.
+   */
+  get away(): boolean {
+    return this.#away;
+  }
+
+  /**
+   * How many times the open set was replaced by a stop (raised, or brought back with its thread):
+   * cards drawn for an earlier count belong to another set, even one with the same ids.
+   */
+  get stops(): number {
+    return this.#stops;
+  }
+
+  /** The open set kept with `threadId`, a thread the chat left: it comes back with that thread. */
+  keptSet(threadId: string): readonly InterruptKey[] {
+    return this.#parked.get(threadId) ?? [];
+  }
+
+  /**
+   * Whether the session holds something of the user's: an open set, a resume on its way, or an
+   * answer kept with a thread the chat left.
+   */
+  get holding(): boolean {
+    const kept = [...this.#parked.values()].flat();
+    return this.#open.length > 0 || this.sending || this.#entriesOf(kept).some((e) => e.phase === 'answered');
+  }
+
+  /** A resume is on its way: nothing else is sent, and a run in the thread is that resume's. */
+  get sending(): boolean {
+    return this.#batches.size > 0;
+  }
+
+  /** Whether the card of `key` asks to be answered before the user chats on. */
+  asksToAnswerFirst(key: InterruptKey): boolean {
+    return !!this.#answerFirst && sameKey(this.#answerFirst, key) && this.get(key)?.phase === 'open';
+  }
+
   canRetry(key: InterruptKey): boolean {
     return this.get(key)?.phase === 'failed' && this.#failed.has(keyOf(key)) && this.#batches.size === 0;
   }
@@ -217,26 +292,61 @@ export class InterruptSession {
   // ---- events ----
 
   /**
-   * A run of the current thread stopped for `interrupts`. An id listed twice is one interrupt
-   * (one card, one resume entry). Whatever of an older set was still waiting can no longer reach
-   * the agent: the agent moved on.
+   * A run of the current thread stopped for `interrupts`. Whatever of an older set was still
+   * waiting can no longer reach the agent: the agent moved on. Two exceptions, both the same stop
+   * shown again: the open set raised again by its own run (a replay of the thread), and the set
+   * the chat left in this thread, which its replay brings back with the answers given meanwhile
+   * (sent now if the set is complete). Interrupts sharing an id are each shown, and refused.
    */
   raised(runId: string, interrupts: readonly RaisedInterrupt[], recorded: (id: string) => boolean = () => false): SessionDecision[] {
-    const decisions = this.#supersede();
+    const ids = interrupts.map((i) => i.id);
+    this.#away = false;
+    if (this.#open.length && this.#open[0].runId === runId && sameIds(this.#open, ids)) return [NOTHING];
+    this.#answerFirst = undefined;
+    const parked = this.#parked.get(this.#threadId);
+    this.#parked.delete(this.#threadId);
+    this.#stops++;
+    if (parked && this.#open.length === 0 && sameIds(parked, ids)) {
+      this.#open = parked;
+      return this.#sendIfComplete(false);
+    }
+    const decisions = [...this.#supersede(), ...(parked ? this.#supersede(parked) : [])];
     const run = this.#threadId + SEP + runId;
     const raise = this.#raises.get(run) ?? 0;
     this.#raises.set(run, raise + 1);
     const keys: InterruptKey[] = [];
+    const copies = new Map<string, number>();
     for (const interrupt of interrupts) {
-      const key: InterruptKey = { threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id: interrupt.id };
-      if (keys.some((k) => sameKey(k, key))) continue;
+      const copy = copies.get(interrupt.id) ?? 0;
+      copies.set(interrupt.id, copy + 1);
+      const key: InterruptKey = {
+        threadId: this.#threadId,
+        runId,
+        ...(raise > 0 && { raise }),
+        id: interrupt.id,
+        ...(copy > 0 && { copy }),
+      };
       keys.push(key);
       if (this.#entries.has(keyOf(key))) continue;
       const recordId = this.#recordId(key, recorded);
       this.#entries.set(keyOf(key), { key, phase: 'open', expiresAt: interrupt.expiresAt, recordId, legacyEvent: interrupt.legacyEvent });
     }
     this.#open = keys;
-    return decisions;
+    const refused = this.#refuseShared(copies);
+    return decisions.length && refused[0].type === 'nothing' ? decisions : [...decisions.filter((d) => d.type !== 'nothing'), ...refused];
+  }
+
+  /** Every interrupt of the open set whose id another one shares is refused, its card saying why. */
+  #refuseShared(copies: Map<string, number>): SessionDecision[] {
+    const decisions: SessionDecision[] = [];
+    for (const [id, count] of copies) {
+      if (count < 2) continue;
+      const entries = this.#entriesOf(this.#open).filter((e) => e.key.id === id && e.phase === 'open');
+      const message = sharedIdMessage(id, count);
+      for (const entry of entries) Object.assign(entry, { phase: 'failed', error: message, refused: true });
+      if (entries.length) decisions.push({ type: 'show-error', keys: entries.map((e) => e.key), message, canRetry: false, refused: true });
+    }
+    return decisions.length ? decisions : [NOTHING];
   }
 
   /** The id for the record of `key`: its own id, unless a record of this thread already has it. */
@@ -254,12 +364,13 @@ export class InterruptSession {
     return keys.map((k) => this.get(k)!);
   }
 
-  #supersede(): SessionDecision[] {
-    const superseded = this.#entriesOf(this.#open);
+  /** `set` (the open set unless given) can no longer be answered: the agent moved on. */
+  #supersede(set: readonly InterruptKey[] = this.#open): SessionDecision[] {
+    const superseded = this.#entriesOf(set);
     for (const entry of superseded) {
       if (entry.phase === 'open') entry.phase = 'cancelled';
     }
-    this.#open = [];
+    if (set === this.#open) this.#open = [];
     this.#closed = [];
     // Answers already painted were waiting for their siblings: nothing can carry them now, so their
     // cards say so at once. Answers still waiting for their paint fail when it comes.
@@ -272,6 +383,7 @@ export class InterruptSession {
    */
   otherRunStarted(): SessionDecision[] {
     if (this.#open.length === 0) return [NOTHING];
+    this.#answerFirst = undefined;
     this.#closed = this.#open;
     this.#open = [];
     // Answers already painted were waiting for their siblings: they fail now, kept for Retry.
@@ -301,6 +413,8 @@ export class InterruptSession {
   answered(key: InterruptKey, answer: InterruptAnswer): SessionDecision[] {
     const entry = this.get(key);
     if (!entry || entry.phase !== 'open' || !this.#isOpen(key)) return [NOTHING];
+    // Any answer lifts the request to answer first: the user is answering.
+    this.#answerFirst = undefined;
     if (isPastExpiry(entry.expiresAt, this.#now())) return this.expired(key);
     entry.phase = 'answered';
     entry.answer = answer;
@@ -314,16 +428,21 @@ export class InterruptSession {
     if (!entry || entry.phase !== 'answered' || !this.#attached) return [NOTHING];
     entry.painted = true;
     if (this.#isOpen(key)) return this.#sendIfComplete(false);
+    // Its thread is not shown: it waits there, painted, for the thread to come back.
+    if (this.#isParked(key)) return [NOTHING];
     const closed = this.#closed.some((k) => sameKey(k, key));
     if (!closed) return this.#fail([entry], NO_LONGER_OPEN);
     return this.#failClosedSet();
   }
 
   #batchOf(entries: SessionInterrupt[], withChat: boolean): SessionBatch {
-    const resume: ResumeEntry[] = entries.map((e) =>
-      e.phase === 'expired' || e.answer?.status !== 'resolved'
-        ? { interruptId: e.key.id, status: 'cancelled' }
-        : { interruptId: e.key.id, status: 'resolved', payload: e.answer.payload },
+    // Interrupts sharing an id are refused: their one entry is `cancelled`, listed once.
+    const resume: ResumeEntry[] = entries.flatMap((e): ResumeEntry[] =>
+      e.key.copy
+        ? []
+        : e.phase === 'expired' || e.refused || e.answer?.status !== 'resolved'
+          ? [{ interruptId: e.key.id, status: 'cancelled' as const }]
+          : [{ interruptId: e.key.id, status: 'resolved' as const, payload: e.answer.payload }],
     );
     // A legacy event is one interrupt: CopilotKit resumes it with a command, and a cancel only drops it.
     const legacy = entries[0].legacyEvent;
@@ -354,10 +473,11 @@ export class InterruptSession {
    */
   answeredInThread(resume: readonly ResumeEntry[], withChat: boolean): SessionDecision[] {
     const entries = this.#entriesOf(this.#open);
-    if (entries.length === 0 || entries.some((e) => e.phase === 'sending')) return [NOTHING];
+    // A run while this tab's resume is on its way is that resume's: it is left to it.
+    if (entries.length === 0 || this.sending) return [NOTHING];
     const settled: InterruptKey[] = [];
     for (const entry of entries) {
-      if (entry.phase !== 'open' && entry.phase !== 'answered' && entry.phase !== 'expired') continue;
+      if (entry.phase !== 'open' && entry.phase !== 'answered' && entry.phase !== 'expired' && !entry.refused) continue;
       const given = resume.find((r) => r.interruptId === entry.key.id);
       const answer: InterruptAnswer =
         given?.status === 'resolved' ? { status: 'resolved', payload: given.payload } : { status: 'cancelled' };
@@ -368,10 +488,12 @@ export class InterruptSession {
         cancelSent: true,
         phase: answer.status === 'resolved' ? 'resolved' : expired ? 'expired' : 'cancelled',
         dismissed: answer.status === 'cancelled' && !expired && withChat && !!given,
+        ...(entry.refused && { phase: 'failed' }),
       });
       settled.push(entry.key);
     }
     this.#open = [];
+    this.#answerFirst = undefined;
     return settled.length ? [{ type: 'record', keys: settled }] : [NOTHING];
   }
 
@@ -390,11 +512,16 @@ export class InterruptSession {
    * replies to the message. With `'block'`, the first open card asks to be answered first.
    */
   chatSent(): SessionDecision[] {
+    // A resume on its way carries what the agent is owed; the run the chat starts comes after it.
+    if (this.sending) return [NOTHING];
     const entries = this.#entriesOf(this.#open);
-    const waiting = entries.some((e) => e.phase === 'open' || e.phase === 'answered' || (e.phase === 'expired' && !e.cancelSent));
+    const waiting = entries.some((e) => e.phase === 'open' || e.phase === 'answered' || owesCancel(e));
     if (!waiting) return [NOTHING];
     const first = entries.find((e) => e.phase === 'open');
-    if (this.#policy === 'block' && first) return [{ type: 'answer-first', key: first.key }];
+    if (this.#policy === 'block' && first) {
+      this.#answerFirst = first.key;
+      return [{ type: 'answer-first', key: first.key }];
+    }
     for (const entry of entries) {
       if (entry.phase === 'open') Object.assign(entry, { phase: 'answered', answer: { status: 'cancelled' }, dismissed: true });
       if (entry.phase === 'answered') entry.painted = true;
@@ -421,9 +548,7 @@ export class InterruptSession {
   #sendIfComplete(withChat: boolean): SessionDecision[] {
     if (!this.#attached) return [NOTHING];
     const entries = this.#entriesOf(this.#open);
-    if (entries.length === 0) return [NOTHING];
-    const ready = entries.every((e) => paintedAnswer(e) || e.phase === 'expired');
-    if (!ready) return [NOTHING];
+    if (entries.length === 0 || !entries.every(ready)) return [NOTHING];
     if (!entries.some((e) => e.phase === 'answered') && !withChat) return [NOTHING];
     const decisions: SessionDecision[] = [];
     // Answered in time but past `expiresAt` now: the agent may only get `cancelled` for it.
@@ -435,7 +560,7 @@ export class InterruptSession {
     }
     const batch = this.#batchOf(entries, withChat);
     for (const e of entries) {
-      if (e.phase === 'expired') e.cancelSent = true;
+      if (e.phase === 'expired' || e.refused) e.cancelSent = true;
       else e.phase = 'sending';
     }
     this.#open = [];
@@ -450,13 +575,14 @@ export class InterruptSession {
   delivered(batchId: number, chatUnanswered = false): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
-    batch.keys.forEach((key, i) => {
+    batch.keys.forEach((key) => {
       const entry = this.get(key)!;
+      const carried = batch.resume.find((r) => r.interruptId === key.id);
       if (entry.phase !== 'sending') return;
       this.#failed.delete(keyOf(key));
       // What the agent got is what the batch carried: an expired interrupt (answered too late, or
       // not at all) got `cancelled` even when Retry sent it, and its card says it expired.
-      entry.phase = batch.resume[i].status === 'resolved' ? 'resolved' : entry.answer?.status === 'cancelled' ? 'cancelled' : 'expired';
+      entry.phase = carried?.status === 'resolved' ? 'resolved' : entry.answer?.status === 'cancelled' ? 'cancelled' : 'expired';
       if (entry.phase === 'expired' && entry.answer) entry.error = expiredBeforeSent(key);
     });
     return batch.withChat && chatUnanswered ? [{ type: 'reply-to-chat' }] : [NOTHING];
@@ -468,7 +594,10 @@ export class InterruptSession {
     if (!batch) return [NOTHING];
     // Everything the batch carried failed with it, the `cancelled` owed for an expired interrupt too:
     // the agent still waits for it, so its card says why and Retry sends it again.
-    const failed = this.#entriesOf(batch.keys).filter((e) => e.phase === 'sending' || (e.phase === 'expired' && e.cancelSent));
+    const carried = this.#entriesOf(batch.keys);
+    // A refused interrupt keeps its own reason; its `cancelled` is owed again.
+    for (const entry of carried) if (entry.refused) entry.cancelSent = false;
+    const failed = carried.filter((e) => e.phase === 'sending' || (e.phase === 'expired' && e.cancelSent));
     for (const entry of failed) entry.cancelSent = false;
     // A refusal the same answer would meet again (the request changed) offers no Retry.
     return this.#fail(failed, message, canRetry ? batch : undefined);
@@ -485,6 +614,11 @@ export class InterruptSession {
     const settled: InterruptKey[] = [];
     const unsent: SessionInterrupt[] = [];
     for (const entry of this.#entriesOf(batch.keys)) {
+      // A refused interrupt keeps its own reason; its `cancelled` is owed again.
+      if (entry.refused) {
+        entry.cancelSent = false;
+        continue;
+      }
       const won = answers.find((a) => a.interruptId === entry.key.id);
       if (!won) {
         unsent.push(entry);
@@ -513,6 +647,8 @@ export class InterruptSession {
       this.#failed.delete(keyOf(k));
       Object.assign(this.get(k)!, { phase: 'sending', error: undefined });
     }
+    // The `cancelled` owed for a refused interrupt goes again with the same resume.
+    for (const entry of this.#entriesOf(failed.keys)) if (entry.refused) entry.cancelSent = true;
     const batch = { ...failed, batchId: this.#nextBatch++, withChat: false, inChatRun: false };
     this.#batches.set(batch.batchId, batch);
     return [{ type: 'send', batch }];
@@ -531,16 +667,30 @@ export class InterruptSession {
     return [...this.#entries.values()].filter((e) => e.phase === 'answered').map((e) => ({ type: 'after-paint', key: e.key }));
   }
 
-  /** The chat shows another thread: what waited to be sent in the old one can no longer go. */
+  /**
+   * The chat shows another thread. An open set stays with its thread, the answers already given
+   * included: they go when the thread is shown again and its replay raises the set (see
+   * {@link raised}), or are settled by what the replay shows if the set was answered elsewhere.
+   */
   threadSwitched(threadId: string): SessionDecision[] {
     if (threadId === this.#threadId) return [NOTHING];
-    const stranded = this.#entriesOf(this.#open).filter((e) => e.phase === 'answered');
+    const left = this.#open;
     this.#open = [];
+    this.#closed = [];
+    this.#answerFirst = undefined;
+    const from = this.#threadId;
     this.#threadId = threadId;
-    return this.#fail(stranded, NOT_SENT_THREAD);
+    if (left.length === 0) return [NOTHING];
+    this.#parked.set(from, left);
+    this.#away = true;
+    return [{ type: 'forget-pending' }];
   }
 
   #isOpen(key: InterruptKey): boolean {
     return this.#open.some((k) => sameKey(k, key));
+  }
+
+  #isParked(key: InterruptKey): boolean {
+    return this.#parked.get(key.threadId)?.some((k) => sameKey(k, key)) ?? false;
   }
 }

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { approvalInterrupt } from '../fixtures/interrupts';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
@@ -10,22 +11,49 @@ afterEach(() => vi.restoreAllMocks());
 const renderers = { 'aidev:tool_approval': makeTestCard('approval'), 'acme:confirm': makeTestCard('confirm') };
 
 describe('who an answer belongs to', () => {
-  it('given two open interrupts that share an id, shows one card and sends one resume entry for it', async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const twin = { id: 'int-twin', reason: 'acme:confirm', message: 'Go ahead?' };
-    const agent = new ScriptedAgent((input, n) =>
-      n === 0
-        ? [runStarted(input), runFinished(input, interruptOutcome(twin, { ...twin }))]
-        : [runStarted(input), ...textMessage('r1', 'Going.'), runFinished(input)],
-    );
-    renderChat({ agent, config: { resolveDelayMs: 0, renderers } });
-    await sendMessage('Do it');
-    await screen.findByTestId('confirm');
-    expect(screen.getAllByTestId('confirm')).toHaveLength(1);
+  it('given a set in which interrupts share an id, shows every one, refuses those sharing an id with a reason, and never sends an answer the user could not see', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // Sets of 2-4 interrupts over few ids, so that ids repeat; at least one id is shared.
+        fc
+          .array(fc.constantFrom('int-x', 'int-y', 'int-z'), { minLength: 2, maxLength: 4 })
+          .filter((ids) => new Set(ids).size < ids.length),
+        async (ids) => {
+          const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+          const set = ids.map((id, n) => ({ id, reason: 'acme:confirm', message: `Question ${n + 1}?` }));
+          const agent = new ScriptedAgent((input, n) =>
+            n === 0
+              ? [runStarted(input), runFinished(input, interruptOutcome(...set))]
+              : [runStarted(input), ...textMessage(`r${n}`, 'Going.'), runFinished(input)],
+          );
+          renderChat({ agent, config: { resolveDelayMs: 0, renderers } });
+          await sendMessage('Do it');
+          // Every interrupt the agent sent is on screen, each as its own card.
+          await waitFor(() => expect(screen.getAllByTestId(/^confirm(-readonly)?$/)).toHaveLength(set.length));
+          const shared: string[] = ids.filter((id) => ids.indexOf(id) !== ids.lastIndexOf(id));
+          const cards = screen.getAllByTestId(/^confirm(-readonly)?$/);
+          const refused = cards.filter((card) => within(card).queryByRole('alert')?.textContent?.startsWith('Refused'));
+          expect(refused).toHaveLength(shared.length);
+          for (const card of refused) expect(card).toHaveAttribute('data-status', 'error');
+          expect(errors).toHaveBeenCalledWith(expect.stringMatching(/refused: .*same id/));
 
-    fireEvent.click(screen.getByRole('button', { name: 'Answer confirm' }));
-    expect(await screen.findByText('Going.')).toBeInTheDocument();
-    expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-twin', status: 'resolved', payload: { ok: true } }]);
+          // A click on a refused card sends nothing; the user answers the others, or chats on.
+          for (const card of refused) fireEvent.click(within(card).getByRole('button', { name: 'Answer confirm' }));
+          const open = cards.filter((card) => card.dataset.status === 'pending');
+          for (const card of open) fireEvent.click(within(card).getByRole('button', { name: 'Answer confirm' }));
+          if (open.length === 0) await sendMessage('Never mind');
+          expect(await screen.findByText('Going.')).toBeInTheDocument();
+          expect(agent.runs).toHaveLength(2);
+          // One entry per id; a shared id only ever gets `cancelled`.
+          const resume = agent.runs[1].resume as Array<{ interruptId: string; status: string }>;
+          expect(resume.map((r) => r.interruptId).sort()).toEqual([...new Set(ids)].sort());
+          for (const entry of resume) expect(entry.status).toBe(shared.includes(entry.interruptId) ? 'cancelled' : 'resolved');
+          cleanup();
+          errors.mockRestore();
+        },
+      ),
+      { numRuns: 4 },
+    );
   });
 
   it('given an id a later stop reuses (a fixed approval id), the new interrupt gets a fresh card that can be answered', async () => {

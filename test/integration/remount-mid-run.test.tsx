@@ -6,7 +6,9 @@
  */
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
+import fc from 'fast-check';
+import { cleanup } from '@testing-library/react';
+import { createGate, customEvent, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../helpers/scripted-agent';
 import { sendMessage, transcript } from './harness';
 import { A, B, reply, RemountPage, answerBothCards } from './remount-page';
 
@@ -69,6 +71,36 @@ describe('a set raised by a run that started before the hook (re)mounted', () =>
     expect(await screen.findByText('All received.')).toBeInTheDocument();
     expect(agent.runs[2].resume?.map((entry) => entry.interruptId)).toEqual(['int-a', 'int-b']);
     await waitFor(() => expect(within(transcript()).getAllByText('status: resolved')).toHaveLength(4));
+  });
+
+  it('given a legacy on_interrupt set raised by a run during which the hook remounted (before or after the event), should draw its card and resume it once', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('before the event', 'after the event'), fc.integer({ min: 1, max: 2 }), async (when, remounts) => {
+        const event = JSON.stringify({ id: 'int-legacy', reason: 'acme:b', message: 'Proceed?' });
+        const first = createGate();
+        const second = createGate();
+        const agent = new ScriptedAgent((input, n) =>
+          n === 0
+            ? [runStarted(input), first.wait, customEvent('on_interrupt', event), second.wait, runFinished(input)]
+            : reply(input, n, 'All received.'),
+        );
+        const view = render(<RemountPage agent={agent} />);
+        await sendMessage('Go on');
+        if (when === 'after the event') await act(async () => first.open());
+        for (let k = 1; k <= remounts; k++) view.rerender(<RemountPage agent={agent} hookKey={k} />);
+        await act(async () => {
+          first.open();
+          second.open();
+        });
+
+        fireEvent.click(await screen.findByRole('button', { name: 'Answer b' }));
+        expect(await screen.findByText('All received.')).toBeInTheDocument();
+        expect(screen.getAllByTestId(/^b(-readonly)?$/)).toHaveLength(1);
+        expect(agent.runs.map((run) => run.forwardedProps?.command)).toEqual([undefined, { resume: 'B', interruptEvent: event }]);
+        cleanup();
+      }),
+      { numRuns: 4 },
+    );
   });
 
   it('given the agent still thinking, when the hook unmounts, the agent stops meanwhile and the hook mounts again, should show the card, answerable', async () => {

@@ -30,11 +30,14 @@ class FixedIdAgent extends AbstractAgent {
         subscriber.next({ type: 'TEXT_MESSAGE_END', messageId: id } as BaseEvent);
         subscriber.next({ type: 'RUN_FINISHED', threadId, runId } as BaseEvent);
       } else {
+        // "… both" asks two things at once (a set whose answers wait for each other).
+        const last = input.messages.at(-1) as { content?: unknown } | undefined;
+        const ids = String(last?.content ?? '').endsWith('both') ? ['approve-deploy', 'approve-migrate'] : ['approve-deploy'];
         subscriber.next({
           type: 'RUN_FINISHED',
           threadId,
           runId,
-          outcome: { type: 'interrupt', interrupts: [{ id: 'approve-deploy', reason: 'acme:ask', metadata: { asked: threadId } }] },
+          outcome: { type: 'interrupt', interrupts: ids.map((id) => ({ id, reason: 'acme:ask', metadata: { asked: threadId } })) },
         } as BaseEvent);
       }
       subscriber.complete();
@@ -51,10 +54,10 @@ beforeAll(async () => {
 afterAll(() => served?.close());
 
 /** The provider and the hook stay; the chat is pointed at another thread (a sidebar of conversations). */
-function Page({ threadId }: { threadId: string }) {
+function Page({ threadId, hook = true, delayMs = 0 }: { threadId: string; hook?: boolean; delayMs?: number }) {
   return (
     <CopilotKitProvider runtimeUrl={runtimeUrl} showDevConsole={false}>
-      <Interrupts resolveDelayMs={0} renderers={{ 'acme:ask': makeTestCard('ask', `answer in ${threadId}`) }} />
+      {hook ? <Interrupts resolveDelayMs={delayMs} renderers={{ 'acme:ask': makeTestCard('ask', `answer in ${threadId}`) }} /> : null}
       <div style={{ height: 600 }}>
         <CopilotChat threadId={threadId} />
       </div>
@@ -83,6 +86,80 @@ describe('switching threads while an interrupt is open, through CopilotRuntime',
     expect(resumesIn('thread-x', 'thread-y')).toEqual([
       ['thread-y', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-y' }]],
       ['thread-x', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-x' }]],
+    ]);
+  });
+
+  it('given one card of a set answered and waiting for its sibling, when the chat switches thread and back, the answer is kept with its thread and goes with the sibling in one resume', async () => {
+    const page = render(<Page threadId="thread-p" />);
+    await sendMessage('Deploy both');
+    await waitFor(() => expect(screen.getAllByTestId('ask')).toHaveLength(2), { timeout: 10_000 });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Answer ask' })[0]);
+    await waitFor(() => expect(screen.getByTestId('ask-readonly')).toHaveAttribute('data-status', 'submitting'));
+
+    page.rerender(<Page threadId="thread-q" />);
+    await waitFor(() => expect(screen.queryByTestId('ask')).not.toBeInTheDocument());
+
+    // Back: the answer given is still there, waiting, and the sibling is open.
+    page.rerender(<Page threadId="thread-p" />);
+    const open = await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+    expect(screen.getByTestId('ask-readonly')).toHaveAttribute('data-status', 'submitting');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    fireEvent.click(within(open).getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-p.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(resumesIn('thread-p', 'thread-q')).toEqual([
+      [
+        'thread-p',
+        [
+          { interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-p' },
+          { interruptId: 'approve-migrate', status: 'resolved', payload: 'answer in thread-p' },
+        ],
+      ],
+    ]);
+    await waitFor(() => expect(screen.getAllByTestId('ask-readonly').map((card) => card.dataset.status)).toEqual(['resolved', 'resolved']));
+  });
+
+  it('given an open card, when the chat changes thread while the hook is unmounted, the remounted hook follows the new thread; back in the first, the card shows again and answers its own thread', async () => {
+    const page = render(<Page threadId="thread-u" />);
+    await sendMessage('Deploy');
+    await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+
+    page.rerender(<Page threadId="thread-u" hook={false} />);
+    page.rerender(<Page threadId="thread-v" hook={false} />);
+    page.rerender(<Page threadId="thread-v" />);
+    // The new thread shows none of the card it left, and takes messages.
+    await waitFor(() => expect(screen.queryByTestId('ask')).not.toBeInTheDocument());
+    await sendMessage('Deploy');
+    const inV = await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+    expect(within(inV).getByTestId('ask-payload')).toHaveTextContent('thread-v');
+    fireEvent.click(within(inV).getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-v.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+
+    page.rerender(<Page threadId="thread-u" />);
+    const back = await screen.findByTestId('ask', undefined, { timeout: 10_000 });
+    expect(within(back).getByTestId('ask-payload')).toHaveTextContent('thread-u');
+    fireEvent.click(within(back).getByRole('button', { name: 'Answer ask' }));
+    expect(await screen.findByText('Done in thread-u.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(resumesIn('thread-u', 'thread-v')).toEqual([
+      ['thread-v', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-v' }]],
+      ['thread-u', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-u' }]],
+    ]);
+  });
+
+  it('given an answer not yet sent when the hook unmounts and the chat changes thread meanwhile, the answer is kept with its thread (no error in the new one) and reaches it on return', async () => {
+    const page = render(<Page threadId="thread-s" delayMs={300} />);
+    await sendMessage('Deploy');
+    fireEvent.click(await screen.findByRole('button', { name: 'Answer ask' }, { timeout: 10_000 }));
+    page.rerender(<Page threadId="thread-s" delayMs={300} hook={false} />);
+    page.rerender(<Page threadId="thread-t" delayMs={300} hook={false} />);
+    page.rerender(<Page threadId="thread-t" delayMs={300} />);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(screen.queryByTestId(/^ask/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    page.rerender(<Page threadId="thread-s" delayMs={300} />);
+    expect(await screen.findByText('Done in thread-s.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(resumesIn('thread-s', 'thread-t')).toEqual([
+      ['thread-s', [{ interruptId: 'approve-deploy', status: 'resolved', payload: 'answer in thread-s' }]],
     ]);
   });
 

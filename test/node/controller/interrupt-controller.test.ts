@@ -1,9 +1,9 @@
 import { CopilotKitCore } from '@copilotkit/core';
 import { EventType, type BaseEvent } from '@ag-ui/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInterruptHistory } from '../../../src/history';
 import { InterruptController, type ControlledAgent, type ControlledCopilotKit } from '../../../src/controller';
-import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage } from '../../helpers/scripted-agent';
+import { ScriptedAgent, customEvent, interruptOutcome, runFinished, runStarted, textMessage } from '../../helpers/scripted-agent';
 
 // The controller without React: the real CopilotKit core (the framework-free half of CopilotKit
 // that the provider wraps) runs a scripted AG-UI agent, and the controller carries out the
@@ -11,11 +11,11 @@ import { ScriptedAgent, interruptOutcome, runFinished, runStarted, textMessage }
 
 const ask = (id: string) => ({ id, reason: 'acme:ask', message: `Question ${id}` });
 
-function setUp(script: ConstructorParameters<typeof ScriptedAgent>[0]) {
+function setUp(script: ConstructorParameters<typeof ScriptedAgent>[0], onChatWhileOpen?: 'dismiss' | 'block') {
   const agent = new ScriptedAgent(script, { agentId: 'default', threadId: 'thread-1' });
   const core = new CopilotKitCore({ agents__unsafe_dev_only: { default: agent } });
   const history = createInterruptHistory();
-  const controller = new InterruptController(history, { agentId: 'default', resolveDelayMs: 0 }, { view: 'unused' });
+  const controller = new InterruptController(history, { agentId: 'default', resolveDelayMs: 0, onChatWhileOpen }, { view: 'unused' });
   const detach = controller.attach(agent as unknown as ControlledAgent, core as unknown as ControlledCopilotKit);
   let notified = 0;
   const unsubscribe = controller.subscribe(() => notified++);
@@ -177,5 +177,84 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     await core.runAgent({ agent });
     expect(notifications()).toBeGreaterThan(before);
     expect(controller.waiting).toHaveLength(1);
+  });
+
+  it('given an answer, should write its record and tell listeners once for the whole batch of decisions', async () => {
+    const { agent, core, history, controller, notifications } = setUp((input) => [
+      runStarted(input),
+      runFinished(input, interruptOutcome(ask('a'), ask('b'))),
+    ]);
+    await core.runAgent({ agent });
+    let seen: string | undefined;
+    controller.subscribe(() => (seen ??= history.get('thread-1', 'a')?.status));
+    const before = notifications();
+    controller.answer(controller.waiting[0]!, 'yes');
+    // One notification, and by then the record already says what the card shows.
+    expect(notifications() - before).toBe(1);
+    expect(seen).toBe('submitting');
+  });
+
+  it('given an open set, when the agent is pointed at another thread, should let go of its pending interrupts, hide the cards, and keep the answer given with its thread', async () => {
+    const { agent, core, history, controller } = setUp((input, n) =>
+      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(ask('a'), ask('b')))] : [runStarted(input), runFinished(input)],
+    );
+    await core.runAgent({ agent });
+    const [a] = controller.waiting;
+    controller.answer(a!, 'yes');
+    expect(agent.pendingInterrupts).toHaveLength(2);
+
+    agent.threadId = 'thread-2';
+    await core.runAgent({ agent }); // the new thread's first run: the controller follows it
+    expect(controller.threadId).toBe('thread-2');
+    expect(controller.stepsAside('a')).toBe(true);
+    expect(agent.pendingInterrupts).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Kept, not failed: no error on the card, nothing sent to the other thread for it.
+    expect(history.get('thread-1', 'a')).toMatchObject({ status: 'submitting' });
+    expect(history.get('thread-1', 'a')?.error).toBeUndefined();
+    expect(controller.session.keptSet('thread-1').map((k) => k.id)).toEqual(['a', 'b']);
+    expect(agent.runs.filter((run) => run.resume)).toEqual([]);
+  });
+
+  it('given interrupts sharing an id, should draw each, write a record that says why they are refused, and log an error', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { agent, core, history, controller } = setUp((input) => [
+      runStarted(input),
+      runFinished(input, interruptOutcome(ask('dup'), ask('dup'), ask('ok'))),
+    ]);
+    await core.runAgent({ agent });
+    expect(controller.waiting).toHaveLength(3);
+    const ids = controller.waiting.map((i) => i.id);
+    expect(new Set(ids).size).toBe(3);
+    const refused = history.getSnapshot('thread-1').filter((r) => r.status === 'error');
+    expect(refused).toHaveLength(2);
+    for (const record of refused) expect(record.error).toMatch(/^Refused: .*2 interrupts with the same id "dup"/);
+    expect(error).toHaveBeenCalledWith(expect.stringMatching(/refused/));
+    error.mockRestore();
+  });
+
+  it('given a legacy on_interrupt event, should draw its card when the run finishes, without waiting for CopilotKit to show it', async () => {
+    const event = JSON.stringify({ id: 'int-legacy', reason: 'acme:ask', message: 'Proceed?' });
+    const { agent, core, controller } = setUp((input) => [runStarted(input), customEvent('on_interrupt', event), runFinished(input)]);
+    await core.runAgent({ agent });
+    expect(controller.waiting.map((i) => i.id)).toEqual(['int-legacy']);
+    expect(controller.pendingCount).toBe(1);
+  });
+
+  it("given onChatWhileOpen 'block' and a refused chat run, should ask the first open card to be answered first, until the user answers", async () => {
+    const { agent, core, controller } = setUp(
+      (input, n) =>
+        n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(ask('a')))] : [runStarted(input), runFinished(input)],
+      'block',
+    );
+    await core.runAgent({ agent });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    agent.addMessage({ id: 'm1', role: 'user', content: 'Something else' });
+    await core.runAgent({ agent });
+    expect(controller.asksToAnswerFirst('a')).toBe(true);
+    expect(agent.runs).toHaveLength(1);
+    controller.answer(controller.waiting[0]!, 'ok');
+    expect(controller.asksToAnswerFirst('a')).toBe(false);
+    vi.restoreAllMocks();
   });
 });

@@ -34,6 +34,12 @@ interface World {
   /** How many times the agent stopped for each interrupt id, per thread. */
   raisedTimes: Map<string, number>;
   policy: 'dismiss' | 'block';
+  /** Threads the chat left with a set open: the run and ids its replay raises again, and the set left. */
+  left: Map<string, { runId: string; ids: string[]; keys: InterruptKey[] }>;
+  /** Keys another device (or a replay of the thread) settled: this tab must never send them after. */
+  settledElsewhere: Set<string>;
+  /** Keys of interrupts that shared their id with another of the same stop. */
+  shared: Set<string>;
 }
 
 const threadAndId = (threadId: string, id: string) => `${threadId}\u0000${id}`;
@@ -42,6 +48,10 @@ function apply(world: World, decisions: SessionDecision[]) {
   for (const d of decisions) {
     if (d.type === 'after-paint') world.paintsDue.push(d.key);
     if (d.type === 'send') {
+      // One resume at a time: nothing goes while another is on its way.
+      expect(world.inflight).toEqual([]);
+      // Never an answer for an interrupt the thread already shows settled by another answer.
+      for (const key of d.batch.keys) expect(world.settledElsewhere.has(keyOf(key))).toBe(false);
       world.inflight.push(d.batch);
       world.sentBatches.push(d.batch);
     }
@@ -91,6 +101,30 @@ function checkInvariants(world: World) {
     // "Dismissed" only on a card the user did not answer: a chat message closed it.
     if (entry && statusOf(entry) === 'dismissed') expect(world.answers.has(keyOf(key))).toBe(false);
   }
+  // Interrupts sharing an id are never answered with a payload: the user could not see what one
+  // answer would cover. Their cards say why, unless the thread shows them settled.
+  for (const batch of world.deliveredBatches)
+    for (const key of batch.keys)
+      if (world.shared.has(keyOf(key))) expect(batch.resume.find((r) => r.interruptId === key.id)?.status).toBe('cancelled');
+  for (const key of world.keys)
+    if (world.shared.has(keyOf(key)))
+      expect(session.get(key)).toMatchObject({ phase: 'failed', refused: true, error: expect.stringMatching(/^Refused/) });
+  // The session knows whether a resume is on its way, and asks to answer first only for a card still open.
+  expect(session.sending).toBe(world.inflight.length > 0);
+  for (const key of world.keys)
+    if (session.asksToAnswerFirst(key)) {
+      expect(world.policy).toBe('block');
+      expect(session.get(key)?.phase).toBe('open');
+      expect(session.openSet.some((k) => keyOf(k) === keyOf(key))).toBe(true);
+    }
+  // An answer waiting for its siblings is never lost: it is in the open set, or kept with its
+  // thread, or (its set gone) its paint is still due, and then its card says it was not sent.
+  for (const key of world.keys) {
+    const entry = session.get(key);
+    if (entry?.phase !== 'answered') continue;
+    const waitsIn = [...session.openSet, ...session.keptSet(key.threadId), ...world.paintsDue];
+    expect(waitsIn.some((k) => keyOf(k) === keyOf(key))).toBe(true);
+  }
   // Every interrupt has a record id of its own within its thread: no card shows another's record.
   const entries = [...new Map(world.keys.map((key) => [keyOf(key), session.get(key)])).values()].filter((e) => e !== undefined);
   const recordIds = entries.map((e) => `${e.key.threadId}\u0000${e.recordId}`);
@@ -118,6 +152,7 @@ class Raise implements Cmd {
       ),
     );
     w.keys.push(...w.session.openSet);
+    for (const key of w.session.openSet) if (this.ids.filter((id) => id === key.id).length > 1) w.shared.add(keyOf(key));
     for (const id of new Set(this.ids)) {
       const k = threadAndId(w.session.threadId, id);
       w.raisedTimes.set(k, (w.raisedTimes.get(k) ?? 0) + 1);
@@ -253,9 +288,86 @@ class ForeignRun implements Cmd {
 class SwitchThread implements Cmd {
   check = () => true;
   run(_: object, w: World) {
-    apply(w, w.session.threadSwitched(`t${++w.threads}`));
+    const from = w.session.threadId;
+    const open = [...w.session.openSet];
+    const decisions = w.session.threadSwitched(`t${++w.threads}`);
+    // A set left open stays with its thread, and the agent's client stops counting it as pending.
+    if (open.length) {
+      expect(decisions).toEqual([{ type: 'forget-pending' }]);
+      expect(w.session.keptSet(from)).toEqual(open);
+      w.left.set(from, { runId: open[0].runId, ids: open.map((k) => k.id), keys: open });
+    }
+    expect(w.session.openSet).toEqual([]);
+    apply(w, decisions);
   }
   toString = () => 'switch-thread';
+}
+
+/** The chat shows a thread it left again, and the thread's replay raises the set it left. */
+class ReturnToThread implements Cmd {
+  constructor(readonly n: number) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const thread = pick([...w.left.keys()], this.n);
+    if (!thread || thread === w.session.threadId) return;
+    const left = w.left.get(thread)!;
+    w.left.delete(thread);
+    apply(w, w.session.threadSwitched(thread));
+    const kept = [...w.session.keptSet(thread)];
+    apply(
+      w,
+      w.session.raised(
+        left.runId,
+        left.ids.map((id) => ({ id })),
+      ),
+    );
+    // Back in the thread, the open set is the one left (unless the thread moved on meanwhile).
+    if (kept.length) expect(w.session.openSet.every((k, i) => keyOf(k) === keyOf(left.keys[i]))).toBe(true);
+  }
+  toString = () => `return-to-thread(${this.n})`;
+}
+
+/** The thread shows a run that answered the open set (another device, or a replay on connect). */
+class AnsweredInThread implements Cmd {
+  constructor(
+    readonly picks: boolean[],
+    readonly withChat: boolean,
+  ) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const open = [...w.session.openSet];
+    const sending = w.session.sending;
+    const resume = open
+      .filter((_, i) => this.picks[i % Math.max(1, this.picks.length)])
+      .map((k) => ({ interruptId: k.id, status: 'resolved' as const, payload: 'elsewhere' }));
+    const decisions = w.session.answeredInThread(resume, this.withChat);
+    if (!sending) for (const key of open) w.settledElsewhere.add(keyOf(key));
+    apply(w, decisions);
+  }
+  toString = () => `answered-in-thread(${this.picks.join(',')}${this.withChat ? ', with chat' : ''})`;
+}
+
+/** The resume on its way is refused: another device answered first, and the refusal names the winners. */
+class AnsweredElsewhere implements Cmd {
+  constructor(readonly picks: boolean[]) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const batch = w.inflight.shift();
+    if (!batch) return;
+    const won = batch.keys.filter((_, i) => this.picks[i % Math.max(1, this.picks.length)]);
+    const answers = won.map((k) => ({ interruptId: k.id, status: 'cancelled' as const }));
+    apply(w, w.session.answeredElsewhere(batch.batchId, answers));
+    for (const key of batch.keys) {
+      const entry = w.session.get(key)!;
+      if (entry.refused) continue;
+      // Settled with the answer that won, or failed saying why: never left "Sending…".
+      if (won.some((k) => k.id === key.id)) {
+        expect(entry).toMatchObject({ elsewhere: true, phase: 'cancelled' });
+        w.settledElsewhere.add(keyOf(key));
+      } else expect(entry).toMatchObject({ phase: 'failed', error: expect.stringMatching(/another device/) });
+    }
+  }
+  toString = () => `answered-elsewhere(${this.picks.join(',')})`;
 }
 
 const answerArb = fc.oneof(
@@ -277,6 +389,9 @@ const commands = fc.commands(
     fc.constant(new SwitchThread()),
     fc.constant(new Tick()),
     fc.constant(new ForeignRun()),
+    fc.nat().map((n) => new ReturnToThread(n)),
+    fc.tuple(fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([p, c]) => new AnsweredInThread(p, c)),
+    fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }).map((p) => new AnsweredElsewhere(p)),
   ],
   { maxCommands: 40 },
 );
@@ -297,6 +412,9 @@ function newWorld(policy: 'dismiss' | 'block'): World {
     deliveredBatches: [],
     raisedTimes: new Map(),
     policy,
+    left: new Map(),
+    settledElsewhere: new Set(),
+    shared: new Set(),
   };
 }
 
@@ -332,8 +450,11 @@ describe('InterruptSession under random event sequences', () => {
             } else {
               expect(['resolved', 'cancelled', 'answered', 'expired']).toContain(entry.phase);
               if (entry.phase === 'expired') expect(entry.error).toMatch(/expired/);
-              // Still `answered` only when a sibling is open: nothing is lost, it goes with the set.
-              if (entry.phase === 'answered') expect(world.session.openSet.some((o) => keyOf(o) === k)).toBe(true);
+              // Still `answered` only when a sibling is open, here or in a thread the chat left:
+              // nothing is lost, it goes with the set. Settled by another answer: this tab sent nothing.
+              if (entry.phase === 'answered')
+                expect([...world.session.openSet, ...world.session.keptSet(key.threadId)].some((o) => keyOf(o) === k)).toBe(true);
+              else if (world.settledElsewhere.has(k)) expect(got).toBe(0);
               else expect(got).toBe(1);
             }
           }

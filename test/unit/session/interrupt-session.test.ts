@@ -21,13 +21,27 @@ describe('InterruptSession', () => {
     expect(s.get(key('a'))?.phase).toBe('resolved');
   });
 
-  it('given two interrupts sharing an id, should keep one interrupt and one resume entry', () => {
+  it('given two interrupts sharing an id, should keep both, refuse them with a reason, and only ever send cancelled for the id', () => {
     const s = session();
-    s.raised('run-1', [{ id: 'dup' }, { id: 'dup' }]);
-    expect(s.openSet).toEqual([key('dup')]);
-    s.answered(key('dup'), { status: 'resolved', payload: 1 });
-    const [send] = sends(s.painted(key('dup')));
-    expect(send.type === 'send' && send.batch.resume).toEqual([{ interruptId: 'dup', status: 'resolved', payload: 1 }]);
+    const decisions = s.raised('run-1', [{ id: 'dup' }, { id: 'ok' }, { id: 'dup' }]);
+    const copy = { ...key('dup'), copy: 1 };
+    expect(s.openSet).toEqual([key('dup'), key('ok'), copy]);
+    expect(decisions).toEqual([expect.objectContaining({ type: 'show-error', keys: [key('dup'), copy], canRetry: false, refused: true })]);
+    expect(s.get(copy)).toMatchObject({
+      phase: 'failed',
+      refused: true,
+      error: expect.stringMatching(/^Refused: .*2 interrupts with the same id "dup"/),
+    });
+    // Answering a refused card does nothing; the other card of the set goes with `cancelled` for the id.
+    expect(s.answered(key('dup'), { status: 'resolved', payload: 1 })).toEqual([{ type: 'nothing' }]);
+    s.answered(key('ok'), { status: 'resolved', payload: 2 });
+    const [send] = sends(s.painted(key('ok')));
+    expect(send.type === 'send' && send.batch.resume).toEqual([
+      { interruptId: 'dup', status: 'cancelled' },
+      { interruptId: 'ok', status: 'resolved', payload: 2 },
+    ]);
+    s.delivered(send.type === 'send' ? send.batch.batchId : -1);
+    expect(statusOf(s.get(copy)!)).toBe('error');
   });
 
   it('given an id reused by a later run, should open it again as a new interrupt', () => {
@@ -211,13 +225,66 @@ describe('InterruptSession', () => {
     });
   }
 
-  it('given an answer waiting to be sent when the thread switches, should say it was not sent', () => {
+  it('given an answer waiting for its sibling when the thread switches, should keep it with its thread and send it on return once the set is complete', () => {
     const s = session();
     s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
     s.answered(key('a'), { status: 'resolved', payload: 1 });
-    const [shown] = s.threadSwitched('t2');
-    expect(shown).toMatchObject({ type: 'show-error', keys: [key('a')], canRetry: false });
-    expect(s.get(key('a'))).toMatchObject({ phase: 'failed', error: expect.stringMatching(/^Not sent/) });
+    expect(s.threadSwitched('t2')).toEqual([{ type: 'forget-pending' }]);
+    expect(s.away).toBe(true);
+    // Its paint comes while the thread is away: it waits, painted.
+    expect(s.painted(key('a'))).toEqual([{ type: 'nothing' }]);
+    expect(s.get(key('a'))?.phase).toBe('answered');
+    s.threadSwitched('t1');
+    // The thread's replay raises the set again: it is the one left, with the answer given.
+    expect(sends(s.raised('run-1', [{ id: 'a' }, { id: 'b' }]))).toEqual([]);
+    expect(s.openSet).toEqual([key('a'), key('b')]);
+    expect(s.away).toBe(false);
+    s.answered(key('b'), { status: 'resolved', payload: 2 });
+    const [send] = sends(s.painted(key('b')));
+    expect(send.type === 'send' && send.batch).toMatchObject({
+      threadId: 't1',
+      resume: [
+        { interruptId: 'a', status: 'resolved', payload: 1 },
+        { interruptId: 'b', status: 'resolved', payload: 2 },
+      ],
+    });
+  });
+
+  it('given an answer waiting for its sibling, when the same stop is raised again (a replay of the thread), should keep the set and the answer', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    s.painted(key('a'));
+    const stops = s.stops;
+    expect(s.raised('run-1', [{ id: 'a' }, { id: 'b' }])).toEqual([{ type: 'nothing' }]);
+    expect(s.stops).toBe(stops);
+    expect(s.get(key('a'))?.phase).toBe('answered');
+    s.answered(key('b'), { status: 'cancelled' });
+    const [send] = sends(s.painted(key('b')));
+    expect(send.type === 'send' && send.batch.resume).toEqual([
+      { interruptId: 'a', status: 'resolved', payload: 1 },
+      { interruptId: 'b', status: 'cancelled' },
+    ]);
+  });
+
+  it('given an answer kept with a thread the chat left, when the replay on return shows the set answered elsewhere, should settle it with that answer and send nothing', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    s.threadSwitched('t2');
+    s.painted(key('a'));
+    s.threadSwitched('t1');
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    const decisions = s.answeredInThread(
+      [
+        { interruptId: 'a', status: 'resolved', payload: 'phone' },
+        { interruptId: 'b', status: 'resolved', payload: 'phone' },
+      ],
+      false,
+    );
+    expect(decisions).toEqual([{ type: 'record', keys: [key('a'), key('b')] }]);
+    expect(s.get(key('a'))).toMatchObject({ phase: 'resolved', answer: { status: 'resolved', payload: 'phone' } });
+    expect(s.openSet).toEqual([]);
   });
 
   // Both found by the model test: an answer painted while its siblings were still open was left
