@@ -449,4 +449,49 @@ describe('Mastra agent: steer-away and expiry', () => {
       expect(demoTab.resumeRuns[0].resume).toEqual([{ interruptId: expect.any(String), status: 'cancelled' }]);
     });
   });
+
+  describe('inbox', () => {
+    it('lists a thread whose card waits while another thread is open; picking it brings the card back, and answering it empties the entry', async () => {
+      const demoTab = await openDemo();
+      const { page } = demoTab;
+      const inbox = page.getByRole('region', { name: /Waiting for you/ });
+
+      // Thread A: the agent asks for a time and waits.
+      await demoTab.send('Book an intro call with the sales team to discuss pricing.');
+      await demoTab.transcript.getByTestId('time-picker-card').waitFor();
+      const threadA = demoTab.runs[0].threadId!;
+      expect(threadA).toMatch(/\S/);
+
+      // Thread B: a new conversation, answered at once.
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await expect.poll(() => demoTab.transcript.getByTestId('time-picker-card').count()).toBe(0);
+      await demoTab.send('Hello');
+      await demoTab.waitForAnswer(/demo agent/);
+      const threadB = demoTab.runs.at(-1)!.threadId!;
+      expect(threadB).not.toBe(threadA);
+
+      // The inbox lists A (what it asks, how long it has waited), not B.
+      const entryA = inbox.locator(`[data-testid="pending-thread"][data-thread-id="${threadA}"]`);
+      await entryA.waitFor({ timeout: 15_000 });
+      expect(await entryA.textContent()).toContain('Intro call with the sales team');
+      expect(await entryA.textContent()).toMatch(/waiting/);
+      expect(await inbox.locator(`[data-thread-id="${threadB}"]`).count()).toBe(0);
+      await demoTab.screenshot('10-inbox-lists-thread-a');
+
+      // Picking A switches the chat to it, the card open and ready.
+      await entryA.click();
+      const card = demoTab.transcript.getByTestId('time-picker-card');
+      await card.waitFor({ timeout: 15_000 });
+      expect(await demoTab.transcript.textContent()).toContain('Book an intro call with the sales team');
+      expect(await entryA.getAttribute('aria-current')).toBe('true');
+
+      // Answering it removes A from the inbox.
+      const label = toolSlotLabels()[1];
+      await card.getByTestId('time-picker-slot').filter({ hasText: label }).click();
+      await demoTab.waitForAnswer(new RegExp(`Scheduled ".+" for ${label}`));
+      expect(demoTab.resumeRuns.at(-1)?.threadId).toBe(threadA);
+      await entryA.waitFor({ state: 'detached', timeout: 15_000 });
+      await demoTab.screenshot('11-inbox-after-answer');
+    });
+  });
 });
