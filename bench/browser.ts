@@ -401,6 +401,42 @@ async function measureNodes(context: BrowserContext): Promise<NodeCounts> {
   }
 }
 
+/** Figure 9's sides: "Approve all" on a set of 20 approvals, and Approve on a set of one. */
+export type BatchVariant = 'all' | 'one';
+
+export interface BatchSamples {
+  /** Click -> the resume run's input at the agent, ms. */
+  toResume: number[];
+  /** Approvals in the set. */
+  size: number;
+  /** Turns whose one resume carried every approval as approved (the rest are failures). */
+  complete: number;
+  /** Turns that sent more than one resume. */
+  extraResumes: number;
+}
+
+/** Figure 9: page loads per side, turns per load (the first a warm-up), and the set's size. */
+export const BATCH_ROUNDS = 6;
+export const BATCH_TURNS = 4;
+export const BATCH_SIZE = 20;
+
+async function batchRound(context: BrowserContext, variant: BatchVariant, into: BatchSamples) {
+  const page = await openPage(context, `scenario=batch&variant=${variant}`);
+  try {
+    await page.bringToFront();
+    await pause(page, 200);
+    for (let k = 0; k < BATCH_TURNS; k++) {
+      const turn = await page.evaluate(([n, size]) => window.__bench.approveAll(n, size), [k, into.size] as const);
+      if (k === 0) continue;
+      into.toResume.push(turn.ms);
+      if (turn.decisions === into.size) into.complete++;
+      if (turn.resumes > 1) into.extraResumes++;
+    }
+  } finally {
+    await page.close();
+  }
+}
+
 export interface BrowserResults {
   interrupt: Record<InterruptVariant, InterruptSamples>;
   transcript: Record<TranscriptVariant, TranscriptSamples> | null;
@@ -412,12 +448,15 @@ export interface BrowserResults {
   estimateError?: string;
   nodes: NodeCounts | null;
   nodesError?: string;
+  /** Figure 9: "Approve all" on 20 approvals, against Approve on one. */
+  batch: Record<BatchVariant, BatchSamples> | null;
+  batchError?: string;
 }
 
 export async function measureBrowser(
   settings: BrowserSettings,
   log: (message: string) => void,
-  parts: { interrupt: boolean; transcript: boolean; long: boolean; estimate: boolean; nodes: boolean },
+  parts: { interrupt: boolean; transcript: boolean; long: boolean; estimate: boolean; nodes: boolean; batch: boolean },
 ): Promise<BrowserResults> {
   log('browser: bundling the bench page with esbuild...');
   const bundles: Partial<Record<PageBuild, PageBundle>> = { shipped: await buildPage() };
@@ -458,6 +497,7 @@ export async function measureBrowser(
     estimate: null,
     estimateError,
     nodes: null,
+    batch: null,
   };
   // Figures 4b and 4d: the 300-message conversation, both sides, on one build of the page.
   const longConversation = async (pageBuild: PageBuild, label: string) => {
@@ -497,6 +537,24 @@ export async function measureBrowser(
         results.nodes = await measureNodes(launched.browser);
       } catch (error) {
         results.nodesError = error instanceof Error ? error.message : String(error);
+      }
+    }
+    if (parts.batch) {
+      const empty = (size: number): BatchSamples => ({ toResume: [], size, complete: 0, extraResumes: 0 });
+      const batch: Record<BatchVariant, BatchSamples> = { all: empty(BATCH_SIZE), one: empty(1) };
+      try {
+        for (let round = 0; round < BATCH_ROUNDS; round++) {
+          const order: BatchVariant[] = round % 2 === 0 ? ['all', 'one'] : ['one', 'all'];
+          for (const variant of order) {
+            log(
+              `browser: approve all round ${round + 1}/${BATCH_ROUNDS}, ${variant === 'all' ? `${BATCH_SIZE} approvals` : 'one approval'}`,
+            );
+            await batchRound(launched.browser, variant, batch[variant]);
+          }
+        }
+        results.batch = batch;
+      } catch (error) {
+        results.batchError = error instanceof Error ? error.message : String(error);
       }
     }
     if (parts.long) {

@@ -1,10 +1,17 @@
 /**
  * `npm run bench`: every figure next to its baseline, in one run on one machine.
- * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,hostile,interrupt,transcript,nodes,long,estimate,runner`.
+ * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,hostile,interrupt,transcript,nodes,long,estimate,runner,batch`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { DEFAULT_BROWSER_SETTINGS, measureBrowser, type BrowserResults, type TranscriptSamples, type TurnKind } from './browser';
+import {
+  BATCH_SIZE,
+  DEFAULT_BROWSER_SETTINGS,
+  measureBrowser,
+  type BrowserResults,
+  type TranscriptSamples,
+  type TurnKind,
+} from './browser';
 import { formatTable, ratioOf, type BenchRow } from './report';
 import { CARD_ALONE, measureCopilotKitChat, measureSizes, SIZE_BUDGETS, SIZE_MEASURED } from './size';
 import { median, percentile, round } from './stats';
@@ -328,6 +335,48 @@ function longRows(results: BrowserResults, which: 'long' | 'estimate'): BenchRow
   return [row('scroll', 'scroll up 24 x 600 px'), row('append', 'append a message'), row('answer', 'answer a new interrupt')];
 }
 
+/** Figure 9 target: "Approve all" on 20 approvals reaches the agent within this many ms of the click, as one resume. */
+export const BATCH_MAX_MS = 100;
+
+function batchRows(results: BrowserResults): BenchRow[] {
+  const batch = results.batch;
+  if (!batch) {
+    return [
+      {
+        figure: `Approve all (${BATCH_SIZE}) -> agent receives them`,
+        ours: null,
+        baseline: null,
+        unit: 'ms',
+        ratio: null,
+        target: `<= ${BATCH_MAX_MS} ms, one resume with all ${BATCH_SIZE}`,
+        pass: null,
+        samples: '-',
+        note: `not measured: ${results.batchError ?? 'skipped'}`,
+      },
+    ];
+  }
+  const { all, one } = batch;
+  const ours = median(all.toResume);
+  const base = median(one.toResume);
+  const turns = all.toResume.length;
+  return [
+    {
+      figure: `Approve all (${BATCH_SIZE}) -> agent receives them (one resume)`,
+      ours,
+      baseline: base,
+      unit: 'ms',
+      ratio: ratioOf(ours, base),
+      target: `<= ${BATCH_MAX_MS} ms, one resume with all ${BATCH_SIZE} (baseline: Approve on a set of 1)`,
+      pass: turns > 0 && ours <= BATCH_MAX_MS && all.complete === turns && all.extraResumes === 0 && one.complete === one.toResume.length,
+      samples: `median of ${turns} / ${one.toResume.length}`,
+      spread: { ours: quartiles(all.toResume), baseline: quartiles(one.toResume) },
+      note:
+        `quartiles ${quartiles(all.toResume).join(' / ')} ms against ${quartiles(one.toResume).join(' / ')} ms; ` +
+        `${all.complete} of ${turns} resumes carried all ${BATCH_SIZE} approvals, ${all.extraResumes} turns sent more than one resume.`,
+    },
+  ];
+}
+
 function chromiumVersion(): string {
   try {
     return execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], {
@@ -429,19 +478,21 @@ async function main(): Promise<void> {
   if (wants('runner')) {
     rows.push(...(await runnerRows()));
   }
-  if (['interrupt', 'transcript', 'nodes', 'long', 'estimate'].some(wants)) {
+  if (['interrupt', 'transcript', 'nodes', 'long', 'estimate', 'batch'].some(wants)) {
     const results = await measureBrowser(DEFAULT_BROWSER_SETTINGS, log, {
       interrupt: wants('interrupt'),
       transcript: wants('transcript'),
       nodes: wants('nodes'),
       long: wants('long'),
       estimate: wants('estimate'),
+      batch: wants('batch'),
     });
     if (wants('interrupt')) rows.push(...interruptRows(results));
     if (wants('transcript')) rows.push(...transcriptRows(results));
     if (wants('nodes')) rows.push(...nodeRows(results));
     if (wants('long')) rows.push(...longRows(results, 'long'));
     if (wants('estimate')) rows.push(...longRows(results, 'estimate'));
+    if (wants('batch')) rows.push(...batchRows(results));
   }
   const machine = {
     cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,

@@ -69,7 +69,7 @@ export const SLICES = [TYPICAL_APP, CARD_ALONE];
  * own chat at 3,417,146 B next to them.
  */
 export const SIZE_MEASURED: Readonly<Record<string, number>> = {
-  '.': 20_191,
+  '.': 21_500,
   [TYPICAL_APP.label]: 17_660,
   './cards': 13_915,
   [CARD_ALONE.label]: 7_580,
@@ -78,7 +78,7 @@ export const SIZE_MEASURED: Readonly<Record<string, number>> = {
   './runner': 10_829,
   './mastra': 4_298,
   './locales/zh-CN': 1_940,
-  './styles.css': 2_446,
+  './styles.css': 2_584,
 };
 
 /** Room above the measurement: a ceiling catches a slip, it does not hold a fix back. */

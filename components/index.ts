@@ -30,6 +30,12 @@ export { useCountdown, type Clock, type Countdown } from '../hooks/use-countdown
 // The inbox: threads waiting for the user, from the runtime's inbox endpoint
 export { usePendingInterrupts, type PendingInterrupts, type UsePendingInterruptsOptions } from '../hooks/use-pending-interrupts';
 export type { PendingInterrupt, PendingThread } from '../src/inbox';
+export {
+  PendingInterruptsList,
+  PENDING_LIST_LABELS,
+  type PendingInterruptsListLabels,
+  type PendingInterruptsListProps,
+} from './pending-interrupts-list';
 
 // Answers kept for the transcript (and across reloads)
 export { createInterruptHistory } from '../src/history/create-interrupt-history';

@@ -11,6 +11,8 @@
  * - `?scenario=long&variant=echoes|plain`: a 300-message conversation (virtualized by CopilotKit)
  *   with 1,000 resolved echoes (or none), to time scrolling, appending and answering.
  * - `?scenario=nodes`: one answered card of every kind in the transcript, to count DOM nodes per echo.
+ * - `?scenario=batch`: the agent raises a set of direct-mode approvals (20, or 1 for the baseline);
+ *   the page presses "Approve all (20)" (or the one card's Approve) and times it to the resume run.
  *
  * The node driver (bench/browser.ts) talks to `window.__bench`.
  */
@@ -390,6 +392,57 @@ async function countNodes(): Promise<Array<{ kind: string; closed: number; opene
   return counts;
 }
 
+// ---------------------------------------------------------------- figure 9: Approve all
+
+/** A direct-mode approval (`aidev:tool_approval`), the kind batch review answers; ids unique per turn. */
+const batchApproval = (k: number, i: number) => ({
+  id: `approve-${k}-${i}`,
+  reason: 'aidev:tool_approval',
+  toolCallId: `call-${k}-${i}`,
+  message: `Run step ${i + 1} of the plan?`,
+  metadata: { toolName: 'run_step', arguments: { step: i + 1, target: `service-${i % 4}`, dryRun: false } },
+});
+
+const APPROVE_ALL = '[data-testid="batch-review"] button.cki-button--primary';
+const APPROVE_ONE = '[data-testid="approval-card"] [data-testid="approval-approve"]';
+
+/**
+ * Figure 9: the agent stops with `size` approvals in one set; once every card is drawn, the page
+ * presses "Approve all (size)" (for a set of one, the card's own Approve). Times the click (taken by
+ * a capture listener on `window`, before React handles it) to the resume run's input reaching the
+ * agent's `run()`, and returns what that resume carried.
+ */
+async function approveAll(k: number, size: number) {
+  agent.plan = (input) =>
+    input.resume?.length
+      ? [runStarted(input), ...textMessage(`approved-${k}`, `Ran ${input.resume.length} steps.`), runFinished(input)]
+      : [
+          runStarted(input),
+          runFinished(input, { type: 'interrupt', interrupts: Array.from({ length: size }, (_, i) => batchApproval(k, i)) }),
+        ];
+  const runsBefore = agent.stamps.runs.length;
+  driver!.agent.addMessage({ id: `plan-${k}`, role: 'user', content: 'Run the plan.' });
+  const run = driver!.run();
+  const selector = size > 1 ? APPROVE_ALL : APPROVE_ONE;
+  await untilFrame(() => count('[data-testid="approval-card"] [data-testid="approval-approve"]') === size && count(selector) > 0);
+  await frame();
+  let clickAt = 0;
+  const stamp = () => {
+    clickAt = performance.now();
+  };
+  window.addEventListener('click', stamp, { capture: true, once: true });
+  document.querySelector<HTMLElement>(selector)!.click();
+  await untilFrame(() => agent.stamps.runs.length > runsBefore + 1);
+  await run;
+  const resumed = agent.stamps.runs[runsBefore + 1]!;
+  const resume = resumed.input.resume ?? [];
+  const decisions = resume.filter(
+    (entry) => entry.status === 'resolved' && (entry.payload as { approved?: boolean } | undefined)?.approved === true,
+  ).length;
+  await untilFrame(() => document.body.innerText.includes(`Ran ${resume.length} steps.`));
+  return { ms: resumed.at - clickAt, decisions, resumes: agent.stamps.runs.length - runsBefore - 1 };
+}
+
 // ---------------------------------------------------------------- page + driver API
 
 const agent = new BenchAgent(THREAD_ID);
@@ -444,6 +497,8 @@ const bench = {
   nodeKinds: NODE_KINDS.length,
   echoesOfEveryKind: () => count('.cki-interrupt'),
   countNodes,
+  /** Figure 9: a set of `size` approvals, answered with one press; the click -> resume time. */
+  approveAll,
   /**
    * Figure 4b: the user scrolls up through the conversation, `steps` jumps of `px` pixels, one per
    * frame (CopilotKit's virtualizer mounts the rows, and their echoes, that come into view).

@@ -1,6 +1,7 @@
 import { CopilotChat, CopilotKitProvider, useAgent, useConfigureSuggestions } from '@copilotkit/react-core/v2';
 import '@copilotkit/react-core/v2/styles.css';
-import { createInterruptHistory, useInterruptRenderers } from '../../components';
+import { useCallback, useState } from 'react';
+import { createInterruptHistory, PendingInterruptsList, useInterruptRenderers, usePendingInterrupts } from '../../components';
 import '../../components/styles.css';
 import { approvalOperation } from './approvals-client';
 import { useRememberedThread, useRememberThread } from './demo-thread';
@@ -35,10 +36,23 @@ export function agentFromLocation(search: string): DemoAgentId {
   return DEMO_AGENTS.find((agent) => agent.id === wanted)?.id ?? 'default';
 }
 
-function Chat({ serverUrl, agentId }: { serverUrl: string; agentId: DemoAgentId }) {
-  const { threadId, remember } = useRememberedThread(agentId);
+/** How often the demo's inbox checks (the hook's default is 15 s; a focus or a return to the tab checks at once). */
+export const DEMO_INBOX_POLL_MS = 2_000;
+
+interface ChatProps {
+  serverUrl: string;
+  agentId: DemoAgentId;
+  /** The thread to show; undefined: a new one (CopilotKit mints its id). */
+  threadId: string | undefined;
+  /** Told the thread's id once the conversation has a message. */
+  onStarted: (threadId: string) => void;
+}
+
+function Chat({ serverUrl, agentId, threadId, onStarted }: ChatProps) {
   const { agent } = useAgent({ agentId });
-  useRememberThread(agent.threadId, agent.messages.length > 0, remember);
+  // Until the chat has bound the thread it was given, the agent may still hold the previous one.
+  const bound = threadId === undefined || agent.threadId === threadId;
+  useRememberThread(agent.threadId, bound && agent.messages.length > 0, onStarted);
   useConfigureSuggestions({
     suggestions: agentId === 'langgraph' ? [...DEMO_SUGGESTIONS, ...LANGGRAPH_SUGGESTIONS] : DEMO_SUGGESTIONS,
     available: 'always',
@@ -50,6 +64,50 @@ function Chat({ serverUrl, agentId }: { serverUrl: string; agentId: DemoAgentId 
     onInterruptResume: (payload, interrupt) => approvalOperation(serverUrl, payload, interrupt),
   });
   return <CopilotChat className="demo-chat" agentId={agentId} threadId={threadId} />;
+}
+
+/**
+ * The chat and, beside it, the inbox: the threads that wait for the user (from the demo server's
+ * `/api/inbox`, the durable runner's rows). Picking one switches the chat to it; "New conversation"
+ * starts a fresh thread.
+ */
+function Workspace({ serverUrl, agentId }: { serverUrl: string; agentId: DemoAgentId }) {
+  const { threadId: remembered, remember } = useRememberedThread(agentId);
+  // The thread the chat is keyed on; a fresh tab's first thread gets its id from CopilotKit when it starts.
+  const [selected, setSelected] = useState(remembered);
+  const [minted, setMinted] = useState<string>();
+  const inbox = usePendingInterrupts({ url: `${serverUrl}/api/inbox`, pollIntervalMs: DEMO_INBOX_POLL_MS });
+  const open = (threadId: string | undefined) => {
+    if (threadId) remember(threadId);
+    setSelected(threadId ?? crypto.randomUUID());
+  };
+  const started = useCallback(
+    (threadId: string) => {
+      remember(threadId);
+      setMinted(threadId);
+    },
+    [remember],
+  );
+  return (
+    <>
+      <aside className="demo-inbox" aria-label="Conversations">
+        <PendingInterruptsList
+          threads={inbox.threads}
+          error={inbox.error}
+          loading={inbox.loading}
+          onRetry={() => void inbox.refresh()}
+          currentThreadId={selected ?? minted}
+          onSelect={open}
+        />
+        <button type="button" className="demo-new-thread" onClick={() => open(undefined)}>
+          New conversation
+        </button>
+      </aside>
+      <main className="demo-column" aria-label="copilotkit-interrupts demo chat">
+        <Chat key={selected ?? 'new'} serverUrl={serverUrl} agentId={agentId} threadId={selected} onStarted={started} />
+      </main>
+    </>
+  );
 }
 
 /** Links that reload the page on the other agent (each agent keeps its own thread). */
@@ -77,7 +135,7 @@ export interface DemoAppProps {
 
 /**
  * The demo page: CopilotKit's v2 chat, full height in a centred column, talking to
- * CopilotRuntime at `/api/copilotkit`, with the library's interrupt cards.
+ * CopilotRuntime at `/api/copilotkit`, with the library's interrupt cards, and the inbox beside it.
  */
 export function DemoApp({
   serverUrl = '',
@@ -87,9 +145,7 @@ export function DemoApp({
     <CopilotKitProvider runtimeUrl={`${serverUrl}/api/copilotkit`} showDevConsole={false}>
       <div className="demo-shell">
         <AgentSwitch current={agentId} />
-        <main className="demo-column" aria-label="copilotkit-interrupts demo chat">
-          <Chat key={agentId} serverUrl={serverUrl} agentId={agentId} />
-        </main>
+        <Workspace key={agentId} serverUrl={serverUrl} agentId={agentId} />
       </div>
     </CopilotKitProvider>
   );

@@ -11,6 +11,7 @@ import { DEMO_GRAPH_ID, createDemoGraph } from './langgraph-agent';
 import { withHitlRoute } from './langchain-hitl-agent';
 import { serveGraphs } from './langgraph-server';
 import { openDemoStorage } from './storage';
+import { createInboxHandler } from '../../src/runner';
 import { normalizeInterrupts } from '../../src/runtime';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
 import type { TimePickerToolOptions } from '../../src/mastra';
@@ -23,6 +24,8 @@ export { DEMO_QUESTIONS, GREETING, decide } from './scripted-model';
 export const RUNTIME_PATH = '/api/copilotkit';
 /** Where the demo's approval system is mounted: `GET :sn`, `POST :sn/refresh`, `POST :sn/cancel`. */
 export const APPROVALS_PATH = '/api/approvals';
+/** Where the inbox is mounted: `GET` lists the interrupts that wait, from the durable runner's rows. */
+export const INBOX_PATH = '/api/inbox';
 /** Loopback only: the demo is never reachable from the network. */
 export const DEMO_HOST = '127.0.0.1';
 
@@ -126,8 +129,8 @@ function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, pa
 /**
  * Starts the demo: one HTTP server on 127.0.0.1 serving the built page, CopilotRuntime at
  * `/api/copilotkit` (a real Mastra agent on the scripted model, via @ag-ui/mastra and
- * `normalizeInterrupts()`; the durable runner from `copilotkit-interrupts/runner`), and the
- * approval system at `/api/approvals`.
+ * `normalizeInterrupts()`; the durable runner from `copilotkit-interrupts/runner`), the
+ * approval system at `/api/approvals`, and the inbox (`createInboxHandler`) at `/api/inbox`.
  *
  * @example
  * const demo = await startDemoServer({ port: 0 });
@@ -179,12 +182,25 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const runtime = new CopilotRuntime({ agents: agents as never, runner: storage.runner });
   const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });
   const root = resolve(options.staticDir ?? defaultStaticDir());
+  // The inbox reads the same runner's interrupt rows. One user on loopback: no `resolveUser`/`filter`.
+  const inbox = createInboxHandler({ runner: storage.runner });
+  const serveInbox = async (req: IncomingMessage, res: ServerResponse) => {
+    const response = await inbox(new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(req.method === 'HEAD' ? undefined : await response.text());
+  };
 
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     try {
       if (path === RUNTIME_PATH || path.startsWith(`${RUNTIME_PATH}/`)) return void copilot(req, res);
       if (path === APPROVALS_PATH || path.startsWith(`${APPROVALS_PATH}/`)) return handleApprovals(req, res, approvals, path);
+      if (path === INBOX_PATH) {
+        return void serveInbox(req, res).catch((error: unknown) => {
+          if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+          else res.destroy();
+        });
+      }
       return serveStatic(req, res, root, path);
     } catch (error) {
       if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });

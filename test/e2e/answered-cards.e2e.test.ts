@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type LaunchedBrowser } from '../helpers/chromium';
+import { storybookBuild } from '../helpers/storybook-build';
 
 // Each card's answered state, as a user sees it in real Chromium at chat width: the story is
 // drawn from a static Storybook build, the card screenshotted, and the answer checked on screen.
@@ -81,9 +80,8 @@ describe('answered cards in Chromium at chat width', () => {
   let page: Page;
 
   beforeAll(async () => {
-    built = mkdtempSync(join(tmpdir(), 'cki-storybook-'));
-    const build = spawnSync('npx', ['storybook', 'build', '-o', built, '--quiet'], { cwd: root, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`storybook build failed:\n${build.stderr || build.stdout}`);
+    // The README's static build, shared with the suite that checks it (built once, reused while fresh).
+    built = (await storybookBuild()).dir;
     site = await serve(built);
     browser = await launchChromium();
     page = await browser.browser.newPage();
@@ -95,7 +93,6 @@ describe('answered cards in Chromium at chat width', () => {
   afterAll(async () => {
     await browser?.close();
     site?.server.close();
-    if (built) rmSync(built, { recursive: true, force: true });
   });
 
   it.each(SHOTS)(

@@ -449,4 +449,97 @@ describe('Mastra agent: steer-away and expiry', () => {
       expect(demoTab.resumeRuns[0].resume).toEqual([{ interruptId: expect.any(String), status: 'cancelled' }]);
     });
   });
+
+  describe('inbox', () => {
+    it('lists a thread whose card waits while another thread is open; picking it brings the card back, and answering it empties the entry', async () => {
+      const demoTab = await openDemo();
+      const { page } = demoTab;
+      const inbox = page.getByRole('region', { name: /Waiting for you/ });
+
+      // Thread A: the agent asks for a time and waits.
+      await demoTab.send('Book an intro call with the sales team to discuss pricing.');
+      await demoTab.transcript.getByTestId('time-picker-card').waitFor();
+      const threadA = demoTab.runs[0].threadId!;
+      expect(threadA).toMatch(/\S/);
+
+      // Thread B: a new conversation, answered at once.
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await expect.poll(() => demoTab.transcript.getByTestId('time-picker-card').count()).toBe(0);
+      await demoTab.send('Hello');
+      await demoTab.waitForAnswer(/demo agent/);
+      const threadB = demoTab.runs.at(-1)!.threadId!;
+      expect(threadB).not.toBe(threadA);
+
+      // The inbox lists A (what it asks, how long it has waited), not B.
+      const entryA = inbox.locator(`[data-testid="pending-thread"][data-thread-id="${threadA}"]`);
+      await entryA.waitFor({ timeout: 15_000 });
+      expect(await entryA.textContent()).toContain('Intro call with the sales team');
+      expect(await entryA.textContent()).toMatch(/waiting/);
+      expect(await inbox.locator(`[data-thread-id="${threadB}"]`).count()).toBe(0);
+      await demoTab.screenshot('10-inbox-lists-thread-a');
+
+      // Picking A switches the chat to it, the card open and ready.
+      await entryA.click();
+      const card = demoTab.transcript.getByTestId('time-picker-card');
+      await card.waitFor({ timeout: 15_000 });
+      expect(await demoTab.transcript.textContent()).toContain('Book an intro call with the sales team');
+      expect(await entryA.getAttribute('aria-current')).toBe('true');
+
+      // Answering it removes A from the inbox.
+      const label = toolSlotLabels()[1];
+      await card.getByTestId('time-picker-slot').filter({ hasText: label }).click();
+      await demoTab.waitForAnswer(new RegExp(`Scheduled ".+" for ${label}`));
+      expect(demoTab.resumeRuns.at(-1)?.threadId).toBe(threadA);
+      await entryA.waitFor({ state: 'detached', timeout: 15_000 });
+      await demoTab.screenshot('11-inbox-after-answer');
+    });
+  });
+});
+
+// The demo's LangGraph page: the release pill makes a LangChain createAgent agent plan three tool
+// calls gated by humanInTheLoopMiddleware. (On this file's demo process: one start for the suite.)
+describe('LangGraph agent: LangChain humanInTheLoopMiddleware', () => {
+  beforeAll(() => {
+    agent = AGENTS[1];
+  });
+
+  async function releaseCards() {
+    const demoTab = await openDemo();
+    await demoTab.page.getByTestId('copilot-suggestion').filter({ hasText: 'Release v2 (three approvals)' }).click();
+    await demoTab.page.getByRole('group', { name: '3 approvals wait for you' }).waitFor({ timeout: 30_000 });
+    // The bar's name counts the approvals still waiting.
+    const bar = demoTab.page.getByRole('group', { name: /approvals wait for you$/ });
+    const card = (tool: string) => demoTab.page.getByTestId('approval-card').filter({ hasText: tool });
+    return { demoTab, bar, tag: card('tag_release'), email: card('send_email'), branch: card('delete_branch') };
+  }
+
+  it('given the release pill, three cards offer only what each call allows, and Approve all runs the three tools in one resume', async () => {
+    const { demoTab, bar, tag, email, branch } = await releaseCards();
+    expect(await tag.getByTestId('approval-reject').count()).toBe(0);
+    expect(await tag.getByTestId('approval-edit-open').count()).toBe(1);
+    expect(await email.getByTestId('approval-reject').count()).toBe(1);
+    expect(await branch.getByTestId('approval-edit-open').count()).toBe(0);
+    await demoTab.screenshot('hitl-01-three-cards');
+
+    await bar.getByRole('button', { name: 'Approve all (3)' }).click();
+    await demoTab.waitForAnswer(
+      /Done\. tag_release: Tagged v2\.0\.0\. \| send_email: Sent .* \| delete_branch: Deleted the branch release-candidate\./,
+    );
+    expect(demoTab.resumeRuns).toHaveLength(1);
+    expect(demoTab.resumeRuns[0].resume?.map((entry) => entry.payload)).toEqual([
+      { approved: true },
+      { approved: true },
+      { approved: true },
+    ]);
+    await demoTab.screenshot('hitl-02-approved');
+  });
+
+  it('given the email rejected with a reason and the rest approved, no tool runs and the agent reads the reason', async () => {
+    const { demoTab, bar, email } = await releaseCards();
+    await email.getByLabel('Reason for rejecting (optional)').fill('Not before QA');
+    await email.getByTestId('approval-reject').click();
+    await bar.getByRole('button', { name: 'Approve all (2)' }).click();
+    await demoTab.waitForAnswer(/Done\. send_email: Not before QA/);
+    expect(demoTab.resumeRuns).toHaveLength(1);
+  });
 });

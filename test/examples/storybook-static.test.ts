@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type LaunchedBrowser } from '../helpers/chromium';
 import { startProcess, type RunningProcess } from '../helpers/start-process';
+import { storybookBuild } from '../helpers/storybook-build';
 
 // The README's static Storybook, as a newcomer runs it: `npm run build-storybook`, then
 // `npm run serve-storybook`, then a story's address in Chromium. A server that rewrites
@@ -29,12 +29,8 @@ const stories = (): StoryEntry[] =>
   ).filter((entry) => entry.type === 'story');
 
 beforeAll(async () => {
-  buildOutput = execFileSync('npm', ['run', 'build-storybook'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // `npm run build-storybook`, shared with the answered cards' suite: built once, reused while newer than its sources.
+  buildOutput = (await storybookBuild()).output;
   [server, chromium] = await Promise.all([
     startProcess({
       command: 'npm',
