@@ -43,21 +43,18 @@ type AgentRunParams = { resume?: unknown; runId?: string; forwardedProps?: { com
 /** A run's input, as far as the controller reads it. */
 type RunInput = { runId?: string; resume?: Array<{ interruptId?: string }>; forwardedProps?: { command?: unknown } };
 type RunMessages = ReadonlyArray<{ id: string }>;
+type RaisedInterrupt = { id?: unknown; expiresAt?: unknown };
 
 /** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
 interface RunSubscriber {
   onRunStartedEvent?(params: { event?: { input?: RunInput & { messages?: ReadonlyArray<{ role?: string }> } } }): unknown;
-  onRunFinishedEvent?(params: {
-    outcome?: string;
-    interrupts?: Array<{ id?: unknown; expiresAt?: unknown }>;
-    input?: RunInput;
-    messages?: RunMessages;
-  }): unknown;
+  onRunFinishedEvent?(params: { outcome?: string; interrupts?: RaisedInterrupt[]; input?: RunInput; messages?: RunMessages }): unknown;
   onCustomEvent?(params: { event?: { name?: string; value?: unknown }; input?: RunInput; messages?: RunMessages }): unknown;
   onRunInitialized?(params: { input?: RunInput }): unknown;
   onRunErrorEvent?(params: {
     event?: { message?: unknown; code?: unknown; answers?: unknown; interrupts?: unknown };
     input?: RunInput;
+    messages?: RunMessages;
   }): unknown;
   onRunFailed?(params: { error?: unknown; input?: RunInput }): unknown;
   onRunFinalized?(params: { input?: RunInput }): unknown;
@@ -274,15 +271,7 @@ export class InterruptController<View = unknown> {
           if (!carrying && this.session.openSet.length) this.#dispatch(this.session.otherRunStarted());
           return;
         }
-        this.#followThread();
-        const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
-        const anchor = lastId(messages);
-        const decisions = this.session.raised(input?.runId ?? 'unknown', raised, this.#recordedElsewhere(anchor));
-        for (const key of this.session.openSet) if (!this.#anchors.has(keyOf(key))) this.#anchors.set(keyOf(key), anchor);
-        // Drawn now: CopilotKit's `useInterrupt` shows the set once the run is over, and one that
-        // mounted during the run (the hook remounted) never hears of it (AG-UI keeps a run's subscribers).
-        this.setOpen('standard', this.unwrap({ interrupts }));
-        this.#dispatch(decisions);
+        this.#raisedBy(input?.runId, interrupts, messages);
       },
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
@@ -300,9 +289,16 @@ export class InterruptController<View = unknown> {
       },
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
       // still streaming, say) before it starts the resume run, and that end is not the answer's.
-      onRunErrorEvent: ({ event, input }) => {
+      onRunErrorEvent: ({ event, input, messages }) => {
         const carrier = this.#carriedBy(input);
-        if (!carrier) return;
+        if (!carrier) {
+          // Another device's answer refused as changed (live, or in the thread's replay): the
+          // requests the refusal carries, signed by the server, are the thread's open set now.
+          if (event?.code === ResumeRefusal.Changed && Array.isArray(event.interrupts) && event.interrupts.length > 0) {
+            this.#raisedBy(input?.runId, event.interrupts as RaisedInterrupt[], messages);
+          }
+          return;
+        }
         carrier.failure = errorText(event?.message, 'The agent reported an error.');
         // A durable runner refused the answer: another device's came first, and it says which.
         // The request changed since the card showed it: sending the same answer again cannot work.
@@ -376,6 +372,19 @@ export class InterruptController<View = unknown> {
    * message dismisses) or that it waits; the controller adds it before the agent checks. Returns
    * the function that takes the wrapper off.
    */
+  /** A run left `interrupts` open (its stop, or a refusal as changed): they are the open set. */
+  #raisedBy(runId: string | undefined, interrupts: RaisedInterrupt[], messages: RunMessages | undefined) {
+    this.#followThread();
+    const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
+    const anchor = lastId(messages);
+    const decisions = this.session.raised(runId ?? 'unknown', raised, this.#recordedElsewhere(anchor));
+    for (const key of this.session.openSet) if (!this.#anchors.has(keyOf(key))) this.#anchors.set(keyOf(key), anchor);
+    // Drawn now: CopilotKit's `useInterrupt` shows the set once the run is over, and one that
+    // mounted during the run (the hook remounted) never hears of it (AG-UI keeps a run's subscribers).
+    this.setOpen('standard', this.unwrap({ interrupts }));
+    this.#dispatch(decisions);
+  }
+
   #carryAnswersInChatRuns(agent: ControlledAgent): () => void {
     const runAgent = agent.runAgent;
     if (typeof runAgent !== 'function') return () => undefined;
