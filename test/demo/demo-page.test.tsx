@@ -78,8 +78,9 @@ describe('demo page: user questions', () => {
     // 1 / 3, single choice: picking a preset option moves on.
     fireEvent.click(within(card).getByRole('radio', { name: /Web app/ }));
     // 2 / 3, multiple choice: pick two, then next.
-    await waitFor(() =>
-      expect(within(screen.getByTestId('user-question-card')).getByText('Which regions should it run in?')).toBeInTheDocument(),
+    await waitFor(
+      () => expect(within(screen.getByTestId('user-question-card')).getByText('Which regions should it run in?')).toBeInTheDocument(),
+      { timeout: 10_000 },
     );
     fireEvent.click(within(screen.getByTestId('user-question-card')).getByRole('checkbox', { name: /EU/ }));
     fireEvent.click(within(screen.getByTestId('user-question-card')).getByRole('checkbox', { name: /Asia/ }));
