@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type LaunchedBrowser } from '../helpers/chromium';
+import { serveStatic } from '../helpers/static-server';
 import { storybookBuild } from '../helpers/storybook-build';
 
 // Each card's answered state, as a user sees it in real Chromium at chat width: the story is
@@ -12,34 +13,6 @@ import { storybookBuild } from '../helpers/storybook-build';
 const root = join(__dirname, '../..');
 const shots = join(root, 'test-results', 'answered-cards');
 const ISO_DATE_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2',
-};
-
-/** Serves a static build; the query string (a story id) is left to the page, never redirected away. */
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    let file = join(dir, path === '/' ? 'index.html' : path);
-    try {
-      if (statSync(file).isDirectory()) file = join(file, 'index.html');
-      response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      response.end(readFileSync(file));
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  return new Promise((done) =>
-    server.listen(0, '127.0.0.1', () => done({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })),
-  );
-}
-
 interface Shot {
   /** Storybook id of the answered story. */
   story: string;
@@ -82,7 +55,7 @@ describe('answered cards in Chromium at chat width', () => {
   beforeAll(async () => {
     // The README's static build, shared with the suite that checks it (built once, reused while fresh).
     built = (await storybookBuild()).dir;
-    site = await serve(built);
+    site = await serveStatic(built);
     browser = await launchChromium();
     page = await browser.browser.newPage();
     // A chat sidebar's width: where a summary cut to one line lost its answer.
