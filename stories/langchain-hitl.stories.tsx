@@ -4,7 +4,7 @@ import '@copilotkit/react-core/v2/styles.css';
 import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useInterruptRenderers } from '../components/interrupt-renderers';
-import { fromHitlRequest } from '../src/unwrap/shapes';
+import { fromHitlRequest } from '../src/backends/langchain-hitl/request';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../test/helpers/scripted-agent';
 
 /** What LangChain's humanInTheLoopMiddleware raises for a step with three gated tool calls. */

@@ -1,15 +1,22 @@
 /**
  * copilotkit-interrupts/runtime — the server half for agents served by CopilotRuntime (AG-UI):
- * the `normalizeInterrupts()` middleware and builders of standard interrupts. Imports no React.
+ * the `normalizeInterrupts()` middleware, the backend interface it dispatches to, and builders of
+ * standard interrupts. Imports no React.
  */
-export {
-  LANGGRAPH_CANCELLED_KEY,
-  normalizeInterrupts,
-  withNormalizedInterrupts,
-  type NormalizeInterruptsMiddleware,
-  type NormalizeInterruptsOptions,
-} from './normalize-interrupts';
-export { enableMastraToolApprovals } from './mastra-approvals';
+export { normalizeInterrupts, type NormalizeInterruptsMiddleware, type NormalizeInterruptsOptions } from './normalize-interrupts';
+export { withNormalizedInterrupts } from './with-normalized-interrupts';
+export { LANGGRAPH_CANCELLED_KEY } from '../backends/langgraph-wire';
+export { enableMastraToolApprovals } from '../backends/mastra/tool-approvals';
+export type {
+  Answer as InterruptBackendAnswer,
+  CommandAnswer as InterruptBackendCommandAnswer,
+  InterruptBackend,
+  RaiseContext as InterruptBackendRaiseContext,
+  RaiseEvent as InterruptBackendRaiseEvent,
+  Refusal as InterruptBackendRefusal,
+  ResumeContext as InterruptBackendResumeContext,
+  Translation as InterruptBackendTranslation,
+} from '../backends/types';
 export { ANSWER_NOT_ALLOWED, INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, SECRET_ENV as INTERRUPTS_SECRET_ENV } from './signed-ids';
 export {
   toolApprovalInterrupt,

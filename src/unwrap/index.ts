@@ -1,6 +1,6 @@
 export type { InterruptSource, UnwrappedInterrupt } from './types';
 export { MASTRA_SUSPEND_REASON, UNKNOWN_REASON, unwrapInterrupt } from './unwrap-interrupt';
-export { LANGGRAPH_INTERRUPT_REASON } from './shapes';
+export { LANGGRAPH_INTERRUPT_REASON } from '../backends/langgraph-wire';
 export { unwrapInterrupts, type InterruptRenderInput } from './unwrap-interrupts';
 export {
   isApprovalTicket,

@@ -1,7 +1,8 @@
 import { isRecord, stripUndefined } from './guards';
 import { decodeUntrusted, hashValue, preview, stableHash } from './json';
 import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
-import { MASTRA_SUSPEND_REASON, liftedFields, mastraInterruptId, mismatch, nonEmptyText, transportPayload } from './shapes';
+import { MASTRA_SUSPEND_REASON, mastraInterruptId } from '../backends/mastra/ids';
+import { liftedFields, mismatch, nonEmptyText, transportPayload } from './shapes';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
 import { errorMessage } from '../error-message';
 

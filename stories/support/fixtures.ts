@@ -1,5 +1,5 @@
 import { APPROVAL_STATUS, InterruptReason } from '../../src/protocol';
-import { fromLangGraphReview } from '../../src/unwrap/shapes';
+import { fromLangGraphReview } from '../../src/backends/langgraph/review';
 
 /** A fixed clock: Wednesday 22 April 2026, 08:00 local time. Fallback slots and countdowns derive from it. */
 export const FIXED_NOW = new Date(2026, 3, 22, 8, 0, 0).getTime();

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, type ScriptedTurn } from '../../../demo/server/scripted-model';
 import { withNormalizedInterrupts } from '../../../src/runtime';
-import { MISSING_BRIDGE_INTERNALS } from '../../../src/runtime/mastra-approvals';
+import { MISSING_BRIDGE_INTERNALS } from '../../../src/backends/mastra/tool-approvals';
 import { isToolApprovalInterrupt, unwrapInterrupt } from '../../../src/unwrap';
 
 process.env.MASTRA_TELEMETRY_DISABLED = 'true';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Observable, firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { normalizeInterrupts, toolApprovalInterrupt, userQuestionInterrupt, withNormalizedInterrupts } from '../../../src/runtime';
-import { LEGACY_INTERRUPT_REASON } from '../../../src/runtime/normalize-interrupts';
+import { LEGACY_INTERRUPT_REASON } from '../../../src/backends/legacy/ids';
 import { APPROVAL_STATUS, InterruptReason } from '../../../src/protocol';
 import { unwrapInterrupt } from '../../../src/unwrap';
 

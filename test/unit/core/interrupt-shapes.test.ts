@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromLangGraphValue, legacyInterruptId, liftInterrupt, parseInterruptId } from '../../../src/unwrap/shapes';
+import { parseLangGraphId } from '../../../src/backends/langgraph';
+import { parseReviewId } from '../../../src/backends/langgraph/review';
+import { parseHitlId } from '../../../src/backends/langchain-hitl/request';
+import { fromLangGraphValue } from '../../../src/backends/langgraph-wire';
+import { legacyInterruptId, parseLegacyId } from '../../../src/backends/legacy/ids';
+import { liftInterrupt } from '../../../src/unwrap/shapes';
 
 describe('interrupt ids carry what a resume needs', () => {
   it('given any JSON event value and agent id, a legacy id parses back to exactly them', () => {
@@ -15,7 +20,7 @@ describe('interrupt ids carry what a resume needs', () => {
           fc.pre(!/"(__proto__|constructor|prototype)":/.test(JSON.stringify(event)));
           const { id, problem } = legacyInterruptId(runId, index, { ...(agentId ? { agentId } : {}), event });
           expect(problem).toBeUndefined();
-          const parsed = parseInterruptId(id);
+          const parsed = parseLegacyId(id);
           expect(parsed.kind).toBe('legacy');
           // JSON round trip: -0 becomes 0, like any JSON transport.
           expect(parsed).toEqual({
@@ -30,19 +35,22 @@ describe('interrupt ids carry what a resume needs', () => {
   it('given a LangGraph interrupt id, the resume knows LangGraph’s own id', () => {
     const { id } = fromLangGraphValue('9f1c2e', 'Approve?');
     expect(id).toBe('langgraph::9f1c2e');
-    expect(parseInterruptId(id)).toEqual({ kind: 'langgraph', langGraphId: '9f1c2e' });
+    expect(parseLangGraphId(id)).toBe('9f1c2e');
   });
 
   it('given ids that are not ours (Mastra, standard, hostile), nothing is read from them', () => {
     for (const id of ['run-1::call_1', 'interrupt_ai_dev_tool_approval', 'langgraph::', 42, null]) {
-      expect(parseInterruptId(id)).toEqual({ kind: 'other' });
+      expect(parseLegacyId(id)).toEqual({ kind: 'other' });
+      expect(parseLangGraphId(id)).toBeUndefined();
+      expect(parseReviewId(id)).toEqual({ kind: 'other' });
+      expect(parseHitlId(id)).toEqual({ kind: 'other' });
     }
-    expect(parseInterruptId('legacy::r::0::')).toEqual({ kind: 'legacy' });
+    expect(parseLegacyId('legacy::r::0::')).toEqual({ kind: 'legacy' });
     // A carried part without an event (an event too large to carry): nothing to send back as interruptEvent.
-    expect(parseInterruptId('legacy::r::0::e30')).toEqual({ kind: 'legacy', carried: {} });
+    expect(parseLegacyId('legacy::r::0::e30')).toEqual({ kind: 'legacy', carried: {} });
     // A browser-made id with a prototype key: the key is dropped, nothing is polluted.
     const hostile = legacyInterruptId('r', 0, { event: JSON.parse('{"__proto__":{"polluted":true},"ok":1}') }).id;
-    expect(parseInterruptId(hostile)).toEqual({ kind: 'legacy', carried: { event: { ok: 1 } } });
+    expect(parseLegacyId(hostile)).toEqual({ kind: 'legacy', carried: { event: { ok: 1 } } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hitlResponses, type HitlDecision } from '../../../src/runtime/langchain-hitl';
+import { hitlResponses, type HitlDecision } from '../../../src/backends/langchain-hitl/decisions';
 import {
   HITL_DECISIONS,
   fromHitlRequest,
   isHitlRequest,
   langGraphHitlId,
-  parseInterruptId,
+  parseHitlId,
   type HitlDecisionType,
-} from '../../../src/unwrap/shapes';
+} from '../../../src/backends/langchain-hitl/request';
 
 const ALL: HitlDecisionType[] = ['approve', 'edit', 'reject'];
 const request = {
@@ -95,7 +95,7 @@ describe('fromHitlRequest (LangChain humanInTheLoopMiddleware)', () => {
         const read = fromHitlRequest('0123', value);
         if (!('interrupts' in read)) throw new Error(read.problem);
         read.interrupts.forEach((card, i) => {
-          expect(parseInterruptId(card.id)).toEqual({
+          expect(parseHitlId(card.id)).toEqual({
             kind: 'langgraph-hitl',
             langGraphId: '0123',
             action: {
@@ -244,7 +244,7 @@ describe('hitlResponses: the answers to a request’s cards as its one {decision
   it('given an id whose carried part is not a card’s, it is nobody’s', () => {
     expect(HITL_DECISIONS.map(([type]) => type)).toEqual(ALL);
     const good = langGraphHitlId('lg', { index: 0, count: 1, name: 'deploy', allowed: ['approve'] });
-    expect(parseInterruptId(good)).toMatchObject({ kind: 'langgraph-hitl' });
+    expect(parseHitlId(good)).toMatchObject({ kind: 'langgraph-hitl' });
     const carry = (value: unknown) => `langgraph-hitl::lg::${Buffer.from(JSON.stringify(value)).toString('base64url')}`;
     for (const bad of [
       { i: 1, n: 1, a: 'x', d: 'a' },
@@ -253,7 +253,7 @@ describe('hitlResponses: the answers to a request’s cards as its one {decision
       { i: 0.5, n: 1, a: 'x', d: 'a' },
       'x',
     ]) {
-      expect(parseInterruptId(carry(bad))).toEqual({ kind: 'other' });
+      expect(parseHitlId(carry(bad))).toEqual({ kind: 'other' });
     }
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REJECTED_WITHOUT_REASON, reviewResponse } from '../../../src/runtime/langgraph-review';
-import { fromLangGraphReview, isReviewRequest, parseInterruptId, type ReviewConfig } from '../../../src/unwrap/shapes';
+import { REJECTED_WITHOUT_REASON, reviewResponse } from '../../../src/backends/langgraph/review-response';
+import { fromLangGraphReview, isReviewRequest, parseReviewId, type ReviewConfig } from '../../../src/backends/langgraph/review';
 
 const ALL = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
 const request = (overrides: Record<string, unknown> = {}) => ({
@@ -109,7 +109,7 @@ describe('fromLangGraphReview (agent-inbox HumanInterrupt)', () => {
         fc.pre(Object.values(config).some(Boolean));
         const read = fromLangGraphReview(langGraphId, { action_request: { action, args: {} }, config });
         if (!('interrupt' in read)) throw new Error(read.problem);
-        expect(parseInterruptId(read.interrupt.id)).toEqual({
+        expect(parseReviewId(read.interrupt.id)).toEqual({
           kind: 'langgraph-review',
           langGraphId,
           review: {
@@ -126,7 +126,7 @@ describe('fromLangGraphReview (agent-inbox HumanInterrupt)', () => {
 
   it('given a review id a browser mangled, nothing is read from it', () => {
     for (const id of ['langgraph-review::', 'langgraph-review::abc', 'langgraph-review::abc::!!', 'langgraph-review::abc::e30']) {
-      expect(parseInterruptId(id)).toEqual({ kind: 'other' });
+      expect(parseReviewId(id)).toEqual({ kind: 'other' });
     }
   });
 });

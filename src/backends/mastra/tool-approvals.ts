@@ -1,7 +1,8 @@
-import { InterruptReason } from '../protocol/constants';
-import { isRecord } from '../unwrap/guards';
-import { MASTRA_APPROVAL_MARK } from '../unwrap/shapes';
-import { LOG } from '../log';
+import { InterruptReason } from '../../protocol/constants';
+import { isRecord } from '../../unwrap/guards';
+import { LOG } from '../../log';
+import type { Report } from '../types';
+import { MASTRA_APPROVAL_MARK } from './ids';
 
 type Json = Record<string, unknown>;
 type ChunkProcessor = { handleChunk(chunk: unknown): unknown; flush?: () => void } & Json;
@@ -55,7 +56,7 @@ export function approvalChunkAsSuspend(chunk: Json): Json {
  * that is missing it says so in the console and returns false, instead of leaving approvals
  * silently unanswerable. Agents that are not MastraAgents are left alone (returns false).
  *
- * `withNormalizedInterrupts` applies it to the agent and every clone.
+ * `withNormalizedInterrupts` applies it to the agent and every clone (the Mastra backend's `prepareAgent`).
  */
 export function enableMastraToolApprovals(agent: unknown): boolean {
   if (!isRecord(agent) && typeof agent !== 'object') return false;
@@ -109,4 +110,32 @@ function looksLikeMastraAgent(agent: Json): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The `{approved, reason?}` Mastra's native approval reads. Only `approved: true` approves:
+ * anything else (a missing or non-boolean `approved`, which only a broken or forged client
+ * sends) declines, so the tool never runs on a doubtful answer and the run is never left
+ * suspended. Mastra's approve runs the call with the model's arguments and cannot take edited
+ * ones, so an approval with `editedArgs` declines too, telling the model what the user wanted
+ * (it can call the tool again with those).
+ */
+export function approvalAnswer(payload: unknown, report: Report): Json {
+  const answer = isRecord(payload) ? payload : {};
+  const reason = typeof answer.reason === 'string' ? { reason: answer.reason } : {};
+  if (answer.approved !== true) {
+    if (answer.approved !== false) report('A tool approval answer has no true or false `approved`; it declines the call.', payload);
+    return { approved: false, ...reason };
+  }
+  if (!isRecord(answer.editedArgs)) return { approved: true };
+  let wanted: string;
+  try {
+    wanted = JSON.stringify(answer.editedArgs);
+  } catch {
+    wanted = '(they could not be written out)';
+  }
+  return {
+    approved: false,
+    reason: `The user approved this call only with edited arguments, which this tool cannot take, so it did not run. The arguments the user wants: ${wanted}`,
+  };
 }

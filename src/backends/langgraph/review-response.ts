@@ -1,5 +1,6 @@
-import { isRecord } from '../unwrap/guards';
-import { nonEmptyText, type ReviewConfig } from '../unwrap/shapes';
+import { isRecord } from '../../unwrap/guards';
+import { nonEmptyText } from '../../unwrap/shapes';
+import type { ReviewConfig } from './review';
 
 /** LangGraph's answer to a review request (agent-inbox's `HumanResponse`). */
 export type HumanResponse =

@@ -1,5 +1,7 @@
-import { isRecord } from '../unwrap/guards';
-import { DISMISSED_APPROVAL_REASON, nonEmptyText, type HitlAction } from '../unwrap/shapes';
+import { isRecord } from '../../unwrap/guards';
+import { nonEmptyText } from '../../unwrap/shapes';
+import { DISMISSED_APPROVAL_REASON } from '../answers';
+import type { HitlAction } from './request';
 
 /** One decision of LangChain's `humanInTheLoopMiddleware` (`HITLResponse.decisions[i]`). */
 export type HitlDecision =

@@ -1,0 +1,91 @@
+/**
+ * What every backend carried by LangGraph shares (@ag-ui/langgraph's interrupts, their
+ * `langgraph::` ids, LangGraph's resume map): the LangGraph backend and the LangChain
+ * `humanInTheLoopMiddleware` backend read their values through it. Imports no backend, and nothing
+ * of the server (the browser's unwrap reads its reason).
+ */
+import { isRecord } from '../unwrap/guards';
+import { liftInterrupt, nonEmptyText, objectOrJson } from '../unwrap/shapes';
+import type { CommandAnswer, Json, RaiseEvent, Report } from './types';
+
+/** The reason @ag-ui/langgraph gives an interrupt whose value names none. */
+export const LANGGRAPH_INTERRUPT_REASON = 'langgraph:interrupt';
+/** Prefix of the ids given to LangGraph interrupts; LangGraph's own id follows it. */
+export const LANGGRAPH_INTERRUPT_ID_PREFIX = 'langgraph::';
+/** What @ag-ui/langgraph makes of a cancelled resume entry; the graph receives it from `interrupt()`. */
+export const LANGGRAPH_CANCELLED_KEY = '__agui_cancelled__';
+/** 32 hex digits, so LangGraph reads a map keyed by it as a resume map; no interrupt has this id. */
+export const NO_LANGGRAPH_INTERRUPT = '0'.repeat(32);
+
+/** `langgraph::<LangGraph's own interrupt id>`: stable, distinct, and tells a resume where it goes. */
+export const langGraphInterruptId = (langGraphId: string) => `${LANGGRAPH_INTERRUPT_ID_PREFIX}${langGraphId}`;
+
+/**
+ * The standard interrupt for a LangGraph interrupt `{id, value}` — the shape @ag-ui/langgraph
+ * sends with `emitInterruptOutcome: true` — with our id, before any lift.
+ */
+export function fromLangGraphValue(langGraphId: string, value: unknown, extra: Json = {}): Json {
+  const data = isRecord(value) ? value : undefined;
+  const message = typeof value === 'string' ? value : nonEmptyText(data?.message);
+  const toolCallId = nonEmptyText(data?.toolCallId) ?? nonEmptyText(data?.tool_call_id);
+  const responseSchema = objectOrJson(data?.responseSchema ?? data?.response_schema);
+  const expiresAt = nonEmptyText(data?.expiresAt) ?? nonEmptyText(data?.expires_at);
+  return {
+    id: langGraphInterruptId(langGraphId),
+    reason: nonEmptyText(data?.reason) ?? LANGGRAPH_INTERRUPT_REASON,
+    ...(message ? { message } : {}),
+    ...(toolCallId ? { toolCallId } : {}),
+    ...(responseSchema ? { responseSchema } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
+    metadata: { langgraph: { ...extra, raw: value } },
+  };
+}
+
+/** One LangGraph interrupt as a raise: LangGraph's id, the graph's `interrupt(value)`, what else the bridge sent, and its plain standard interrupt (not lifted). */
+export interface LangGraphRaise {
+  langGraphId: string;
+  value: unknown;
+  extra: Json;
+  plain(): Json;
+}
+
+/** The LangGraph interrupt of a standard interrupt @ag-ui/langgraph sent (`metadata.langgraph`), else undefined. */
+export function langGraphRaiseOf(interrupt: Json): LangGraphRaise | undefined {
+  const id = nonEmptyText(interrupt.id);
+  const metadata = interrupt.metadata;
+  if (!id || !isRecord(metadata) || !isRecord(metadata.langgraph)) return undefined;
+  const { raw, ...extra } = metadata.langgraph;
+  return { langGraphId: id, value: raw, extra, plain: () => ({ ...interrupt, id: langGraphInterruptId(id) }) };
+}
+
+/** The LangGraph interrupt of a legacy `on_interrupt` event (@ag-ui/langgraph sends it as `rawEvent`: `{id, value, ns?, resumable?, when?}`). */
+export function langGraphRaiseOfEvent({ rawEvent }: RaiseEvent): LangGraphRaise | undefined {
+  if (!isRecord(rawEvent) || !nonEmptyText(rawEvent.id) || !('value' in rawEvent)) return undefined;
+  const { ns, resumable, when } = rawEvent;
+  const extra = { ns, resumable, when };
+  const langGraphId = rawEvent.id as string;
+  return { langGraphId, value: rawEvent.value, extra, plain: () => fromLangGraphValue(langGraphId, rawEvent.value, extra) };
+}
+
+/** A LangGraph raise whose value could not be read: its plain interrupt, with the problem in `metadata.langgraph.problem` for the card and in the console. */
+export function shownAsPlain(raise: LangGraphRaise, problem: string, report: Report): Json[] {
+  report(`${problem} It is shown as a plain interrupt.`, raise.value);
+  const fallback = raise.plain();
+  const metadata = isRecord(fallback.metadata) ? fallback.metadata : {};
+  const langgraph = isRecord(metadata.langgraph) ? metadata.langgraph : {};
+  return [{ ...fallback, metadata: { ...metadata, langgraph: { ...langgraph, problem } } }];
+}
+
+/** A LangGraph raise of no other reader's: its plain interrupt, lifted (a value `{reason, metadata, message?}` means that reason). */
+export const liftedPlain = (raise: LangGraphRaise): Json[] => [liftInterrupt(raise.plain())];
+
+/** A LangGraph answer in the resume map: the value the node's `interrupt()` returns (a cancel, as the bridge writes one). */
+export function langGraphAnswer(langGraphId: string, status: string, payload: unknown): CommandAnswer {
+  return {
+    key: langGraphId,
+    value: status === 'cancelled' ? { [LANGGRAPH_CANCELLED_KEY]: true, interrupt_id: langGraphId } : (payload ?? null),
+    // The bridge lets any `resume` left beside the command win over it, and LangGraph would hand
+    // those entries to the nodes: an entry that is not LangGraph's is nobody's here.
+    exclusive: 'LangGraph',
+  };
+}
