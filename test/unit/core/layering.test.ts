@@ -49,6 +49,56 @@ describe('layering', () => {
     expect(offenders('src/session', /^react(-dom)?($|\/)|^@copilotkit\/|^@ag-ui\//)).toEqual([]);
   });
 
+  it('keeps src/backends/ framework-free and below the middleware: no React, no CopilotKit, no middleware or agent patching', () => {
+    expect(sourceFiles('src/backends').length).toBeGreaterThan(0);
+    expect(
+      offenders(
+        'src/backends',
+        /^react(-dom)?($|\/)|^@copilotkit\/|(^|\/)runtime\/(normalize-interrupts|with-normalized-interrupts|index)($|\.)/,
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps each backend module from importing another: they share only the files at the top of src/backends/', () => {
+    const modules = readdirSync(join(root, 'src/backends'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(modules.length).toBeGreaterThan(1);
+    const crossings = modules.flatMap((name) =>
+      sourceFiles(`src/backends/${name}`).flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => spec.startsWith('.'))
+          .map((spec) => normalize(join(dirname(file), spec)))
+          .filter((target) =>
+            modules.some((other) => other !== name && (target === `src/backends/${other}` || target.startsWith(`src/backends/${other}/`))),
+          )
+          .map((target) => `${file} imports ${target}`),
+      ),
+    );
+    expect(crossings).toEqual([]);
+    // The shared files import no backend module either: only the list in src/backends/index.ts names them.
+    const shared = sourceFiles('src/backends').filter(
+      (file) => !file.slice('src/backends/'.length).includes('/') && !file.endsWith('/index.ts'),
+    );
+    const sharedImports = shared.flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => normalize(join(dirname(file), spec)))
+        .filter((target) => modules.some((name) => target === `src/backends/${name}` || target.startsWith(`src/backends/${name}/`)))
+        .map((target) => `${file} imports ${target}`),
+    );
+    expect(sharedImports).toEqual([]);
+  });
+
+  it('keeps the middleware the one that imports backends: nothing in src/ but the middleware, the runtime entry and unwrap (client-safe shape files) does', () => {
+    const importers = sourceFiles('src')
+      .filter((file) => !file.startsWith('src/backends/'))
+      .filter((file) =>
+        importsOf(file).some((spec) => spec.startsWith('.') && normalize(join(dirname(file), spec)).startsWith('src/backends')),
+      );
+    expect(importers.filter((file) => !/^src\/(runtime|unwrap)\//.test(file))).toEqual([]);
+  });
+
   it('keeps hooks/ to hooks and their plain helpers: no components (.tsx) live there', () => {
     expect(sourceFiles('hooks').filter((file) => file.endsWith('.tsx'))).toEqual([]);
   });
