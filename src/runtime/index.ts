@@ -7,16 +7,7 @@ export { normalizeInterrupts, type NormalizeInterruptsMiddleware, type Normalize
 export { withNormalizedInterrupts } from './with-normalized-interrupts';
 export { LANGGRAPH_CANCELLED_KEY } from '../backends/langgraph-wire';
 export { enableMastraToolApprovals } from '../backends/mastra/tool-approvals';
-export type {
-  Answer as InterruptBackendAnswer,
-  CommandAnswer as InterruptBackendCommandAnswer,
-  InterruptBackend,
-  RaiseContext as InterruptBackendRaiseContext,
-  RaiseEvent as InterruptBackendRaiseEvent,
-  Refusal as InterruptBackendRefusal,
-  ResumeContext as InterruptBackendResumeContext,
-  Translation as InterruptBackendTranslation,
-} from '../backends/types';
+export type { InterruptBackend } from '../backends/types';
 export { ANSWER_NOT_ALLOWED, INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, SECRET_ENV as INTERRUPTS_SECRET_ENV } from './signed-ids';
 export {
   toolApprovalInterrupt,

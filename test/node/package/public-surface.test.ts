@@ -136,6 +136,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'ANSWER_NOT_ALLOWED',
     'INTERRUPT_CHANGED',
     'INTERRUPT_ID_REFUSED',
+    'InterruptBackend',
     'InterruptReason',
     'LANGGRAPH_CANCELLED_KEY',
     'NormalizeInterruptsMiddleware',
