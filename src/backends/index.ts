@@ -10,6 +10,12 @@ import { legacyBackend } from './legacy';
 import { mastraBackend } from './mastra';
 import type { InterruptBackend } from './types';
 
-export const BUILT_IN_BACKENDS: readonly InterruptBackend[] = [langChainHitlBackend, langGraphBackend, mastraBackend, legacyBackend, agUiBackend];
+export const BUILT_IN_BACKENDS: readonly InterruptBackend[] = [
+  langChainHitlBackend,
+  langGraphBackend,
+  mastraBackend,
+  legacyBackend,
+  agUiBackend,
+];
 
 export type * from './types';

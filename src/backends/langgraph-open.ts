@@ -13,7 +13,6 @@ type ThreadState = { tasks?: { interrupts?: { id?: unknown; value?: unknown }[] 
 type LangGraphClient = { threads: { getState(threadId: string): Promise<ThreadState> } };
 type OpenInterrupts = { interrupts: { id?: unknown; value?: unknown }[] } | { unchecked: true };
 
-
 /** The refusal of an answer to a request that changed after its card showed it. */
 export function changedRefusal(sent: string): Refusal {
   return {
@@ -45,7 +44,10 @@ function openInterrupts(context: ResumeContext): Promise<OpenInterrupts> {
       const state = await (client as LangGraphClient).threads.getState(context.input.threadId);
       return { interrupts: (state?.tasks ?? []).flatMap((task) => task?.interrupts ?? []) };
     } catch (error) {
-      context.report(`Could not read which LangGraph interrupts are open; the answers go on unchecked (${errorMessage(error)}).`, context.input);
+      context.report(
+        `Could not read which LangGraph interrupts are open; the answers go on unchecked (${errorMessage(error)}).`,
+        context.input,
+      );
       return { unchecked: true };
     }
   });
@@ -95,4 +97,3 @@ export async function checkOpenLangGraphAnswers(
   const nobody = langGraphInterruptId(NO_LANGGRAPH_INTERRUPT);
   return { answers: answers.map((answer) => (stale.includes(answer) ? { ...answer, interruptId: nobody } : answer)) };
 }
-

@@ -2,7 +2,17 @@ import type { AbstractAgent, BaseEvent, CustomEvent, MiddlewareFunction, RunAgen
 import { Observable } from 'rxjs';
 import { BUILT_IN_BACKENDS } from '../backends';
 import { quoteId } from '../backends/answers';
-import type { Answer, CommandAnswer, InterruptBackend, Json, RaiseContext, RaiseEvent, Refusal, Report, ResumeContext } from '../backends/types';
+import type {
+  Answer,
+  CommandAnswer,
+  InterruptBackend,
+  Json,
+  RaiseContext,
+  RaiseEvent,
+  Refusal,
+  Report,
+  ResumeContext,
+} from '../backends/types';
 import { isRecord } from '../unwrap/guards';
 import { liftInterrupt, nonEmptyText } from '../unwrap/shapes';
 import { INTERRUPT_ID_REFUSED, approvalFingerprint, resolveSecret, signId, verifyId } from './signed-ids';
@@ -304,7 +314,12 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
     }
     const command: CommandAnswer[] = [];
     for (const [backend, answers] of groups) {
-      const translated = safely(() => backend.toResume?.(answers, { report }) ?? { resume: answers }, { resume: answers }, report, 'resume');
+      const translated = safely(
+        () => backend.toResume?.(answers, { report }) ?? { resume: answers },
+        { resume: answers },
+        report,
+        'resume',
+      );
       changed = true;
       rest.push(...(translated.resume ?? []));
       command.push(...(translated.command ?? []));
@@ -410,7 +425,6 @@ interface SignedEntry {
   sent: string;
   fingerprint?: string;
 }
-
 
 function safely<T>(work: () => T, fallback: T, report: Report, what: string): T {
   try {

@@ -36,7 +36,8 @@ export const mastraBackend: InterruptBackend = {
   },
   toResume(answers, { report }) {
     const resume = answers.map((answer) => {
-      if (answer.interruptId.startsWith(MASTRA_ID_PREFIX)) return { ...answer, interruptId: answer.interruptId.slice(MASTRA_ID_PREFIX.length) };
+      if (answer.interruptId.startsWith(MASTRA_ID_PREFIX))
+        return { ...answer, interruptId: answer.interruptId.slice(MASTRA_ID_PREFIX.length) };
       const bridgeId = answer.interruptId.slice(MASTRA_APPROVAL_ID_PREFIX.length);
       // An id with nothing after its prefix is nobody's: it passes unchanged.
       if (bridgeId === '') return answer;

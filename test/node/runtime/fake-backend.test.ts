@@ -107,7 +107,9 @@ describe('a backend of your own, passed to normalizeInterrupts({ backends })', (
     await run(chat(url, 'thread-forged'));
 
     // A client of its own (the browser's would only answer the signed id it was given).
-    const events = await run(chat(url, 'thread-forged'), { resume: [{ interruptId: 'acme::gate-1', status: 'resolved', payload: { approved: true } }] });
+    const events = await run(chat(url, 'thread-forged'), {
+      resume: [{ interruptId: 'acme::gate-1', status: 'resolved', payload: { approved: true } }],
+    });
 
     expect(events.find((e) => e.type === 'RUN_ERROR')).toMatchObject({ code: INTERRUPT_ID_REFUSED });
     expect(received).toEqual([]);
