@@ -3,10 +3,11 @@
  * holds open, and whether an approval still shows what its card showed. Imports no backend.
  */
 import { isRecord } from '../unwrap/guards';
+import { nonEmptyText } from '../unwrap/shapes';
 import { approvalFingerprint, INTERRUPT_CHANGED } from '../runtime/signed-ids';
 import { errorMessage } from '../error-message';
 import { quoteId } from './answers';
-import { NO_LANGGRAPH_INTERRUPT, langGraphInterruptId } from './langgraph-wire';
+import { NO_LANGGRAPH_INTERRUPT, fromLangGraphValue, langGraphInterruptId } from './langgraph-wire';
 import type { Answer, Json, Refusal, ResumeContext } from './types';
 
 type ThreadState = { tasks?: { interrupts?: { id?: unknown; value?: unknown }[] }[] };
@@ -53,6 +54,15 @@ function openInterrupts(context: ResumeContext): Promise<OpenInterrupts> {
   });
 }
 
+/** The cards the thread's open LangGraph interrupts are shown as, signed, as a stop would give them (read by every backend, in order). */
+function openCards(interrupts: { id?: unknown; value?: unknown }[], context: ResumeContext): unknown[] {
+  return interrupts.flatMap((interrupt) => {
+    const id = nonEmptyText(interrupt?.id);
+    // As @ag-ui/langgraph sends it in an interrupt outcome: LangGraph's own id, the value under metadata.langgraph.raw.
+    return id ? context.read({ ...fromLangGraphValue(id, interrupt.value, {}), id }) : [];
+  });
+}
+
 /**
  * The answers with those whose interrupt the thread no longer holds addressed to no interrupt, or
  * the refusal of one given to a request whose tool or arguments are no longer what its card
@@ -82,7 +92,11 @@ export async function checkOpenLangGraphAnswers(
     const pending = id === undefined ? undefined : open.interrupts.find((i) => i?.id === id);
     const shown = context.shown(answer.interruptId);
     if (!pending || id === undefined || !shown) continue;
-    if (shown.fingerprint !== approvalFingerprint(cardFor(answer, pending.value, id) ?? {})) return { refused: changedRefusal(shown.sent) };
+    if (shown.fingerprint !== approvalFingerprint(cardFor(answer, pending.value, id) ?? {})) {
+      // The requests as the thread holds them now, signed like a stop's: the card can show them
+      // for a fresh review, and the answer to them is checked again like any other.
+      return { refused: { ...changedRefusal(shown.sent), interrupts: openCards(open.interrupts, context) } };
+    }
   }
   const ids = new Set(open.interrupts.map((i) => i?.id));
   const stale = answers.filter((answer) => {

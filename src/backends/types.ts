@@ -15,6 +15,8 @@ export type Report = (problem: string, event: unknown) => void;
 export interface Refusal {
   message: string;
   code: `${ResumeRefusal}`;
+  /** With `interrupt_changed`: the interrupts open now, as signed cards (see {@link ResumeContext.read}), for the browser to show for review. */
+  interrupts?: unknown[];
 }
 
 /** What a backend reads a raise with. */
@@ -53,6 +55,11 @@ export interface ResumeContext {
   report: Report;
   /** The fingerprint the signature of an answer's id vouches for (what the card showed), and the id as sent. */
   shown(interruptId: string): { sent: string; fingerprint?: string } | undefined;
+  /**
+   * The standard interrupts the backends, in order, read an interrupt as, signed for the thread as
+   * a stop would give them (to carry the requests as they are now in a refusal).
+   */
+  read(interrupt: Json): unknown[];
   /** Reports a problem once for the life of the middleware (a setup problem that every resume would repeat). */
   reportOnce(problem: string, event: unknown): void;
   /** Made once per resume and shared by the backends (one read of a thread's state serves every backend that needs it). */

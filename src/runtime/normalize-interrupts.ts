@@ -254,6 +254,13 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       report,
       reportOnce,
       shown: (id) => fingerprints.get(id),
+      read: (interrupt) =>
+        safely(
+          () => readInterrupt(interrupt, { runId: input.runId, report }).map((card) => signOurs(card, input.threadId)),
+          [],
+          report,
+          'refusal',
+        ),
       once: <T>(name: string, make: () => T): T => {
         if (!made.has(name)) made.set(name, make());
         return made.get(name) as T;
@@ -361,7 +368,12 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       const refuse = (refusal: Refusal) => {
         // The agent never sees a refused resume; the run ends with what was wrong and which id.
         report(refusal.message, received);
-        subscriber.next({ type: 'RUN_ERROR', message: refusal.message, code: refusal.code } as BaseEvent);
+        subscriber.next({
+          type: 'RUN_ERROR',
+          message: refusal.message,
+          code: refusal.code,
+          ...(refusal.interrupts ? { interrupts: refusal.interrupts } : {}),
+        } as BaseEvent);
         subscriber.complete();
       };
       const onlyOurs = safely(() => backends.some((backend) => backend.onlySignedIds?.(next) === true), false, report, 'resume');
