@@ -38,8 +38,8 @@ export interface NormalizeInterruptsOptions {
   /**
    * Backends of your own (see {@link InterruptBackend}), asked before the built-in ones (LangChain
    * `humanInTheLoopMiddleware`, LangGraph, Mastra, legacy `on_interrupt` events, plain AG-UI), in
-   * this order: the first that reads a raise owns it. Their id prefixes must not start one of the
-   * built-in ones (`langgraph`, `mastra`, `legacy::`, `own::`).
+   * this order: the first that reads a raise owns it. An id prefix that overlaps another backend's
+   * (`langgraph…`, `mastra…`, `legacy::`, `own::`) throws at once.
    */
   backends?: readonly InterruptBackend[];
 }
@@ -113,6 +113,8 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
   // Resolved now, so a production server without a secret fails at startup, not on a user's answer.
   const key = resolveSecret(options.secret);
   const backends: readonly InterruptBackend[] = [...(options.backends ?? []), ...BUILT_IN_BACKENDS];
+  // The built-in ones first, so that a message names the backend of yours that overlaps.
+  checkPrefixes([...BUILT_IN_BACKENDS, ...(options.backends ?? [])]);
   const prefixes = [OWN_ID_PREFIX, ...backends.flatMap((backend) => backend.idPrefixes)];
   /** Whether an id is one this middleware gives (and so signs): only those carry anything it reads back. */
   const isOurs = (id: string) => prefixes.some((prefix) => id.startsWith(prefix));
@@ -430,6 +432,29 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
   };
   Object.defineProperty(middleware, BACKENDS, { value: backends });
   return middleware;
+}
+
+/**
+ * Throws, at startup, when a backend's id prefixes are not non-empty texts or one starts like
+ * another's (or like `own::`): an answer must go back to exactly one backend.
+ */
+function checkPrefixes(backends: readonly InterruptBackend[]): void {
+  const owned: { prefix: string; name: string }[] = [{ prefix: OWN_ID_PREFIX, name: 'normalizeInterrupts' }];
+  for (const backend of backends) {
+    const name = typeof backend?.name === 'string' ? backend.name : 'a backend';
+    if (!Array.isArray(backend?.idPrefixes) || backend.idPrefixes.some((prefix) => typeof prefix !== 'string' || prefix === '')) {
+      throw new Error(`${LOG} normalizeInterrupts: the backend ${JSON.stringify(name)} needs idPrefixes, a list of non-empty texts.`);
+    }
+    for (const prefix of backend.idPrefixes) {
+      const other = owned.find((item) => item.prefix.startsWith(prefix) || prefix.startsWith(item.prefix));
+      if (other) {
+        throw new Error(
+          `${LOG} normalizeInterrupts: the id prefix ${JSON.stringify(prefix)} of the backend ${JSON.stringify(name)} overlaps ${JSON.stringify(other.prefix)} of ${JSON.stringify(other.name)}; an answer must go back to one backend, so give it a prefix of its own.`,
+        );
+      }
+      owned.push({ prefix, name });
+    }
+  }
 }
 
 /** A resume entry's id as the browser sent it, and the fingerprint its signature vouches for. */

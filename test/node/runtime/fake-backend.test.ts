@@ -114,4 +114,13 @@ describe('a backend of your own, passed to normalizeInterrupts({ backends })', (
     expect(events.find((e) => e.type === 'RUN_ERROR')).toMatchObject({ code: INTERRUPT_ID_REFUSED });
     expect(received).toEqual([]);
   });
+
+  it('given a backend whose id prefix overlaps another backend’s, normalizeInterrupts throws at startup naming both', () => {
+    for (const idPrefixes of [['langgraph::'], ['langgraph::acme::'], ['own::'], ['mastra']]) {
+      expect(() => normalizeInterrupts({ secret: SECRET, backends: [{ ...acmeBackend, idPrefixes }] })).toThrow(
+        /the id prefix .* of the backend "Acme deploy gate" overlaps .* of "(LangGraph|Mastra|normalizeInterrupts)"/,
+      );
+    }
+    expect(() => normalizeInterrupts({ secret: SECRET, backends: [{ ...acmeBackend, idPrefixes: [''] }] })).toThrow(/needs idPrefixes/);
+  });
 });
