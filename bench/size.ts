@@ -74,7 +74,7 @@ export const SIZE_MEASURED: Readonly<Record<string, number>> = {
   './cards': 13_915,
   [CARD_ALONE.label]: 7_580,
   './core': 4_309,
-  './runtime': 11_933,
+  './runtime': 12_247,
   './runner': 10_829,
   './mastra': 4_298,
   './locales/zh-CN': 1_940,
