@@ -23,26 +23,28 @@ export function changedRefusal(sent: string): Refusal {
 }
 
 /**
- * The interrupts the thread holds open, read once per resume through the LangGraph client of the
- * agent this middleware runs (CopilotKit's LangGraphAgent, with the middleware next to it);
- * `unchecked` when no client is in reach (another middleware comes between: AG-UI hands a link of
- * the chain, not the agent) or the state cannot be read.
+ * The LangGraph client of the agent this middleware runs (CopilotKit's LangGraphAgent, with the
+ * middleware next to it); undefined, said once, when none is in reach (another middleware comes
+ * between: AG-UI hands a link of the chain, not the agent).
  */
-function openInterrupts(context: ResumeContext): Promise<OpenInterrupts> {
+function clientOf(context: ResumeContext): LangGraphClient | undefined {
+  const client = (context.agent as unknown as { client?: Partial<LangGraphClient> }).client;
+  if (typeof client?.threads?.getState === 'function') return client as LangGraphClient;
+  context.reportOnce(
+    'Answers to LangGraph interrupts go on unchecked: another middleware runs between normalizeInterrupts() and the agent ' +
+      '(CopilotRuntime adds A2UI, MCP apps or memory middlewares to each request), so it cannot read which interrupts ' +
+      'are open, and a node that asks twice may take an answer sent again. Register the agent with ' +
+      'withNormalizedInterrupts(agent), which keeps it next to the agent.',
+    context.input,
+  );
+  return undefined;
+}
+
+/** The interrupts the thread holds open, read once per resume; `unchecked` when the state cannot be read. */
+function openInterrupts(client: LangGraphClient, context: ResumeContext): Promise<OpenInterrupts> {
   return context.once('langgraph:open-interrupts', async (): Promise<OpenInterrupts> => {
-    const client = (context.agent as unknown as { client?: Partial<LangGraphClient> }).client;
-    if (typeof client?.threads?.getState !== 'function') {
-      context.reportOnce(
-        'Answers to LangGraph interrupts go on unchecked: another middleware runs between normalizeInterrupts() and the agent ' +
-          '(CopilotRuntime adds A2UI, MCP apps or memory middlewares to each request), so it cannot read which interrupts ' +
-          'are open, and a node that asks twice may take an answer sent again. Register the agent with ' +
-          'withNormalizedInterrupts(agent), which keeps it next to the agent.',
-        context.input,
-      );
-      return { unchecked: true };
-    }
     try {
-      const state = await (client as LangGraphClient).threads.getState(context.input.threadId);
+      const state = await client.threads.getState(context.input.threadId);
       return { interrupts: (state?.tasks ?? []).flatMap((task) => task?.interrupts ?? []) };
     } catch (error) {
       context.report(
@@ -76,16 +78,28 @@ function openCards(interrupts: { id?: unknown; value?: unknown }[], context: Res
  * `langGraphIdOf` reads LangGraph's id from an answer's id; `cardFor` is the card the pending
  * value is shown as for that answer (what its fingerprint is taken of).
  */
-export async function checkOpenLangGraphAnswers(
+export function checkOpenLangGraphAnswers(
   answers: readonly Answer[],
   context: ResumeContext,
   langGraphIdOf: (answer: Answer) => string | undefined,
   cardFor: (answer: Answer, value: unknown, langGraphId: string) => Json | undefined,
-): Promise<{ refused: Refusal } | { answers: Answer[] } | undefined> {
+): Promise<Checked> | undefined {
   const { input } = context;
   if (!input.threadId || (isRecord(input.forwardedProps) && isRecord(input.forwardedProps.command))) return undefined;
   if (!answers.some((answer) => langGraphIdOf(answer) !== undefined)) return undefined;
-  const open = await openInterrupts(context);
+  const client = clientOf(context);
+  return client && openInterrupts(client, context).then((open) => checkAgainst(open, answers, context, langGraphIdOf, cardFor));
+}
+
+type Checked = { refused: Refusal } | { answers: Answer[] } | undefined;
+
+function checkAgainst(
+  open: OpenInterrupts,
+  answers: readonly Answer[],
+  context: ResumeContext,
+  langGraphIdOf: (answer: Answer) => string | undefined,
+  cardFor: (answer: Answer, value: unknown, langGraphId: string) => Json | undefined,
+): Checked {
   if ('unchecked' in open) return undefined;
   for (const answer of answers) {
     const id = langGraphIdOf(answer);

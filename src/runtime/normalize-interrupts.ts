@@ -240,15 +240,14 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
     return fingerprints.size === 0 ? { input, fingerprints } : { input: { ...input, resume: checked } as RunAgentInput, fingerprints };
   };
 
-  /** Each backend's check of its answers before the run (see {@link InterruptBackend.checkResume}), in the order of the list. */
-  const checkResume = async (
-    input: RunAgentInput,
-    agent: AbstractAgent,
-    fingerprints: Map<string, SignedEntry>,
-  ): Promise<{ input: RunAgentInput } | { refused: Refusal }> => {
+  /**
+   * Each backend's check of its answers before the run (see {@link InterruptBackend.checkResume}),
+   * in the order of the list. Synchronous unless a backend has to wait (LangGraph reading the
+   * thread's open interrupts): a run whose answers need no read starts at once.
+   */
+  const checkResume = (input: RunAgentInput, agent: AbstractAgent, fingerprints: Map<string, SignedEntry>): Checked | Promise<Checked> => {
     const resume = (input as { resume?: unknown }).resume;
     if (!Array.isArray(resume)) return { input };
-    let entries = resume;
     const made = new Map<string, unknown>();
     const context: ResumeContext = {
       input,
@@ -268,30 +267,59 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
         return made.get(name) as T;
       },
     };
-    for (const backend of backends) {
-      if (!backend.checkResume) continue;
-      const mine = entries.filter((item) => {
-        const id = idOf(item);
-        return id !== undefined && ownerOf(id) === backend;
-      }) as Answer[];
-      if (mine.length === 0) continue;
-      let checked: Awaited<ReturnType<NonNullable<InterruptBackend['checkResume']>>>;
-      try {
-        checked = await backend.checkResume(mine, context);
-      } catch (error) {
-        report(`The ${backend.name} backend could not check the answers; they go on unchecked (${errorMessage(error)}).`, mine);
-        continue;
-      }
-      if (!checked) continue;
+    const failed = (backend: InterruptBackend, error: unknown, mine: Answer[]) =>
+      report(`The ${backend.name} backend could not check the answers; they go on unchecked (${errorMessage(error)}).`, mine);
+    /** The entries after one backend's check: readdressed, refused, or as they were. */
+    const apply = (
+      backend: InterruptBackend,
+      mine: Answer[],
+      entries: unknown[],
+      checked: CheckResult,
+    ): unknown[] | { refused: Refusal } => {
+      if (!checked) return entries;
       if ('refused' in checked) return checked;
       if (checked.answers.length !== mine.length) {
         report(`The ${backend.name} backend's check returned another number of answers; they go on as they were.`, checked.answers);
-        continue;
+        return entries;
       }
       const readdressed = new Map<unknown, Answer>(mine.map((answer, i) => [answer, checked.answers[i]]));
-      entries = entries.map((item) => readdressed.get(item) ?? item);
-    }
-    return entries === resume ? { input } : { input: { ...input, resume: entries } as RunAgentInput };
+      return entries.map((item) => readdressed.get(item) ?? item);
+    };
+    const from = (index: number, entries: unknown[]): Checked | Promise<Checked> => {
+      for (let at = index; at < backends.length; at++) {
+        const backend = backends[at];
+        if (!backend.checkResume) continue;
+        const mine = entries.filter((item) => {
+          const id = idOf(item);
+          return id !== undefined && ownerOf(id) === backend;
+        }) as Answer[];
+        if (mine.length === 0) continue;
+        let checked: CheckResult | Promise<CheckResult>;
+        try {
+          checked = backend.checkResume(mine, context);
+        } catch (error) {
+          failed(backend, error, mine);
+          continue;
+        }
+        if (checked instanceof Promise) {
+          return checked.then(
+            (result) => {
+              const next = apply(backend, mine, entries, result);
+              return Array.isArray(next) ? from(at + 1, next) : next;
+            },
+            (error: unknown) => {
+              failed(backend, error, mine);
+              return from(at + 1, entries);
+            },
+          );
+        }
+        const next = apply(backend, mine, entries, checked);
+        if (!Array.isArray(next)) return next;
+        entries = next;
+      }
+      return entries === resume ? { input } : { input: { ...input, resume: entries } as RunAgentInput };
+    };
+    return from(0, resume);
   };
 
   /**
@@ -385,13 +413,19 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
         return undefined;
       }
       const { input, fingerprints } = verified;
-      if (!Array.isArray((input as { resume?: unknown }).resume)) subscription = start(input);
-      else {
-        checkResume(input, next, fingerprints)
-          .then((checked) => {
+      const checked = checkResume(input, next, fingerprints);
+      if (!(checked instanceof Promise)) {
+        if ('refused' in checked) {
+          refuse(checked.refused);
+          return undefined;
+        }
+        subscription = start(checked.input);
+      } else {
+        checked
+          .then((result) => {
             if (closed) return;
-            if ('refused' in checked) refuse(checked.refused);
-            else subscription = start(checked.input);
+            if ('refused' in result) refuse(result.refused);
+            else subscription = start(result.input);
           })
           .catch((error: unknown) => subscriber.error(error));
       }
@@ -456,6 +490,10 @@ function checkPrefixes(backends: readonly InterruptBackend[]): void {
     }
   }
 }
+
+/** A resume after the backends' checks: the input to run, or why it is refused. */
+type Checked = { input: RunAgentInput } | { refused: Refusal };
+type CheckResult = Awaited<ReturnType<NonNullable<InterruptBackend['checkResume']>>>;
 
 /** A resume entry's id as the browser sent it, and the fingerprint its signature vouches for. */
 interface SignedEntry {
