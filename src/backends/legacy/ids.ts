@@ -4,7 +4,6 @@
  * standard interrupt.
  */
 import { isRecord } from '../../unwrap/guards';
-import { sanitize } from '../../unwrap/sanitize';
 import { decodeValue, liftedFields, nonEmptyText, objectOrJson } from '../../unwrap/shapes';
 import { MAX_CARRIED_LENGTH, carriedObject, toBase64Url, utf8Json } from '../carry';
 import type { Json } from '../types';
@@ -61,8 +60,9 @@ export function parseLegacyId(id: unknown): { kind: 'legacy'; carried?: CarriedL
   if (encoded === '' || id.lastIndexOf('::') < LEGACY_INTERRUPT_ID_PREFIX.length) return { kind: 'legacy' };
   const carried = carriedObject(encoded);
   if (!carried) return { kind: 'legacy', problem: 'A legacy interrupt id carries an unreadable event; its answer is sent without it.' };
-  // The id came back from a browser: copy it into plain data before it goes anywhere.
-  const clean = sanitize(carried).value as Json;
+  // Plain data as JSON.parse made it (an own `__proto__` key stays a key): the signature was checked
+  // before, so this is the event exactly as the agent raised it.
+  const clean = carried;
   const agentId = nonEmptyText(clean.a);
   return { kind: 'legacy', carried: { ...(agentId ? { agentId } : {}), ...('e' in clean ? { event: clean.e } : {}) } };
 }

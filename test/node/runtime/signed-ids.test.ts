@@ -81,7 +81,8 @@ describe('signed interrupt ids: what the browser sends back is checked', () => {
         // As JSON, the form an event travels in (-0 reads back as 0).
         expect(received).toEqual([{ resume: 'yes', interruptEvent: JSON.parse(JSON.stringify(value)) }]);
       }),
-      { numRuns: 60 },
+      // Keys an object literal treats specially are still the agent's keys.
+      { numRuns: 60, examples: [[JSON.parse('{"__proto__":0,"constructor":{"prototype":1}}') as fc.JsonValue, ' ']] },
     );
   });
 
