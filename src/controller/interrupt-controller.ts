@@ -260,12 +260,20 @@ export class InterruptController<View = unknown> {
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
         const carrying = this.#carriedBy(input);
         if (carrying) carrying.finished = true;
+        const stopped = outcome === 'interrupt' && Array.isArray(interrupts);
         const legacy = this.#legacy;
         if (legacy && !legacy.raised && legacy.runId !== undefined && legacy.runId === input?.runId) {
-          this.#raiseLegacy(legacy);
-          return;
+          // A run that sent both (the server builds a standard outcome from the agent's event, and
+          // forwards the event) stopped once: its outcome is the set, the one CopilotKit shows and
+          // the one answered by id. Raising the event too would draw a second card for the same
+          // request and replace the first with it, swallowing an answer given to the first.
+          if (stopped && interrupts.length > 0) legacy.raised = true;
+          else {
+            this.#raiseLegacy(legacy);
+            return;
+          }
         }
-        if (outcome !== 'interrupt' || !Array.isArray(interrupts)) {
+        if (!stopped) {
           // A run went on without this set's answers: a thread's connect replays the run that
           // answered it, after the one that raised it.
           if (!carrying && this.session.openSet.length) this.#dispatch(this.session.otherRunStarted());

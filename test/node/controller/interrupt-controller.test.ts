@@ -241,6 +241,22 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     expect(controller.pendingCount).toBe(1);
   });
 
+  it('given a run that sends an on_interrupt event and an interrupt outcome for one request (under another id), should draw the outcome only, raised by the run that stopped', async () => {
+    const event = JSON.stringify({ id: 'event-ask', reason: 'acme:ask', message: 'Proceed?' });
+    const { agent, core, controller } = setUp((input) => [
+      runStarted(input),
+      customEvent('on_interrupt', event),
+      runFinished(input, interruptOutcome({ id: 'int-ask', reason: 'acme:ask', message: 'Proceed?' })),
+    ]);
+    await core.runAgent({ agent });
+    expect(controller.waiting.map((i) => i.id)).toEqual(['int-ask']);
+    expect(controller.pendingCount).toBe(1);
+    // CopilotKit shows the outcome: the same set, the same cards, not a second stop.
+    const shown = controller.setOpen('standard', controller.unwrap({ interrupts: agent.pendingInterrupts }));
+    expect(shown).toBe(controller.waiting);
+    expect(controller.session.openSet.map((k) => [k.runId, k.id])).toEqual([[agent.runs[0].runId, 'int-ask']]);
+  });
+
   it("given onChatWhileOpen 'block' and a refused chat run, should ask the first open card to be answered first, until the user answers", async () => {
     const { agent, core, controller } = setUp(
       (input, n) =>
