@@ -1,10 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
-import '@copilotkit/react-core/v2/styles.css';
-import { useState } from 'react';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { useInterruptRenderers } from '../components/interrupt-renderers';
+import { expect, userEvent, within } from 'storybook/test';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../test/helpers/scripted-agent';
+import { CHAT_STORY_PARAMETERS, ChatStory, sendMessage } from './support/chat-story';
 
 const STEPS = ['create_branch', 'run_migrations', 'deploy_service'];
 
@@ -26,39 +23,21 @@ function createPlanningAgent() {
   });
 }
 
-function Interrupts() {
-  return useInterruptRenderers();
-}
-
 /** Three approvals in one set, in the real v2 chat: the batch bar answers them together. */
 function PlanInChat() {
-  const [agent] = useState(createPlanningAgent);
-  return (
-    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      <Interrupts />
-      <div style={{ height: 720, maxWidth: 720 }}>
-        <CopilotChat />
-      </div>
-    </CopilotKitProvider>
-  );
+  return <ChatStory createAgent={createPlanningAgent} height={720} />;
 }
 
 const meta = {
   title: 'Integration/Batch review in CopilotChat',
   component: PlanInChat,
-  parameters: {
-    layout: 'fullscreen',
-    // CopilotKit 1.74's own icon-only buttons have no accessible name (axe: button-name); not ours to fix.
-    a11y: { context: { exclude: ['[data-testid="copilot-add-menu-button"]', '[data-testid="copilot-send-button"]'] } },
-  },
+  parameters: CHAT_STORY_PARAMETERS,
 } satisfies Meta<typeof PlanInChat>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 async function askForPlan(canvas: ReturnType<typeof within>) {
-  await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), 'Ship the release');
-  await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
-  await userEvent.click(canvas.getByTestId('copilot-send-button'));
+  await sendMessage(canvas, 'Ship the release');
   return canvas.findByRole('group', { name: '3 approvals wait for you' }, { timeout: 5000 });
 }
 

@@ -1,12 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
-import '@copilotkit/react-core/v2/styles.css';
-import { useState } from 'react';
 import type { BaseEvent } from '@ag-ui/client';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { useInterruptRenderers } from '../components/interrupt-renderers';
 import { ResumeRefusal } from '../src/protocol';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../test/helpers/scripted-agent';
+import { CHAT_STORY_PARAMETERS, ChatStory, sendMessage } from './support/chat-story';
 
 const approval = (id: string, name: string) => ({
   id,
@@ -39,39 +36,21 @@ function createChangingAgent() {
   });
 }
 
-function Interrupts() {
-  return useInterruptRenderers();
-}
-
 /** An approval card in the real v2 chat whose request changes before the answer arrives. */
 function ChangedRequestInChat() {
-  const [agent] = useState(createChangingAgent);
-  return (
-    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      <Interrupts />
-      <div style={{ height: 720, maxWidth: 720 }}>
-        <CopilotChat />
-      </div>
-    </CopilotKitProvider>
-  );
+  return <ChatStory createAgent={createChangingAgent} height={720} />;
 }
 
 const meta = {
   title: 'Integration/Approval whose request changed',
   component: ChangedRequestInChat,
-  parameters: {
-    layout: 'fullscreen',
-    // CopilotKit 1.74's own icon-only buttons have no accessible name (axe: button-name); not ours to fix.
-    a11y: { context: { exclude: ['[data-testid="copilot-add-menu-button"]', '[data-testid="copilot-send-button"]'] } },
-  },
+  parameters: CHAT_STORY_PARAMETERS,
 } satisfies Meta<typeof ChangedRequestInChat>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 async function approveTheOldRequest(canvas: ReturnType<typeof within>) {
-  await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), 'Clean up the branches');
-  await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
-  await userEvent.click(canvas.getByTestId('copilot-send-button'));
+  await sendMessage(canvas, 'Clean up the branches');
   const card = await canvas.findByTestId('approval-card', {}, { timeout: 5000 });
   await expect(within(card).getByTestId('approval-args')).toHaveTextContent('old-feature');
   await userEvent.click(within(card).getByTestId('approval-approve'));

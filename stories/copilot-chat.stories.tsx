@@ -1,10 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
-import '@copilotkit/react-core/v2/styles.css';
-import { useState } from 'react';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { useInterruptRenderers } from '../components/interrupt-renderers';
+import { expect, userEvent, within } from 'storybook/test';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../test/helpers/scripted-agent';
+import { CHAT_STORY_PARAMETERS, ChatStory, sendMessage } from './support/chat-story';
 import { SLOTS, timePickerInterrupt } from './support/fixtures';
 
 /**
@@ -31,32 +28,15 @@ interface ChatProps {
   onChatWhileOpen?: 'dismiss' | 'block';
 }
 
-function Interrupts({ onChatWhileOpen }: ChatProps) {
-  return useInterruptRenderers({ onChatWhileOpen });
-}
-
 /** The public hook inside the real v2 chat, the way an app wires it. */
 function ChatWithInterrupts({ onChatWhileOpen }: ChatProps) {
-  const [agent] = useState(createSchedulingAgent);
-  return (
-    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      <Interrupts onChatWhileOpen={onChatWhileOpen} />
-      <div style={{ height: 560, maxWidth: 720 }}>
-        <CopilotChat />
-      </div>
-    </CopilotKitProvider>
-  );
+  return <ChatStory createAgent={createSchedulingAgent} config={{ onChatWhileOpen }} height={560} />;
 }
 
 const meta = {
   title: 'Integration/TimePickerCard in CopilotChat',
   component: ChatWithInterrupts,
-  parameters: {
-    layout: 'fullscreen',
-    // CopilotKit 1.74's own icon-only "add" menu and send buttons have no accessible name (axe:
-    // button-name). They are not ours to fix; everything else in the chat, our card included, is checked.
-    a11y: { context: { exclude: ['[data-testid="copilot-add-menu-button"]', '[data-testid="copilot-send-button"]'] } },
-  },
+  parameters: CHAT_STORY_PARAMETERS,
 } satisfies Meta<typeof ChatWithInterrupts>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -64,9 +44,7 @@ type Story = StoryObj<typeof meta>;
 export const BookACall: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), 'Book a call with sales');
-    await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
-    await userEvent.click(canvas.getByTestId('copilot-send-button'));
+    await sendMessage(canvas, 'Book a call with sales');
 
     const card = await canvas.findByTestId('time-picker-card', {}, { timeout: 5000 });
     await expect(canvas.getByTestId('copilot-message-list')).toContainElement(card);
@@ -83,19 +61,12 @@ export const BookACall: Story = {
   },
 };
 
-/** Types a message into the chat and sends it, as a user would. */
-async function sendInChat(canvas: ReturnType<typeof within>, text: string) {
-  await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), text);
-  await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
-  await userEvent.click(canvas.getByTestId('copilot-send-button'));
-}
-
 /** `onChatWhileOpen: 'block'`: the user chats on while the picker waits; the agent refuses the message, and the card says why. */
 export const ChatWhileTheCardIsOpen: Story = {
   args: { onChatWhileOpen: 'block' },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const send = (text: string) => sendInChat(canvas, text);
+    const send = (text: string) => sendMessage(canvas, text);
     await send('Book a call with sales');
     const card = await canvas.findByTestId('time-picker-card', {}, { timeout: 5000 });
     await send('Hello?');
@@ -114,7 +85,7 @@ export const ChatWhileTheCardIsOpen: Story = {
 export const SteerAwayFromTheCard: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const send = (text: string) => sendInChat(canvas, text);
+    const send = (text: string) => sendMessage(canvas, text);
     await send('Book a call with sales');
     await canvas.findByTestId('time-picker-card', {}, { timeout: 5000 });
     await send('Hello?');

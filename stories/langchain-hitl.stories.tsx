@@ -1,11 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
-import '@copilotkit/react-core/v2/styles.css';
-import { useState } from 'react';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { useInterruptRenderers } from '../components/interrupt-renderers';
+import { expect, userEvent, within } from 'storybook/test';
 import { fromHitlRequest } from '../src/backends/langchain-hitl/request';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../test/helpers/scripted-agent';
+import { CHAT_STORY_PARAMETERS, ChatStory, sendMessage } from './support/chat-story';
 
 /** What LangChain's humanInTheLoopMiddleware raises for a step with three gated tool calls. */
 const HITL_REQUEST = {
@@ -41,39 +38,21 @@ function createReleaseAgent() {
   });
 }
 
-function Interrupts() {
-  return useInterruptRenderers();
-}
-
 /** A LangChain humanInTheLoopMiddleware step in the real v2 chat: each card offers only what its call allows. */
 function ReleaseInChat() {
-  const [agent] = useState(createReleaseAgent);
-  return (
-    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      <Interrupts />
-      <div style={{ height: 900, maxWidth: 720 }}>
-        <CopilotChat />
-      </div>
-    </CopilotKitProvider>
-  );
+  return <ChatStory createAgent={createReleaseAgent} height={900} />;
 }
 
 const meta = {
   title: 'Integration/LangChain humanInTheLoopMiddleware in CopilotChat',
   component: ReleaseInChat,
-  parameters: {
-    layout: 'fullscreen',
-    // CopilotKit 1.74's own icon-only buttons have no accessible name (axe: button-name); not ours to fix.
-    a11y: { context: { exclude: ['[data-testid="copilot-add-menu-button"]', '[data-testid="copilot-send-button"]'] } },
-  },
+  parameters: CHAT_STORY_PARAMETERS,
 } satisfies Meta<typeof ReleaseInChat>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 async function askForRelease(canvas: ReturnType<typeof within>) {
-  await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), 'Release v2');
-  await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
-  await userEvent.click(canvas.getByTestId('copilot-send-button'));
+  await sendMessage(canvas, 'Release v2');
   return canvas.findByRole('group', { name: '3 approvals wait for you' }, { timeout: 5000 });
 }
 const cardOf = async (canvas: ReturnType<typeof within>, message: string) =>

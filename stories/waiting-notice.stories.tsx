@@ -1,10 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
-import '@copilotkit/react-core/v2/styles.css';
-import { useLayoutEffect, useState, useSyncExternalStore } from 'react';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { useInterruptRenderers } from '../components/interrupt-renderers';
+import { useLayoutEffect, useSyncExternalStore } from 'react';
+import { expect, userEvent, within } from 'storybook/test';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../test/helpers/scripted-agent';
+import { CHAT_STORY_PARAMETERS, ChatStory, sendMessage } from './support/chat-story';
 import { directApprovalInterrupt } from './support/fixtures';
 
 /** The page's own title: what the notice puts its count in front of, and what comes back after. */
@@ -40,10 +38,8 @@ function useDocumentTitle(): string {
   );
 }
 
-function Interrupts() {
-  // The notice is on by default; nothing to pass.
-  return useInterruptRenderers({ resolveDelayMs: 0 });
-}
+// The notice is on by default; nothing to pass.
+const HOOK_CONFIG = { resolveDelayMs: 0 };
 
 interface ChatProps {
   /** How long the agent thinks before its card opens. */
@@ -52,7 +48,6 @@ interface ChatProps {
 
 /** The public hook inside the real v2 chat, with the tab's title shown above it. */
 function ChatWithWaitingNotice({ delayMs }: ChatProps) {
-  const [agent] = useState(() => createSlowAgent(delayMs));
   useLayoutEffect(() => {
     const before = document.title;
     document.title = PAGE_TITLE;
@@ -62,15 +57,11 @@ function ChatWithWaitingNotice({ delayMs }: ChatProps) {
   }, []);
   const title = useDocumentTitle();
   return (
-    <CopilotKitProvider agents__unsafe_dev_only={{ default: agent }}>
-      <Interrupts />
+    <ChatStory createAgent={() => createSlowAgent(delayMs)} config={HOOK_CONFIG} height={520}>
       <p>
         Tab title: <span data-testid="tab-title">{title}</span>
       </p>
-      <div style={{ height: 520, maxWidth: 720 }}>
-        <CopilotChat />
-      </div>
-    </CopilotKitProvider>
+    </ChatStory>
   );
 }
 
@@ -78,12 +69,7 @@ const meta = {
   title: 'Integration/Waiting notice in CopilotChat',
   component: ChatWithWaitingNotice,
   args: { delayMs: 3000 },
-  parameters: {
-    layout: 'fullscreen',
-    // CopilotKit 1.74's own icon-only "add" menu and send buttons have no accessible name (axe:
-    // button-name). They are not ours to fix; everything else in the chat, our card included, is checked.
-    a11y: { context: { exclude: ['[data-testid="copilot-add-menu-button"]', '[data-testid="copilot-send-button"]'] } },
-  },
+  parameters: CHAT_STORY_PARAMETERS,
 } satisfies Meta<typeof ChatWithWaitingNotice>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -101,9 +87,7 @@ export const AnsweredWhileLooking: Story = {
   args: { delayMs: 300 },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.type(await canvas.findByTestId('copilot-chat-textarea'), 'Clean up the temp files');
-    await waitFor(() => expect(canvas.getByTestId('copilot-send-button')).toBeEnabled());
-    await userEvent.click(canvas.getByTestId('copilot-send-button'));
+    await sendMessage(canvas, 'Clean up the temp files');
 
     const card = await canvas.findByTestId('approval-card', {}, { timeout: 5000 });
     await expect(card).toHaveTextContent('The agent wants to delete 3 files.');
