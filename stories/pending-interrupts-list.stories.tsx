@@ -135,7 +135,7 @@ export const Unreachable: Story = {
 export const Dark: Story = {
   decorators: [
     (Story) => (
-      <div className="cki-dark" style={{ background: '#0d1117', padding: 16 }}>
+      <div className="cki-dark" style={{ background: '#0d1117', color: '#e6edf3', padding: 16 }}>
         <Story />
       </div>
     ),
