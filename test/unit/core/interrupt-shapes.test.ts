@@ -48,9 +48,12 @@ describe('interrupt ids carry what a resume needs', () => {
     expect(parseLegacyId('legacy::r::0::')).toEqual({ kind: 'legacy' });
     // A carried part without an event (an event too large to carry): nothing to send back as interruptEvent.
     expect(parseLegacyId('legacy::r::0::e30')).toEqual({ kind: 'legacy', carried: {} });
-    // A browser-made id with a prototype key: the key is dropped, nothing is polluted.
-    const hostile = legacyInterruptId('r', 0, { event: JSON.parse('{"__proto__":{"polluted":true},"ok":1}') }).id;
-    expect(parseLegacyId(hostile)).toEqual({ kind: 'legacy', carried: { event: { ok: 1 } } });
+    // An event with a prototype key (the middleware checks the id's signature before it reads
+    // one): the key stays the event's own, as the agent raised it, and no prototype is touched.
+    const event = JSON.parse('{"__proto__":{"polluted":true},"ok":1}') as Record<string, unknown>;
+    const parsed = parseLegacyId(legacyInterruptId('r', 0, { event }).id);
+    expect(parsed.kind === 'legacy' && parsed.carried?.event).toStrictEqual(event);
+    expect(Object.getPrototypeOf(parsed.kind === 'legacy' && parsed.carried?.event)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
