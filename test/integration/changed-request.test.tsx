@@ -9,7 +9,7 @@ import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolApprovalCard } from '../../components/tool-approval-card/tool-approval-card';
 import { normalizeInterrupts, withNormalizedInterrupts } from '../../src/runtime';
 import { createInterruptRunner, type InterruptRunner } from '../../src/runner';
@@ -93,6 +93,16 @@ function renderApp(threadId: string, runtimeUrl = runtime.url) {
   );
 }
 
+/** A new thread whose node first asks about `args`: the app drawn on it and a message sent. */
+async function startThread(args: Args, text = 'Clean up the branches', runtimeUrl = runtime.url) {
+  const threadId = randomUUID();
+  current = args;
+  ran.length = 0;
+  const view = renderApp(threadId, runtimeUrl);
+  await sendMessage(text);
+  return { threadId, view };
+}
+
 /** The open approval card (the one with an Approve button) and the arguments it shows. */
 async function openCard(timeout = 10_000) {
   const approve = await screen.findByTestId('approval-approve', undefined, { timeout });
@@ -102,12 +112,7 @@ async function openCard(timeout = 10_000) {
 
 describe('an approval whose request changed before the answer arrived', () => {
   it('given an approval card drawn, when the args change before the answer arrives, the card shows the notice with the new args, and approving runs the tool with exactly those', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const threadId = randomUUID();
-    current = { name: 'old-feature' };
-    ran.length = 0;
-    renderApp(threadId);
-    await sendMessage('Clean up the branches');
+    const { threadId } = await startThread({ name: 'old-feature' });
     // The file's first run is the graph server's first: it starts its workers then.
     const first = await openCard(30_000);
     expect(first.args).toContain('old-feature');
@@ -141,16 +146,10 @@ describe('an approval whose request changed before the answer arrived', () => {
     expect(await screen.findByText('Deleted {"name":"release/1.0"}.', undefined, { timeout: 10_000 })).toBeInTheDocument();
     expect(ran).toEqual([{ args: { name: 'release/1.0' }, answer: { approved: true } }]);
     expect(screen.queryByTestId('interrupt-request-changed')).toBeNull();
-    warn.mockRestore();
   });
 
   it('given an edit of the card that showed the old arguments, should refuse it as changed, and an edit of the new ones reaches the tool exactly', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const threadId = randomUUID();
-    current = { name: 'old-feature' };
-    ran.length = 0;
-    renderApp(threadId);
-    await sendMessage('Clean up the branches');
+    const { threadId } = await startThread({ name: 'old-feature' });
     await openCard();
 
     await requestChangesTo(threadId, { name: 'main' });
@@ -169,11 +168,9 @@ describe('an approval whose request changed before the answer arrived', () => {
     fireEvent.click(within(again.card).getByTestId('approval-approve-edited'));
     expect(await screen.findByText('Deleted {"name":"main-old"}.', undefined, { timeout: 10_000 })).toBeInTheDocument();
     expect(ran).toEqual([{ args: { name: 'main-old' }, answer: { approved: true, editedArgs: { name: 'main-old' } } }]);
-    warn.mockRestore();
   });
 
   it('given any arguments, changed any number of times while the card is open, only an approval of the last ones shown reaches the tool, with exactly those', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const value = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/), fc.integer({ min: -999, max: 999 }), fc.boolean());
     const args = fc.dictionary(fc.stringMatching(/^[a-z][a-z_]{0,7}$/), value, { minKeys: 1, maxKeys: 3 });
     const sorted = (a: Args) => JSON.stringify(Object.entries(a).sort(([x], [y]) => (x < y ? -1 : 1)));
@@ -181,12 +178,8 @@ describe('an approval whose request changed before the answer arrived', () => {
     const distinct = (list: Args[]) => list.every((a, i) => i === 0 || sorted(a) !== sorted(list[i - 1]));
     await fc.assert(
       fc.asyncProperty(fc.array(args, { minLength: 2, maxLength: 3 }).filter(distinct), async ([shown, ...changes]) => {
-        const threadId = randomUUID();
-        current = shown;
-        ran.length = 0;
-        const view = renderApp(threadId);
+        const { threadId, view } = await startThread(shown, 'Go');
         try {
-          await sendMessage('Go');
           let card = await openCard();
           for (const next of changes) {
             await requestChangesTo(threadId, next);
@@ -211,18 +204,12 @@ describe('an approval whose request changed before the answer arrived', () => {
       }),
       { numRuns: 3 },
     );
-    warn.mockRestore();
   }, 120_000);
 });
 
 describe('a changed request on a durable thread (createInterruptRunner)', () => {
   it('given the request changed, should record the refused answer as changed and the request as it is now as open, and approving that runs the tool once with exactly its arguments', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const threadId = randomUUID();
-    current = { name: 'old-feature' };
-    ran.length = 0;
-    const first = renderApp(threadId, durable.url);
-    await sendMessage('Clean up the branches');
+    const { threadId, view: first } = await startThread({ name: 'old-feature' }, 'Clean up the branches', durable.url);
     const shown = await openCard(30_000);
     await requestChangesTo(threadId, { name: 'main' });
     fireEvent.click(shown.approve);
@@ -255,6 +242,5 @@ describe('a changed request on a durable thread (createInterruptRunner)', () => 
     expect(answered).toHaveTextContent('main');
     expect(answered).not.toHaveTextContent('old-feature');
     expect(screen.queryByTestId('approval-approve')).toBeNull();
-    warn.mockRestore();
   }, 60_000);
 });
