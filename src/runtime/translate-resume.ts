@@ -30,8 +30,14 @@ export function groupAnswers(resume: readonly unknown[], backends: BackendSet): 
       continue;
     }
     const owner = id === undefined ? undefined : backends.ownerOf(id);
-    if (!owner?.toResume) rest.push(item);
-    else groups.set(owner, [...(groups.get(owner) ?? []), item as Answer]);
+    if (!owner?.toResume) {
+      rest.push(item);
+      continue;
+    }
+    // Appended in place: copying the group for each entry made a long resume cost its square.
+    const group = groups.get(owner);
+    if (group) group.push(item as Answer);
+    else groups.set(owner, [item as Answer]);
   }
   return { rest, groups, changed: changed || groups.size > 0 };
 }

@@ -7,7 +7,7 @@ import { quoteId } from '../backends/answers';
 import type { Json, Refusal } from '../backends/types';
 import { isRecord } from '../unwrap/guards';
 import { idOf, type BackendSet } from './backend-set';
-import { INTERRUPT_ID_REFUSED, verifyId } from './signed-ids';
+import { INTERRUPT_ID_REFUSED, MAX_RESUME_BYTES, MAX_RESUME_ENTRIES, RESUME_TOO_LARGE, verifyId } from './signed-ids';
 
 /** A resume entry's id as the browser sent it, and the fingerprint its signature vouches for. */
 export interface SignedEntry {
@@ -45,6 +45,8 @@ export function verifyResume(input: RunAgentInput, options: VerifyOptions): Veri
   }
   const resume = (input as { resume?: unknown }).resume;
   if (!Array.isArray(resume)) return { input, fingerprints };
+  const unbounded = boundsRefusal(resume);
+  if (unbounded) return { refused: unbounded };
   const checked: unknown[] = [];
   for (const item of resume) {
     const sent = idOf(item);
@@ -75,3 +77,38 @@ export function verifyResume(input: RunAgentInput, options: VerifyOptions): Veri
 }
 
 const idRefused = (message: string): Refusal => ({ code: INTERRUPT_ID_REFUSED, message });
+
+/**
+ * Why a resume is refused before any of its ids is read, in time linear in its size and at most
+ * that: an entry that is not `{interruptId: <text>, ...}` (no backend reads any other, and an agent
+ * must never get one), more entries than {@link MAX_RESUME_ENTRIES}, an interrupt named twice (each
+ * takes one answer, so the copies could answer nothing), or more than {@link MAX_RESUME_BYTES} of JSON.
+ */
+export function boundsRefusal(resume: readonly unknown[]): Refusal | undefined {
+  const tooLarge = (why: string): Refusal => ({
+    code: RESUME_TOO_LARGE,
+    message: `The resume was refused (${RESUME_TOO_LARGE}): ${why}. The agent did not receive it.`,
+  });
+  if (resume.length > MAX_RESUME_ENTRIES)
+    return tooLarge(`it holds ${resume.length} entries, more than the ${MAX_RESUME_ENTRIES} a resume may hold`);
+  const ids = new Set<string>();
+  for (const [at, item] of resume.entries()) {
+    const id = idOf(item);
+    if (id === undefined) {
+      return idRefused(
+        `The resume was refused (${INTERRUPT_ID_REFUSED}): its entry ${at} has no interruptId text (an interrupt is answered by the id its card was given). The agent did not receive it.`,
+      );
+    }
+    if (ids.has(id)) return tooLarge(`it answers the interrupt ${quoteId(id)} twice (each interrupt takes one answer)`);
+    ids.add(id);
+  }
+  let bytes: number;
+  try {
+    bytes = Buffer.byteLength(JSON.stringify(resume), 'utf8');
+  } catch {
+    return tooLarge('its entries cannot be read as JSON');
+  }
+  return bytes > MAX_RESUME_BYTES
+    ? tooLarge(`it takes ${bytes} bytes of JSON, more than the ${MAX_RESUME_BYTES} a resume may take`)
+    : undefined;
+}
