@@ -135,4 +135,6 @@ export enum ResumeRefusal {
   Changed = 'interrupt_changed',
   /** An answer the request does not take, such as a decision a LangChain action does not allow. */
   AnswerNotAllowed = 'answer_not_allowed',
+  /** A resume larger than any set of open interrupts takes: an id twice, too many entries or too many bytes (`normalizeInterrupts()`). */
+  TooLarge = 'resume_too_large',
 }

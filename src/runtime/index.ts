@@ -8,7 +8,15 @@ export { withNormalizedInterrupts } from './with-normalized-interrupts';
 export { LANGGRAPH_CANCELLED_KEY } from '../backends/langgraph-wire';
 export { enableMastraToolApprovals } from '../backends/mastra/tool-approvals';
 export type { InterruptBackend } from '../backends/types';
-export { ANSWER_NOT_ALLOWED, INTERRUPT_CHANGED, INTERRUPT_ID_REFUSED, SECRET_ENV as INTERRUPTS_SECRET_ENV } from './signed-ids';
+export {
+  ANSWER_NOT_ALLOWED,
+  INTERRUPT_CHANGED,
+  INTERRUPT_ID_REFUSED,
+  MAX_RESUME_BYTES,
+  MAX_RESUME_ENTRIES,
+  RESUME_TOO_LARGE,
+  SECRET_ENV as INTERRUPTS_SECRET_ENV,
+} from './signed-ids';
 export {
   toolApprovalInterrupt,
   userQuestionInterrupt,

@@ -16,6 +16,17 @@ export const INTERRUPT_ID_REFUSED = ResumeRefusal.IdRefused;
 export const INTERRUPT_CHANGED = ResumeRefusal.Changed;
 
 /**
+ * The `code` of the RUN_ERROR that ends a run whose resume no set of open interrupts takes: one
+ * that names an interrupt twice, holds more than {@link MAX_RESUME_ENTRIES} entries or more than
+ * {@link MAX_RESUME_BYTES} bytes of JSON. Refused before any signature is checked.
+ */
+export const RESUME_TOO_LARGE = ResumeRefusal.TooLarge;
+/** The most entries a resume may hold: far more than one stop raises, far fewer than slow the server. */
+export const MAX_RESUME_ENTRIES = 200;
+/** The most bytes of JSON a resume's entries may take (1 MiB): answers are what a person typed or picked. */
+export const MAX_RESUME_BYTES = 1024 * 1024;
+
+/**
  * The `code` of the RUN_ERROR that ends a run whose answer the request does not take: a decision a
  * LangChain `humanInTheLoopMiddleware` action does not allow, or its request not answered whole.
  */
