@@ -1,5 +1,5 @@
-import type { AbstractAgent, BaseEvent, CustomEvent, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
-import { Observable } from 'rxjs';
+import type { AbstractAgent, BaseEvent, CustomEvent, Message, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
+import { Observable, Subscription } from 'rxjs';
 import { BUILT_IN_BACKENDS } from '../backends';
 import { quoteId } from '../backends/answers';
 import type {
@@ -18,6 +18,7 @@ import { liftInterrupt, nonEmptyText } from '../unwrap/shapes';
 import { INTERRUPT_ID_REFUSED, approvalFingerprint, resolveSecret, signId, verifyId } from './signed-ids';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
+import { keepWaiting, stopsForInterrupts, trailingUserMessages, withoutResume } from './messages-after-resume';
 
 /** The CUSTOM event name of the legacy interrupt channel. */
 export const LEGACY_INTERRUPT_EVENT = 'on_interrupt';
@@ -328,12 +329,12 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
    * resume map, a legacy agent's `{resume, interruptEvent}`). Reads nothing but the input: ids
    * carry the rest.
    */
-  const translateResume = (input: RunAgentInput): RunAgentInput => {
+  const translateResume = (input: RunAgentInput): Translated => {
     const resume = (input as { resume?: unknown }).resume;
-    if (!Array.isArray(resume) || resume.length === 0) return input;
+    if (!Array.isArray(resume) || resume.length === 0) return { input };
     const forwarded = isRecord(input.forwardedProps) ? input.forwardedProps : {};
     // The client already speaks the legacy way: leave it alone.
-    if (isRecord(forwarded.command)) return input;
+    if (isRecord(forwarded.command)) return { input };
 
     const rest: unknown[] = [];
     const groups = new Map<InterruptBackend, Answer[]>();
@@ -361,7 +362,7 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       rest.push(...(translated.resume ?? []));
       command.push(...(translated.command ?? []));
     }
-    if (command.length === 0) return changed ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input;
+    if (command.length === 0) return { input: changed ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input };
 
     const exclusive = command.find((answer) => answer.exclusive)?.exclusive;
     if (exclusive && rest.length > 0) {
@@ -385,15 +386,22 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
       const first = command.find((answer) => answer.interruptEvent);
       if (first?.interruptEvent) out.interruptEvent = first.interruptEvent.value;
     }
+    const messagesAfterResume = command.some((answer) => answer.messagesAfterResume);
+    if (command.some((answer) => answer.asResumeEntry)) {
+      // The map as the payload of the one entry (LangGraph's bridge makes it `Command({resume})` as it is).
+      const entry = { interruptId: command[0].key, status: 'resolved', payload: out.resume };
+      return { input: { ...input, resume: [entry] } as unknown as RunAgentInput, messagesAfterResume };
+    }
     const translated: Json = { ...input, forwardedProps: { ...forwarded, command: out } };
     if (rest.length > 0) translated.resume = rest;
     else delete translated.resume;
-    return translated as unknown as RunAgentInput;
+    return { input: translated as unknown as RunAgentInput, messagesAfterResume };
   };
 
   const middleware: MiddlewareFunction = (received: RunAgentInput, next: AbstractAgent) => {
     return new Observable<BaseEvent>((subscriber) => {
-      let subscription: { unsubscribe(): void } | undefined;
+      // The agent's runs for this request: the resume's, and the turn of a message sent with it.
+      const subscriptions = new Subscription();
       let closed = false;
       const refuse = (refusal: Refusal) => {
         // The agent never sees a refused resume; the run ends with what was wrong and which id.
@@ -419,48 +427,72 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
           refuse(checked.refused);
           return undefined;
         }
-        subscription = start(checked.input);
+        start(checked.input);
       } else {
         checked
           .then((result) => {
             if (closed) return;
             if ('refused' in result) refuse(result.refused);
-            else subscription = start(result.input);
+            else start(result.input);
           })
           .catch((error: unknown) => subscriber.error(error));
       }
       return () => {
         closed = true;
-        subscription?.unsubscribe();
+        subscriptions.unsubscribe();
       };
 
       function start(checked: RunAgentInput) {
-        const nextInput = safely(() => translateResume(checked), checked, report, 'resume');
+        const translated = safely(() => translateResume(checked), { input: checked }, report, 'resume');
+        // A message the chat sent with the answers, when the agent takes none with a resume.
+        const waiting = translated.messagesAfterResume ? trailingUserMessages(checked) : [];
+        forward(translated.input, waiting.length > 0 ? { waiting, turn: withoutResume(checked) } : undefined);
+      }
+
+      /**
+       * Runs `runInput` and passes its events on, each RUN_FINISHED read by the backends. With
+       * `after`: the messages `waiting` that the agent's snapshot still lacks stay in it for the
+       * chat, and unless the agent stopped for interrupts again, they run next (`turn`) as part of
+       * this run: its RUN_FINISHED is held and the turn's RUN_STARTED dropped.
+       */
+      function forward(runInput: RunAgentInput, after?: { waiting: Message[]; turn: RunAgentInput }, continues = false) {
         // Per run of this one request: the legacy events seen since RUN_STARTED.
         let legacy: RaiseEvent[] = [];
-        return next.run(nextInput).subscribe({
-          next(event) {
-            const out = safely(
-              () => {
-                if (event.type === 'RUN_STARTED' || event.type === 'RUN_ERROR') legacy = [];
-                if (event.type === 'CUSTOM' && (event as CustomEvent).name === LEGACY_INTERRUPT_EVENT) {
-                  const { value, rawEvent } = event as CustomEvent;
-                  legacy.push({ value, rawEvent, index: legacy.length });
-                }
-                if (event.type !== 'RUN_FINISHED') return event;
-                const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input);
-                legacy = [];
-                return finished;
-              },
-              event,
-              report,
-              'event',
-            );
-            subscriber.next(out);
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => subscriber.complete(),
-        });
+        let missing: Message[] = [];
+        let held = false;
+        subscriptions.add(
+          next.run(runInput).subscribe({
+            next(received) {
+              if (continues && received.type === 'RUN_STARTED') return;
+              let event = received;
+              // The last snapshot says which of the waiting messages the agent took.
+              if (after && received.type === 'MESSAGES_SNAPSHOT') ({ event, missing } = keepWaiting(received, after.waiting));
+              const out = safely(
+                () => {
+                  if (event.type === 'RUN_STARTED' || event.type === 'RUN_ERROR') legacy = [];
+                  if (event.type === 'CUSTOM' && (event as CustomEvent).name === LEGACY_INTERRUPT_EVENT) {
+                    const { value, rawEvent } = event as CustomEvent;
+                    legacy.push({ value, rawEvent, index: legacy.length });
+                  }
+                  if (event.type !== 'RUN_FINISHED') return event;
+                  const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, input);
+                  legacy = [];
+                  return finished;
+                },
+                event,
+                report,
+                'event',
+              );
+              if (out.type === 'RUN_FINISHED' && missing.length > 0 && !stopsForInterrupts(out)) held = true;
+              else subscriber.next(out);
+            },
+            error: (error: unknown) => subscriber.error(error),
+            complete: () => {
+              if (held && after && !closed) forward(after.turn, undefined, true);
+              else subscriber.complete();
+            },
+          }),
+        );
       }
     });
   };
@@ -490,6 +522,9 @@ function checkPrefixes(backends: readonly InterruptBackend[]): void {
     }
   }
 }
+
+/** The run input as the backends' agents read it; `messagesAfterResume`: a message sent with it must run after it (see {@link CommandAnswer.messagesAfterResume}). */
+type Translated = { input: RunAgentInput; messagesAfterResume?: boolean };
 
 /** A resume after the backends' checks: the input to run, or why it is refused. */
 type Checked = { input: RunAgentInput } | { refused: Refusal };
