@@ -93,7 +93,8 @@ const OWN_ID_PREFIX = 'own::';
  * `withNormalizedInterrupts`.
  *
  * @example
- * const agent = new LangGraphAgent({ deploymentUrl, graphId }).use(normalizeInterrupts());
+ * const agent = new HttpAgent({ url }).use(normalizeInterrupts());
+ * // LangGraph (its answers are checked against the thread): withNormalizedInterrupts(new LangGraphAgent({...}))
  */
 export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): NormalizeInterruptsMiddleware {
   const report: Report = (problem, event) => {
