@@ -60,3 +60,6 @@ export type {
   UserQuestionResume,
 } from './protocol';
 export type { InterruptLocale } from './i18n/locale';
+
+// The package's debug messages (off by default): what happens in normal use, e.g. an interrupt expiring
+export { setInterruptsDebug } from './log';

@@ -12,7 +12,7 @@ import { withHitlRoute } from './langchain-hitl-agent';
 import { serveGraphs } from './langgraph-server';
 import { openDemoStorage } from './storage';
 import { createInboxHandler } from '../../src/runner';
-import { normalizeInterrupts } from '../../src/runtime';
+import { withNormalizedInterrupts } from '../../src/runtime';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
 import type { TimePickerToolOptions } from '../../src/mastra';
 
@@ -173,7 +173,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const agents = graphs
     ? {
         ...createDemoAgents(mastra),
-        langgraph: new LangGraphAgent({ deploymentUrl: graphs.url, graphId: DEMO_GRAPH_ID }).use(normalizeInterrupts()),
+        // Kept next to the agent on every request's clone, so answers are checked against the
+        // thread's open interrupts even when CopilotRuntime adds middlewares (A2UI, MCP apps, memory).
+        langgraph: withNormalizedInterrupts(new LangGraphAgent({ deploymentUrl: graphs.url, graphId: DEMO_GRAPH_ID })),
       }
     : createDemoAgents(mastra);
   progress(`Starting the CopilotKit runtime and the web server on ${DEMO_HOST}…`);

@@ -84,8 +84,11 @@ export function langGraphAnswer(langGraphId: string, status: string, payload: un
   return {
     key: langGraphId,
     value: status === 'cancelled' ? { [LANGGRAPH_CANCELLED_KEY]: true, interrupt_id: langGraphId } : (payload ?? null),
-    // The bridge lets any `resume` left beside the command win over it, and LangGraph would hand
-    // those entries to the nodes: an entry that is not LangGraph's is nobody's here.
+    // One resume entry whose payload is the map: the bridge hands it to LangGraph unchanged. An
+    // entry beside it would make the bridge wrap them all in a value no node reads.
     exclusive: 'LangGraph',
+    asResumeEntry: true,
+    // A run that resumes is a Command, which takes no input: a chat message sent with it runs next.
+    messagesAfterResume: true,
   };
 }

@@ -76,10 +76,25 @@ export interface CommandAnswer {
   /** Sent as `command.resume` itself, not in a map, when it is the resume's only answer (the legacy way). */
   alone?: boolean;
   /**
-   * Names an agent that reads only the command (`'LangGraph'`: its bridge lets any `resume` left
-   * beside the command win over it): answers left in `resume` beside this one are dropped, reported.
+   * Names an agent that reads only these answers (`'LangGraph'`: its bridge turns a `resume` of
+   * several entries into a value no node reads): answers left in `resume` beside this one are
+   * dropped, reported.
    */
   exclusive?: string;
+  /**
+   * The answers go to the agent as the payload of the run's one `resume` entry (`status:
+   * 'resolved'`, under the first answer's key), not in `forwardedProps.command`: @ag-ui/langgraph
+   * hands a lone resolved entry's payload to LangGraph unchanged, as `Command({resume})`, the way
+   * it wants resumes now (it calls `forwardedProps.command.resume` deprecated).
+   */
+  asResumeEntry?: boolean;
+  /**
+   * The agent takes no new message with a resume (a LangGraph resume is a `Command`, and a run
+   * with a Command ignores its input): a message the chat sent with the answers (a steer-away's)
+   * that the agent's messages lack once the resume ran is run next, as a turn of its own, in the
+   * same AG-UI run.
+   */
+  messagesAfterResume?: boolean;
   /** The `on_interrupt` event value sent back as `command.interruptEvent` (the first answer's that has one). */
   interruptEvent?: { value: unknown };
 }
@@ -88,7 +103,7 @@ export interface CommandAnswer {
 export interface Translation {
   /** Entries that stay in `resume` (AG-UI's own resume), rewritten as the agent reads them. */
   resume?: unknown[];
-  /** Answers that go in `forwardedProps.command`. */
+  /** Answers that go in one map: in `forwardedProps.command`, or in one `resume` entry (see {@link CommandAnswer.asResumeEntry}). */
   command?: CommandAnswer[];
 }
 

@@ -1,5 +1,5 @@
 import type { InterruptHistory } from '../history';
-import { LOG } from '../log';
+import { LOG, debugLog } from '../log';
 import { createListeners } from '../listeners';
 import {
   InterruptSession,
@@ -586,7 +586,8 @@ export class InterruptController<View = unknown> {
   expire(interrupt: UnwrappedInterrupt): void {
     const card = this.#cards.get(interrupt.id);
     if (!card || this.session.get(card.key)?.phase !== 'open') return;
-    console.warn(`${LOG} Interrupt "${interrupt.id}" expired at ${interrupt.expiresAt}; the agent gets "cancelled" with the next run.`);
+    // Normal, and shown on the card: a debug message only (setInterruptsDebug).
+    debugLog(`Interrupt "${interrupt.id}" expired at ${interrupt.expiresAt}; the agent gets "cancelled" with the next run.`);
     this.#dispatch(this.session.expired(card.key), [card.key]);
   }
 

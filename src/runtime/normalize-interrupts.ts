@@ -1,5 +1,5 @@
-import type { AbstractAgent, BaseEvent, CustomEvent, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
-import { Observable, type Subscriber } from 'rxjs';
+import type { AbstractAgent, BaseEvent, CustomEvent, Message, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
+import { Observable, Subscription, type Subscriber } from 'rxjs';
 import { BUILT_IN_BACKENDS } from '../backends';
 import type { InterruptBackend, RaiseEvent, Refusal } from '../backends/types';
 import { backendSet, reporter, safely } from './backend-set';
@@ -8,6 +8,7 @@ import { normalizeRunFinished } from './raise';
 import { resolveSecret } from './signed-ids';
 import { translateResume } from './translate-resume';
 import { verifyResume } from './verify-resume';
+import { keepWaiting, stopsForInterrupts, trailingUserMessages, withoutResume } from './messages-after-resume';
 
 /** The CUSTOM event name of the legacy interrupt channel. */
 export const LEGACY_INTERRUPT_EVENT = 'on_interrupt';
@@ -75,7 +76,8 @@ export function backendsOf(middleware: unknown): readonly InterruptBackend[] {
  * `withNormalizedInterrupts`.
  *
  * @example
- * const agent = new LangGraphAgent({ deploymentUrl, graphId }).use(normalizeInterrupts());
+ * const agent = new HttpAgent({ url }).use(normalizeInterrupts());
+ * // LangGraph (its answers are checked against the thread): withNormalizedInterrupts(new LangGraphAgent({...}))
  */
 export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): NormalizeInterruptsMiddleware {
   // Resolved now, so a production server without a secret fails at startup, not on a user's answer.
@@ -135,7 +137,8 @@ function refuse(subscriber: Subscriber<BaseEvent>, refusal: Refusal, received: R
 
 /**
  * Runs the agent on the checked input with its answers translated, and passes its events on, each
- * RUN_FINISHED normalized (with the legacy `on_interrupt` events seen since the run started).
+ * RUN_FINISHED normalized (with the legacy `on_interrupt` events seen since the run started). A
+ * message the chat sent with answers its agent takes no message with runs next, as its own turn.
  */
 function followRun(
   checked: RunAgentInput,
@@ -143,23 +146,52 @@ function followRun(
   subscriber: Subscriber<BaseEvent>,
   wiring: CheckWiring,
 ): { unsubscribe(): void } {
-  const nextInput = safely(() => translateResume(checked, wiring.backends, wiring.report), checked, wiring.report, 'resume');
-  // Per run of this one request: the legacy events seen since RUN_STARTED.
-  let legacy: RaiseEvent[] = [];
-  const normalize = (event: BaseEvent): BaseEvent => {
-    if (event.type === 'RUN_STARTED' || event.type === 'RUN_ERROR') legacy = [];
-    if (event.type === 'CUSTOM' && (event as CustomEvent).name === LEGACY_INTERRUPT_EVENT) {
-      const { value, rawEvent } = event as CustomEvent;
-      legacy.push({ value, rawEvent, index: legacy.length });
-    }
-    if (event.type !== 'RUN_FINISHED') return event;
-    const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, checked, wiring);
-    legacy = [];
-    return finished;
-  };
-  return next.run(nextInput).subscribe({
-    next: (event) => subscriber.next(safely(() => normalize(event), event, wiring.report, 'event')),
-    error: (error: unknown) => subscriber.error(error),
-    complete: () => subscriber.complete(),
-  });
+  const translated = safely(() => translateResume(checked, wiring.backends, wiring.report), { input: checked }, wiring.report, 'resume');
+  const waiting = translated.messagesAfterResume ? trailingUserMessages(checked) : [];
+  // The agent's runs for this request: the resume's, and the turn of a message sent with it.
+  const runs = new Subscription();
+  forward(translated.input, waiting.length > 0 ? { waiting, turn: withoutResume(checked) } : undefined, false);
+  return runs;
+
+  /**
+   * Runs `runInput` and passes its events on. With `after`: the messages `waiting` that the
+   * agent's snapshot still lacks stay in it for the chat and, unless the agent stopped for
+   * interrupts again, run next (`turn`) as part of this run: its RUN_FINISHED is held and the
+   * turn's RUN_STARTED dropped.
+   */
+  function forward(runInput: RunAgentInput, after: { waiting: Message[]; turn: RunAgentInput } | undefined, continues: boolean) {
+    // Per run: the legacy events seen since RUN_STARTED.
+    let legacy: RaiseEvent[] = [];
+    let missing: Message[] = [];
+    let held = false;
+    const normalize = (event: BaseEvent): BaseEvent => {
+      if (event.type === 'RUN_STARTED' || event.type === 'RUN_ERROR') legacy = [];
+      if (event.type === 'CUSTOM' && (event as CustomEvent).name === LEGACY_INTERRUPT_EVENT) {
+        const { value, rawEvent } = event as CustomEvent;
+        legacy.push({ value, rawEvent, index: legacy.length });
+      }
+      if (event.type !== 'RUN_FINISHED') return event;
+      const finished = normalizeRunFinished(event as RunFinishedEvent, legacy, checked, wiring);
+      legacy = [];
+      return finished;
+    };
+    runs.add(
+      next.run(runInput).subscribe({
+        next(received) {
+          if (continues && received.type === 'RUN_STARTED') return;
+          let event = received;
+          // The last snapshot says which of the waiting messages the agent took.
+          if (after && received.type === 'MESSAGES_SNAPSHOT') ({ event, missing } = keepWaiting(received, after.waiting));
+          const out = safely(() => normalize(event), event, wiring.report, 'event');
+          if (out.type === 'RUN_FINISHED' && missing.length > 0 && !stopsForInterrupts(out)) held = true;
+          else subscriber.next(out);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          if (held && after && !runs.closed) forward(after.turn, undefined, true);
+          else subscriber.complete();
+        },
+      }),
+    );
+  }
 }

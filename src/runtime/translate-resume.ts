@@ -48,11 +48,11 @@ export function groupAnswers(resume: readonly unknown[], backends: BackendSet): 
  * resume map, a legacy agent's `{resume, interruptEvent}`). A client that already speaks the
  * legacy way (its own `forwardedProps.command`) is left alone.
  */
-export function translateResume(input: RunAgentInput, backends: BackendSet, report: Report): RunAgentInput {
+export function translateResume(input: RunAgentInput, backends: BackendSet, report: Report): Translated {
   const resume = (input as { resume?: unknown }).resume;
-  if (!Array.isArray(resume) || resume.length === 0) return input;
+  if (!Array.isArray(resume) || resume.length === 0) return { input };
   const forwarded = isRecord(input.forwardedProps) ? input.forwardedProps : {};
-  if (isRecord(forwarded.command)) return input;
+  if (isRecord(forwarded.command)) return { input };
 
   const { rest, groups, changed } = groupAnswers(resume, backends);
   const command: CommandAnswer[] = [];
@@ -61,7 +61,7 @@ export function translateResume(input: RunAgentInput, backends: BackendSet, repo
     rest.push(...(translated.resume ?? []));
     command.push(...(translated.command ?? []));
   }
-  if (command.length === 0) return changed ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input;
+  if (command.length === 0) return { input: changed ? ({ ...input, resume: rest } as unknown as RunAgentInput) : input };
 
   const exclusive = command.find((answer) => answer.exclusive)?.exclusive;
   if (exclusive && rest.length > 0) {
@@ -69,11 +69,21 @@ export function translateResume(input: RunAgentInput, backends: BackendSet, repo
     report(`${rest.length} resume entr${rest.length === 1 ? 'y does' : 'ies do'} not belong to this ${exclusive} run; dropped.`, rest);
     rest.length = 0;
   }
-  const translated: Json = { ...input, forwardedProps: { ...forwarded, command: commandOf(command) } };
+  const messagesAfterResume = command.some((answer) => answer.messagesAfterResume);
+  const out = commandOf(command);
+  if (command.some((answer) => answer.asResumeEntry)) {
+    // The map as the payload of the one entry (LangGraph's bridge makes it `Command({resume})` as it is).
+    const entry = { interruptId: command[0].key, status: 'resolved', payload: out.resume };
+    return { input: { ...input, resume: [entry] } as unknown as RunAgentInput, messagesAfterResume };
+  }
+  const translated: Json = { ...input, forwardedProps: { ...forwarded, command: out } };
   if (rest.length > 0) translated.resume = rest;
   else delete translated.resume;
-  return translated as unknown as RunAgentInput;
+  return { input: translated as unknown as RunAgentInput, messagesAfterResume };
 }
+
+/** The run input as the backends' agents read it; `messagesAfterResume`: a message sent with it must run after it (see {@link CommandAnswer.messagesAfterResume}). */
+export type Translated = { input: RunAgentInput; messagesAfterResume?: boolean };
 
 /**
  * The `forwardedProps.command` the answers make: a lone answer that asks for it as `resume` itself

@@ -13,7 +13,7 @@ let errors: unknown[][] = [];
 beforeEach(() => {
   errors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args));
-  // An expired card warns (by design); that is not what these tests check.
+  // CopilotKit's own warnings in jsdom (no layout) are not what these tests check.
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 afterEach(() => vi.restoreAllMocks());

@@ -16,6 +16,7 @@ import {
   type ScriptStep,
 } from '../helpers/scripted-agent';
 import { makeTestCard, renderChat, sendMessage } from './harness';
+import { setInterruptsDebug } from '../../src';
 
 type Input = Parameters<typeof runStarted>[0];
 const reply = (input: Input, n: number, text = 'Carrying on.'): ScriptStep[] => [
@@ -166,9 +167,10 @@ describe('failure paths', () => {
     streaming.open();
   });
 
-  it('shows an expired interrupt read-only as Expired and answers it cancelled with the next message the user sends', async () => {
+  it('shows an expired interrupt read-only as Expired, silently, and answers it cancelled with the next message the user sends', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const warn = vi.spyOn(console, 'warn');
+    const debug = vi.spyOn(console, 'debug');
     const expired = { ...approvalInterrupt, id: 'int-expired', expiresAt: new Date(Date.now() - 60_000).toISOString() };
     const agent = new ScriptedAgent((input, n) =>
       n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(expired))] : reply(input, n, 'Sure, what next?'),
@@ -178,7 +180,11 @@ describe('failure paths', () => {
     const card = await screen.findByTestId('approval-readonly');
     await waitFor(() => expect(card).toHaveAttribute('data-status', 'expired'));
     expect(within(card).getByRole('button', { name: 'Answer approval' })).toBeDisabled();
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('expired'));
+    // Expiry is normal and the card says it: nothing in the console unless the app asks for debug messages.
+    // (jsdom has no layout, so CopilotKit's own scroll warning is not about this.)
+    const ours = (spy: typeof warn) => spy.mock.calls.flat().filter((arg) => String(arg).includes('copilotkit-interrupts'));
+    expect(ours(warn)).toEqual([]);
+    expect(ours(debug)).toEqual([]);
 
     await sendMessage('Never mind, something else');
     expect(await screen.findByText('Sure, what next?')).toBeInTheDocument();
@@ -186,6 +192,23 @@ describe('failure paths', () => {
     // AG-UI 1.0: an expired interrupt is answered `cancelled`, so the agent is never left suspended.
     expect(agent.runs[1].resume).toEqual([{ interruptId: 'int-expired', status: 'cancelled' }]);
     expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired');
+  });
+
+  it('given debug messages turned on, tells the app when an interrupt expires, and nothing once they are off again', async () => {
+    const messages: string[] = [];
+    setInterruptsDebug((message) => void messages.push(message));
+    try {
+      const expired = { ...approvalInterrupt, id: 'int-expired-debug', expiresAt: new Date(Date.now() - 60_000).toISOString() };
+      const agent = new ScriptedAgent((input, n) =>
+        n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(expired))] : reply(input, n, 'Sure, what next?'),
+      );
+      renderChat({ agent, config: { resolveDelayMs: 0, renderers: { 'aidev:tool_approval': makeTestCard('approval') } } });
+      await sendMessage('Review it');
+      await waitFor(() => expect(screen.getByTestId('approval-readonly')).toHaveAttribute('data-status', 'expired'));
+      expect(messages).toEqual([expect.stringMatching(/^\[copilotkit-interrupts\] Interrupt "int-expired-debug" expired at /)]);
+    } finally {
+      setInterruptsDebug(false);
+    }
   });
 
   it('sends the answer of the open interrupt with cancelled for its expired sibling', async () => {

@@ -101,7 +101,7 @@ export function fromHitlRequest(langGraphId: string, value: unknown, extra: Json
     const allowed = HITL_DECISIONS.map(([type]) => type).filter((type) => decisions.includes(type));
     if (allowed.length === 0) return { problem: `${what}'s allowedDecisions for ${preview(name)} allows no decision.` };
     const argsSchema = objectOrJson(config.argsSchema);
-    const message = nonEmptyText(request.description);
+    const message = readableDescription(request.description, name, request.args);
     interrupts.push({
       id: langGraphHitlId(langGraphId, { index, count: actionRequests.length, name, allowed }),
       reason: InterruptReason.AIDevToolApproval,
@@ -122,4 +122,21 @@ export function fromHitlRequest(langGraphId: string, value: unknown, extra: Json
     });
   }
   return { interrupts };
+}
+
+/**
+ * The card's title from an action request's description. Without a `description` of its own, the
+ * middleware writes `<descriptionPrefix>\n\nTool: <name>\nArgs: <the arguments as JSON>`: the
+ * card shows the tool and its arguments itself, so the title is the prefix alone, never raw JSON.
+ */
+function readableDescription(description: unknown, name: string, args: Json): string | undefined {
+  const text = nonEmptyText(description);
+  if (!text) return undefined;
+  let generated: string | undefined;
+  try {
+    generated = `\n\nTool: ${name}\nArgs: ${JSON.stringify(args, null, 2)}`;
+  } catch {
+    generated = undefined;
+  }
+  return generated && text.endsWith(generated) ? nonEmptyText(text.slice(0, -generated.length).trim()) : text;
 }

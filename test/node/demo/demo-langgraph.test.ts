@@ -1,5 +1,5 @@
 import { HttpAgent, type BaseEvent } from '@ag-ui/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../../demo/server';
 import { DEMO_QUESTIONS } from '../../../demo/server/scripted-model';
 import { unwrapInterrupt } from '../../../src/unwrap';
@@ -112,6 +112,29 @@ describe('demo server: the LangGraph agent', () => {
     expect(lastText(agent)).toBe(
       'Done. tag_release: Tagged v2.0.1. | send_email: Sent "v2.0.0 is out" to team@example.com. | delete_branch: Deleted the branch release-candidate.',
     );
+  });
+
+  it('given a page whose provider has an A2UI catalog (CopilotRuntime then adds its A2UI middleware), answers are still checked: no "unchecked" warning, and one sent again reaches no node', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const a2ui = { forwardedProps: { a2uiCatalogAvailable: true } };
+      const agent = newAgent();
+      agent.addMessage({ id: `u-${++threads}`, role: 'user', content: 'Ask me a few questions about my project.' });
+      const first = await run(agent, a2ui);
+      const card = unwrapInterrupt(((first.find((e) => e.type === 'RUN_FINISHED') as any).outcome.interrupts as any[])[0]);
+      const answers = [
+        { question: DEMO_QUESTIONS[0].question, answer: [{ label: 'Web app', description: 'A browser front end with an API' }] },
+      ];
+      const resume = [{ interruptId: card.id, status: 'resolved', payload: { answers } }];
+      await run(agent, { ...a2ui, resume });
+      const replies = agent.messages.filter((m) => m.role === 'assistant' && m.content).length;
+      // The same answer again (a second tab): the graph's question is no longer open, so no node takes it.
+      await run(agent, { ...a2ui, resume });
+      expect(agent.messages.filter((m) => m.role === 'assistant' && m.content)).toHaveLength(replies);
+      expect(warn.mock.calls.flat().filter((arg) => String(arg).includes('unchecked'))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('answers anything else in plain text, without a card', async () => {

@@ -108,6 +108,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'RendererMap',
     'RendererRegistry',
     'RunFinishedOutcome',
+    'setInterruptsDebug',
     'TimePickerPayload',
     'TimeSlot',
     'ToolApprovalResume',

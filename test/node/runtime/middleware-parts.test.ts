@@ -212,9 +212,9 @@ describe('translateResume: each answer in the form its agent reads', () => {
 
   it('leaves a client that speaks the legacy way alone, and passes entries nobody translates unchanged', () => {
     const legacyWay = input({ resume: [{ interruptId: 'mastra::r::c' }], forwardedProps: { command: { resume: 1 } } });
-    expect(translateResume(legacyWay, backends, () => {})).toBe(legacyWay);
+    expect(translateResume(legacyWay, backends, () => {}).input).toBe(legacyWay);
     const plain = input({ resume: [{ interruptId: 'call_1', status: 'resolved' }] });
-    expect(translateResume(plain, backends, () => {})).toBe(plain);
+    expect(translateResume(plain, backends, () => {}).input).toBe(plain);
   });
 });
 
