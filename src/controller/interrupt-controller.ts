@@ -35,6 +35,8 @@ export interface ControlledAgent {
   subscribe(subscriber: RunSubscriber): { unsubscribe(): void };
   /** AG-UI's `runAgent`: the controller adds the answers owed to a run the chat starts. */
   runAgent?(params?: AgentRunParams, subscriber?: unknown): Promise<unknown>;
+  /** AG-UI's `connectAgent`: the chat replays the thread's runs through it. */
+  connectAgent?(params?: unknown, subscriber?: unknown): Promise<unknown>;
 }
 
 /** What CopilotKit passes to an agent's `runAgent`, as far as the controller reads and adds to it. */
@@ -47,7 +49,7 @@ type RaisedInterrupt = { id?: unknown; expiresAt?: unknown };
 
 /** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
 interface RunSubscriber {
-  onRunStartedEvent?(params: { event?: { input?: RunInput & { messages?: ReadonlyArray<{ role?: string }> } } }): unknown;
+  onRunStartedEvent?(params: { event?: { input?: RunInput & { messages?: ReadonlyArray<{ role?: string }> } }; input?: RunInput }): unknown;
   onRunFinishedEvent?(params: { outcome?: string; interrupts?: RaisedInterrupt[]; input?: RunInput; messages?: RunMessages }): unknown;
   onCustomEvent?(params: { event?: { name?: string; value?: unknown }; input?: RunInput; messages?: RunMessages }): unknown;
   onRunInitialized?(params: { input?: RunInput }): unknown;
@@ -250,8 +252,10 @@ export class InterruptController<View = unknown> {
       // A run whose stored input answers the open set: the thread's replay on connect (another
       // device, a new browser, cleared storage), or a run another device started. Its answers are
       // the record; a run this tab started carries its own batch and is left to it.
-      onRunStartedEvent: ({ event }) => {
+      onRunStartedEvent: ({ event, input: stream }) => {
         const input = event?.input;
+        // The run as the server keeps it: in a thread's replay, the run the stream shows now.
+        if (stream && typeof input?.runId === 'string') this.#runIds.set(stream, input.runId);
         if (!Array.isArray(input?.resume) || input.resume.length === 0) return;
         const resume = input.resume.filter((r): r is ResumeEntry => typeof r?.interruptId === 'string');
         const withChat = !!input.messages?.some((m) => m.role === 'user');
@@ -279,7 +283,7 @@ export class InterruptController<View = unknown> {
           if (!carrying && this.session.openSet.length) this.#dispatch(this.session.otherRunStarted());
           return;
         }
-        this.#raisedBy(input?.runId, interrupts, messages);
+        this.#raisedBy(this.#runOf(input), interrupts, messages);
       },
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
@@ -303,7 +307,7 @@ export class InterruptController<View = unknown> {
           // Another device's answer refused as changed (live, or in the thread's replay): the
           // requests the refusal carries, signed by the server, are the thread's open set now.
           if (event?.code === ResumeRefusal.Changed && Array.isArray(event.interrupts) && event.interrupts.length > 0) {
-            this.#raisedBy(input?.runId, event.interrupts as RaisedInterrupt[], messages);
+            this.#raisedBy(this.#runOf(input), event.interrupts as RaisedInterrupt[], messages);
           }
           return;
         }
@@ -345,10 +349,13 @@ export class InterruptController<View = unknown> {
       },
     });
     const unpatch = this.#carryAnswersInChatRuns(agent);
+    const unwatch = this.#watchReplays(agent);
     // Answers whose send an unmount cancelled go out now.
     this.#dispatch(this.session.attached());
     return () => {
       unpatch();
+      unwatch();
+      this.session.replayEnded();
       subscription.unsubscribe();
       errors?.unsubscribe();
       for (const cancel of this.#scheduled.values()) cancel();
@@ -448,6 +455,40 @@ export class InterruptController<View = unknown> {
   #followThread() {
     const threadId = this.#agent?.threadId;
     if (threadId && threadId !== this.session.threadId) this.#dispatch(this.session.threadSwitched(threadId));
+  }
+
+  /** The run ids the server gave the runs a stream shows (its RUN_STARTED's input), by the stream's input. */
+  #runIds = new WeakMap<object, string>();
+
+  /**
+   * The run a stop belongs to. In a thread's replay the stream is the connect's, whose own run id
+   * is new on every connect: the stop belongs to the run the replay is showing, which is the run
+   * it stopped in when it happened, so a stop seen again keeps its key (and its card, its record).
+   */
+  #runOf(input: RunInput | undefined): string | undefined {
+    return (input && this.#runIds.get(input)) ?? input?.runId;
+  }
+
+  /**
+   * A connect replays the thread's runs from its start: the session is told before the first
+   * event and after the last, so the stops it has already seen are known again, not raised anew.
+   * Returns the function that takes the wrapper off.
+   */
+  #watchReplays(agent: ControlledAgent): () => void {
+    const connectAgent = agent.connectAgent;
+    if (typeof connectAgent !== 'function') return () => undefined;
+    const own = Object.prototype.hasOwnProperty.call(agent, 'connectAgent');
+    const replaying = (params?: unknown, subscriber?: unknown): Promise<unknown> => {
+      this.#followThread();
+      this.session.replayStarted();
+      return connectAgent.call(agent, params, subscriber).finally(() => this.session.replayEnded());
+    };
+    agent.connectAgent = replaying;
+    return () => {
+      if (agent.connectAgent !== replaying) return;
+      if (own) agent.connectAgent = connectAgent;
+      else delete agent.connectAgent;
+    };
   }
 
   /** The carrier, if `input` is the run carrying the batch on its way. */
