@@ -216,6 +216,8 @@ export class InterruptSession {
   #raises = new Map<string, number>();
   /** While the chat replays a thread: the stops of each run counted again from the thread's start. */
   #replay?: Map<string, number>;
+  /** The interrupts the current replay raised first: what settles them there may be this device's own past answer. */
+  #replayed = new Set<string>();
   /** The open sets of the threads the chat left, kept with their thread until it shows them again. */
   #parked = new Map<string, InterruptKey[]>();
   /** The chat left a thread with an open set and the agent has not stopped since. */
@@ -336,6 +338,7 @@ export class InterruptSession {
       if (this.#entries.has(keyOf(key))) continue;
       const interrupt = interrupts[n];
       const recordId = this.#recordId(key, recorded);
+      if (replay) this.#replayed.add(keyOf(key));
       this.#entries.set(keyOf(key), { key, phase: 'open', expiresAt: interrupt.expiresAt, recordId, legacyEvent: interrupt.legacyEvent });
     }
     this.#open = keys;
@@ -363,7 +366,13 @@ export class InterruptSession {
   replayStarted(): SessionDecision[] {
     this.replayEnded();
     this.#replay = new Map();
+    this.#replayed.clear();
     return [NOTHING];
+  }
+
+  /** Between {@link replayStarted} and {@link replayEnded}: the runs the chat sees are the thread's, replayed. */
+  get replaying(): boolean {
+    return this.#replay !== undefined;
   }
 
   /** The replay is over: later stops of a run count on from the most either count reached. */
@@ -525,6 +534,9 @@ export class InterruptSession {
         cancelSent: true,
         phase: answer.status === 'resolved' ? 'resolved' : expired ? 'expired' : 'cancelled',
         dismissed: answer.status === 'cancelled' && !expired && withChat && !!given,
+        // This device held it open (or its answer unsent) before the thread was read: the answer
+        // is another device's. One the replay itself raised may have been answered here, before a reload.
+        ...(given && !this.#replayed.has(keyOf(entry.key)) && { elsewhere: true }),
         ...(entry.refused && { phase: 'failed' }),
       });
       settled.push(entry.key);
