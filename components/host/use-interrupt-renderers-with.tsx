@@ -17,6 +17,7 @@ import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type Interrup
 import { displacedRenderer, useEchoRegistration, type CustomMessageRendererHost } from '../../hooks/use-echo-registration';
 import { watchSharedInterruptSlot } from './shared-slot-warning';
 import { useWaitingNotice } from '../../hooks/use-waiting-notice';
+import { useThreadRefresh } from '../../hooks/use-thread-refresh';
 
 const DEFAULT_AGENT_ID = 'default';
 
@@ -114,6 +115,7 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
   }
   useEchoRegistration(messages, agentId, Echo, renderInChat);
   useWaitingNotice(controller, config.waitingNotice, view.locale, view.labels);
+  useThreadRefresh(controller);
   // For `withInterruptEcho` (v1 UI), which finds this controller by CopilotKit instance and agent.
   useLayoutEffect(() => controllerRegistry.set(copilotkit, agentId, controller), [copilotkit, agentId, controller]);
 

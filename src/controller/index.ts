@@ -7,3 +7,4 @@ export {
 } from './interrupt-controller';
 export { controllerRegistry } from './controller-registry';
 export { afterPaint } from './after-paint';
+export { threadChanged, onThreadChanged } from './thread-changes';

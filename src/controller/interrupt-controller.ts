@@ -18,6 +18,7 @@ import { ResumeRefusal } from '../protocol/constants';
 import { afterPaint } from './after-paint';
 import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
 import { carriesBatch } from './resume-batch';
+import { onThreadChanged } from './thread-changes';
 import { toResumeRecord } from './resume-record';
 
 /** CopilotKit's `resolve` / `cancel` from the `useInterrupt` render props. */
@@ -32,9 +33,13 @@ export interface ControlledAgent {
   threadId: string;
   messages: ReadonlyArray<{ id: string; role?: string }>;
   pendingInterrupts: Array<{ id: string }>;
+  /** AG-UI's: a run (or a connect) is streaming into the agent. */
+  isRunning?: boolean;
   subscribe(subscriber: RunSubscriber): { unsubscribe(): void };
   /** AG-UI's `runAgent`: the controller adds the answers owed to a run the chat starts. */
   runAgent?(params?: AgentRunParams, subscriber?: unknown): Promise<unknown>;
+  /** AG-UI's `connectAgent`: the chat replays the thread's runs through it. */
+  connectAgent?(params?: unknown, subscriber?: unknown): Promise<unknown>;
 }
 
 /** What CopilotKit passes to an agent's `runAgent`, as far as the controller reads and adds to it. */
@@ -47,7 +52,7 @@ type RaisedInterrupt = { id?: unknown; expiresAt?: unknown };
 
 /** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
 interface RunSubscriber {
-  onRunStartedEvent?(params: { event?: { input?: RunInput & { messages?: ReadonlyArray<{ role?: string }> } } }): unknown;
+  onRunStartedEvent?(params: { event?: { input?: RunInput & { messages?: ReadonlyArray<{ role?: string }> } }; input?: RunInput }): unknown;
   onRunFinishedEvent?(params: { outcome?: string; interrupts?: RaisedInterrupt[]; input?: RunInput; messages?: RunMessages }): unknown;
   onCustomEvent?(params: { event?: { name?: string; value?: unknown }; input?: RunInput; messages?: RunMessages }): unknown;
   onRunInitialized?(params: { input?: RunInput }): unknown;
@@ -55,7 +60,7 @@ interface RunSubscriber {
     event?: { message?: unknown; code?: unknown; answers?: unknown; interrupts?: unknown };
     input?: RunInput;
     messages?: RunMessages;
-  }): unknown;
+  }): { stopPropagation?: boolean } | void;
   onRunFailed?(params: { error?: unknown; input?: RunInput }): unknown;
   onRunFinalized?(params: { input?: RunInput }): unknown;
 }
@@ -68,6 +73,8 @@ export interface ControlledCopilotKit {
     runId?: string;
     forwardedProps?: Record<string, unknown>;
   }): Promise<unknown>;
+  /** CopilotKit's connect: reads the thread again (its runs replayed) into the agent. */
+  connectAgent?(params: { agent: ControlledAgent }): Promise<unknown>;
   /**
    * CopilotKit's own events: a run the agent refused to start is only reported here, and a run or
    * connect is announced here before the agent checks its pending interrupts.
@@ -250,8 +257,10 @@ export class InterruptController<View = unknown> {
       // A run whose stored input answers the open set: the thread's replay on connect (another
       // device, a new browser, cleared storage), or a run another device started. Its answers are
       // the record; a run this tab started carries its own batch and is left to it.
-      onRunStartedEvent: ({ event }) => {
+      onRunStartedEvent: ({ event, input: stream }) => {
         const input = event?.input;
+        // The run as the server keeps it: in a thread's replay, the run the stream shows now.
+        if (stream && typeof input?.runId === 'string') this.#runIds.set(stream, input.runId);
         if (!Array.isArray(input?.resume) || input.resume.length === 0) return;
         const resume = input.resume.filter((r): r is ResumeEntry => typeof r?.interruptId === 'string');
         const withChat = !!input.messages?.some((m) => m.role === 'user');
@@ -279,7 +288,7 @@ export class InterruptController<View = unknown> {
           if (!carrying && this.session.openSet.length) this.#dispatch(this.session.otherRunStarted());
           return;
         }
-        this.#raisedBy(input?.runId, interrupts, messages);
+        this.#raisedBy(this.#runOf(input), interrupts, messages);
       },
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
@@ -293,19 +302,24 @@ export class InterruptController<View = unknown> {
       onRunInitialized: ({ input }) => {
         const carrier = this.#carrier;
         if (carrier && !carrier.run && carriesBatch(carried(carrier.batch), input)) carrier.run = input;
-        else if (input && !carrier?.run) this.#dispatch(this.session.otherRunStarted());
+        // A replay of the thread is no other run: the set it shows is the one open here.
+        else if (input && !carrier?.run && !this.session.replaying) this.#dispatch(this.session.otherRunStarted());
       },
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
       // still streaming, say) before it starts the resume run, and that end is not the answer's.
       onRunErrorEvent: ({ event, input, messages }) => {
         const carrier = this.#carriedBy(input);
+        // Another device's answer came first: an expected end, which the card shows (with the
+        // answer that won). CopilotKit, whose subscriber comes after this one, would report it as a
+        // failed run (a console error); it is not one, so it stops here.
+        const expected = event?.code === ResumeRefusal.AlreadyAnswered ? { stopPropagation: true } : undefined;
         if (!carrier) {
           // Another device's answer refused as changed (live, or in the thread's replay): the
           // requests the refusal carries, signed by the server, are the thread's open set now.
           if (event?.code === ResumeRefusal.Changed && Array.isArray(event.interrupts) && event.interrupts.length > 0) {
-            this.#raisedBy(input?.runId, event.interrupts as RaisedInterrupt[], messages);
+            this.#raisedBy(this.#runOf(input), event.interrupts as RaisedInterrupt[], messages);
           }
-          return;
+          return expected;
         }
         carrier.failure = errorText(event?.message, 'The agent reported an error.');
         // A durable runner refused the answer: another device's came first, and it says which.
@@ -319,6 +333,7 @@ export class InterruptController<View = unknown> {
         if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
           carrier.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
         }
+        return expected;
       },
       onRunFailed: ({ error, input }) => {
         const carrier = this.#carriedBy(input);
@@ -345,10 +360,17 @@ export class InterruptController<View = unknown> {
       },
     });
     const unpatch = this.#carryAnswersInChatRuns(agent);
+    const unwatch = this.#watchReplays(agent);
+    const unlisten = onThreadChanged((threadId) => {
+      if (threadId === this.session.threadId) void this.refreshThread();
+    });
     // Answers whose send an unmount cancelled go out now.
     this.#dispatch(this.session.attached());
     return () => {
       unpatch();
+      unwatch();
+      unlisten();
+      this.session.replayEnded();
       subscription.unsubscribe();
       errors?.unsubscribe();
       for (const cancel of this.#scheduled.values()) cancel();
@@ -448,6 +470,77 @@ export class InterruptController<View = unknown> {
   #followThread() {
     const threadId = this.#agent?.threadId;
     if (threadId && threadId !== this.session.threadId) this.#dispatch(this.session.threadSwitched(threadId));
+  }
+
+  /** The run ids the server gave the runs a stream shows (its RUN_STARTED's input), by the stream's input. */
+  #runIds = new WeakMap<object, string>();
+
+  /**
+   * The run a stop belongs to. In a thread's replay the stream is the connect's, whose own run id
+   * is new on every connect: the stop belongs to the run the replay is showing, which is the run
+   * it stopped in when it happened, so a stop seen again keeps its key (and its card, its record).
+   */
+  #runOf(input: RunInput | undefined): string | undefined {
+    return (input && this.#runIds.get(input)) ?? input?.runId;
+  }
+
+  /**
+   * A connect replays the thread's runs from its start: the session is told before the first
+   * event and after the last, so the stops it has already seen are known again, not raised anew.
+   * Returns the function that takes the wrapper off.
+   */
+  #watchReplays(agent: ControlledAgent): () => void {
+    const connectAgent = agent.connectAgent;
+    if (typeof connectAgent !== 'function') return () => undefined;
+    const own = Object.prototype.hasOwnProperty.call(agent, 'connectAgent');
+    const replaying = (params?: unknown, subscriber?: unknown): Promise<unknown> => {
+      this.#followThread();
+      this.session.replayStarted();
+      return connectAgent.call(agent, params, subscriber).finally(() => this.session.replayEnded());
+    };
+    agent.connectAgent = replaying;
+    return () => {
+      if (agent.connectAgent !== replaying) return;
+      if (own) agent.connectAgent = connectAgent;
+      else delete agent.connectAgent;
+    };
+  }
+
+  #refreshing?: Promise<void>;
+
+  /**
+   * Reads the thread again from the server (CopilotKit's connect: the thread's runs replayed), so
+   * cards another device answered meanwhile turn read-only with the answer the agent received,
+   * marked as answered on another device. Call it when the thread may have changed elsewhere: the
+   * hook does on window focus and when the tab becomes visible, and {@link threadChanged} (the
+   * inbox's poll) does for the thread it names. Only a thread with cards waiting here is read: an
+   * answer of this tab on its way, or a run streaming, already shows the thread as it is.
+   */
+  refreshThread(): Promise<void> {
+    const agent = this.#agent;
+    const copilotkit = this.#copilotkit;
+    if (this.#refreshing) return this.#refreshing;
+    if (!agent || !copilotkit?.connectAgent || agent.isRunning || this.session.sending || this.session.away) return Promise.resolve();
+    if (!this.session.openSet.some((key) => this.session.get(key)?.phase === 'open' || this.session.get(key)?.phase === 'answered'))
+      return Promise.resolve();
+    // AG-UI's client refuses a connect while it holds pending interrupts; the replay lists the
+    // thread's again (none, if another device answered them).
+    const pending = agent.pendingInterrupts;
+    agent.pendingInterrupts = [];
+    const refreshing = copilotkit
+      .connectAgent({ agent })
+      .then(
+        () => undefined,
+        (error: unknown) => console.warn(`${LOG} Could not read thread "${agent.threadId}" again:`, error),
+      )
+      .finally(() => {
+        if (this.#refreshing === refreshing) this.#refreshing = undefined;
+        // A read that did not get through (CopilotKit reports it) leaves the set as it was.
+        const open = this.session.openSet.filter((key) => this.session.get(key)?.phase === 'open');
+        if (agent.pendingInterrupts.length === 0 && open.length > 0) agent.pendingInterrupts = pending;
+      });
+    this.#refreshing = refreshing;
+    return refreshing;
   }
 
   /** The carrier, if `input` is the run carrying the batch on its way. */

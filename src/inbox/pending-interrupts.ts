@@ -4,6 +4,8 @@
  * `subscribe`/`getSnapshot` directly.
  */
 
+import { threadChanged } from '../controller/thread-changes';
+
 /**
  * One interrupt as the inbox endpoint sends it (`createInboxHandler` in the runner entry): what a
  * list of waiting threads shows. The one wire shape both halves read.
@@ -106,6 +108,15 @@ export function groupByThread(interrupts: readonly PendingInterrupt[]): PendingT
     return { threadId, interrupts: sorted, oldestRaisedAt: sorted[0]!.raisedAt };
   });
   return threads.sort((a, b) => Date.parse(a.oldestRaisedAt) - Date.parse(b.oldestRaisedAt) || (a.threadId < b.threadId ? -1 : 1));
+}
+
+/** The threads whose waiting interrupts differ between two lists (a thread in one list only included). */
+function changedThreads(before: readonly PendingThread[], after: readonly PendingThread[]): string[] {
+  const sets = (threads: readonly PendingThread[]) =>
+    new Map(threads.map((t) => [t.threadId, t.interrupts.map((i) => i.interruptId).join('\n')]));
+  const was = sets(before);
+  const now = sets(after);
+  return [...new Set([...was.keys(), ...now.keys()])].filter((threadId) => was.get(threadId) !== now.get(threadId));
 }
 
 /**
@@ -229,7 +240,12 @@ export class PendingInterruptsSource {
         : null;
     if (error) this.warn(error);
     else this.warned = undefined;
-    this.publish({ threads: groupByThread(read), error, loading: false, checkedAt: new Date(now).toISOString() });
+    const before = this.snapshot;
+    const threads = groupByThread(read);
+    this.publish({ threads, error, loading: false, checkedAt: new Date(now).toISOString() });
+    // A thread whose waiting set changed since the last good check changed elsewhere (answered on
+    // another device, asked again): a chat showing it reads it again. The first check only lists.
+    if (before.checkedAt !== null) for (const threadId of changedThreads(before.threads, threads)) threadChanged(threadId);
   }
 
   private fail(error: string) {

@@ -191,6 +191,8 @@ const expiredBeforeSent = (key: InterruptKey) => `Not sent: interrupt "${key.id}
 const paintedAnswer = (entry: SessionInterrupt) => entry.phase === 'answered' && !!entry.painted;
 /** Owes the agent only a `cancelled` (expired or refused), not yet handed over. */
 const owesCancel = (entry: SessionInterrupt) => (entry.phase === 'expired' || !!entry.refused) && !entry.cancelSent;
+/** Needs nothing more from the user and owes the agent nothing: answered (or ended) for good. */
+const settled = (entry: SessionInterrupt) => entry.phase !== 'open' && entry.phase !== 'answered' && !owesCancel(entry);
 /** Needs nothing more from the user: goes with the set as it is. */
 const ready = (entry: SessionInterrupt) => paintedAnswer(entry) || entry.phase === 'expired' || !!entry.refused;
 const sameIds = (keys: readonly InterruptKey[], ids: readonly string[]) =>
@@ -212,6 +214,10 @@ export class InterruptSession {
   #attached = true;
   /** How many times each run of each thread has stopped for interrupts. */
   #raises = new Map<string, number>();
+  /** While the chat replays a thread: the stops of each run counted again from the thread's start. */
+  #replay?: Map<string, number>;
+  /** The interrupts the current replay raised first: what settles them there may be this device's own past answer. */
+  #replayed = new Set<string>();
   /** The open sets of the threads the chat left, kept with their thread until it shows them again. */
   #parked = new Map<string, InterruptKey[]>();
   /** The chat left a thread with an open set and the agent has not stopped since. */
@@ -300,6 +306,18 @@ export class InterruptSession {
    */
   raised(runId: string, interrupts: readonly RaisedInterrupt[], recorded: (id: string) => boolean = () => false): SessionDecision[] {
     const ids = interrupts.map((i) => i.id);
+    const run = this.#threadId + SEP + runId;
+    const replay = this.#replay;
+    if (replay) {
+      // A replay counts the stops of each run again from the thread's start, so each one it raises
+      // gets the key it had when it happened: a stop already settled here is that stop, seen again.
+      const raise = replay.get(run) ?? 0;
+      replay.set(run, raise + 1);
+      const keys = this.#keysOf(runId, raise, ids);
+      const parked = this.#parked.get(this.#threadId);
+      const known = keys.every((k) => this.#entries.has(keyOf(k)));
+      if (known && !(parked && sameIds(parked, ids)) && this.#entriesOf(keys).every(settled)) return [NOTHING];
+    }
     this.#away = false;
     if (this.#open.length && this.#open[0].runId === runId && sameIds(this.#open, ids)) return [NOTHING];
     this.#answerFirst = undefined;
@@ -311,29 +329,57 @@ export class InterruptSession {
       return this.#sendIfComplete(false);
     }
     const decisions = [...this.#supersede(), ...(parked ? this.#supersede(parked) : [])];
-    const run = this.#threadId + SEP + runId;
-    const raise = this.#raises.get(run) ?? 0;
-    this.#raises.set(run, raise + 1);
-    const keys: InterruptKey[] = [];
+    const raise = replay ? replay.get(run)! - 1 : (this.#raises.get(run) ?? 0);
+    if (!replay) this.#raises.set(run, raise + 1);
+    const keys = this.#keysOf(runId, raise, ids);
     const copies = new Map<string, number>();
-    for (const interrupt of interrupts) {
-      const copy = copies.get(interrupt.id) ?? 0;
-      copies.set(interrupt.id, copy + 1);
-      const key: InterruptKey = {
-        threadId: this.#threadId,
-        runId,
-        ...(raise > 0 && { raise }),
-        id: interrupt.id,
-        ...(copy > 0 && { copy }),
-      };
-      keys.push(key);
+    for (const id of ids) copies.set(id, (copies.get(id) ?? 0) + 1);
+    for (const [n, key] of keys.entries()) {
       if (this.#entries.has(keyOf(key))) continue;
+      const interrupt = interrupts[n];
       const recordId = this.#recordId(key, recorded);
+      if (replay) this.#replayed.add(keyOf(key));
       this.#entries.set(keyOf(key), { key, phase: 'open', expiresAt: interrupt.expiresAt, recordId, legacyEvent: interrupt.legacyEvent });
     }
     this.#open = keys;
     const refused = this.#refuseShared(copies);
     return decisions.length && refused[0].type === 'nothing' ? decisions : [...decisions.filter((d) => d.type !== 'nothing'), ...refused];
+  }
+
+  /** The keys of one stop: its thread, run and raise, each id, and which copy of a repeated id. */
+  #keysOf(runId: string, raise: number, ids: readonly string[]): InterruptKey[] {
+    const copies = new Map<string, number>();
+    return ids.map((id) => {
+      const copy = copies.get(id) ?? 0;
+      copies.set(id, copy + 1);
+      return { threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id, ...(copy > 0 && { copy }) };
+    });
+  }
+
+  /**
+   * The chat is about to replay the current thread from its start (it connects to it: a return to
+   * the thread, a remount, a reconnect). Until {@link replayEnded}, the stops it raises are counted
+   * from the start again, so a stop this session has already seen gets the key it had: a settled
+   * one changes nothing (its card and record stay the ones it has), the set kept with the thread
+   * comes back, and only a stop the session never saw opens anything new.
+   */
+  replayStarted(): SessionDecision[] {
+    this.replayEnded();
+    this.#replay = new Map();
+    this.#replayed.clear();
+    return [NOTHING];
+  }
+
+  /** Between {@link replayStarted} and {@link replayEnded}: the runs the chat sees are the thread's, replayed. */
+  get replaying(): boolean {
+    return this.#replay !== undefined;
+  }
+
+  /** The replay is over: later stops of a run count on from the most either count reached. */
+  replayEnded(): void {
+    const replay = this.#replay;
+    this.#replay = undefined;
+    if (replay) for (const [run, n] of replay) this.#raises.set(run, Math.max(this.#raises.get(run) ?? 0, n));
   }
 
   /** Every interrupt of the open set whose id another one shares is refused, its card saying why. */
@@ -488,6 +534,9 @@ export class InterruptSession {
         cancelSent: true,
         phase: answer.status === 'resolved' ? 'resolved' : expired ? 'expired' : 'cancelled',
         dismissed: answer.status === 'cancelled' && !expired && withChat && !!given,
+        // This device held it open (or its answer unsent) before the thread was read: the answer
+        // is another device's. One the replay itself raised may have been answered here, before a reload.
+        ...(given && !this.#replayed.has(keyOf(entry.key)) && { elsewhere: true }),
         ...(entry.refused && { phase: 'failed' }),
       });
       settled.push(entry.key);

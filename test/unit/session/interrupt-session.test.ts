@@ -356,4 +356,38 @@ describe('InterruptSession', () => {
     s.raised('run-3', [{ id: 'stored' }], (id) => id === 'stored');
     expect(s.get(key('stored', 'run-3'))?.recordId).toBe('stored@run-3');
   });
+  it('given a thread with settled stops and a set left open, when the chat returns and replays the thread, should keep every card as it was and bring back the set left', () => {
+    const s = session();
+    // run-1 asks twice with one id (the resume run continues run-1), then run-2 asks and is left open.
+    for (const raise of [0, 1]) {
+      s.raised('run-1', [{ id: 'fixed' }]);
+      const again = { ...key('fixed'), ...(raise && { raise }) };
+      s.answered(again, { status: 'resolved', payload: raise });
+      const [send] = sends(s.painted(again));
+      s.delivered(send.type === 'send' ? send.batch.batchId : -1);
+    }
+    s.raised('run-2', [{ id: 'b' }]);
+    s.answered(key('b', 'run-2'), { status: 'resolved', payload: 'kept' });
+    s.threadSwitched('t2');
+    s.threadSwitched('t1');
+    const records = [key('fixed'), { ...key('fixed'), raise: 1 }, key('b', 'run-2')].map((k) => s.get(k)?.recordId);
+    const stops = s.stops;
+
+    s.replayStarted();
+    expect(s.raised('run-1', [{ id: 'fixed' }])).toEqual([{ type: 'nothing' }]);
+    expect(s.raised('run-1', [{ id: 'fixed' }])).toEqual([{ type: 'nothing' }]);
+    // The set left comes back with the answer given, not superseded by the stops before it.
+    expect(sends(s.raised('run-2', [{ id: 'b' }]))).toEqual([]);
+    expect(s.away).toBe(false);
+    s.replayEnded();
+    expect(s.openSet).toEqual([key('b', 'run-2')]);
+    expect(s.get(key('b', 'run-2'))?.phase).toBe('answered');
+    expect(s.stops).toBe(stops + 1);
+    expect([key('fixed'), { ...key('fixed'), raise: 1 }, key('b', 'run-2')].map((k) => s.get(k)?.recordId)).toEqual(records);
+    expect(records).toEqual(['fixed', 'fixed@run-1#1', 'b']);
+
+    // After the replay, the run asking again is a new stop, counted on from the replay.
+    s.raised('run-1', [{ id: 'fixed' }]);
+    expect(s.openSet).toEqual([{ ...key('fixed'), raise: 2 }]);
+  });
 });
