@@ -307,34 +307,7 @@ export class InterruptController<View = unknown> {
       },
       // Only the run carrying the answer settles it: CopilotKit ends the active run (a chat reply
       // still streaming, say) before it starts the resume run, and that end is not the answer's.
-      onRunErrorEvent: ({ event, input, messages }) => {
-        const carrier = this.#carriedBy(input);
-        // Another device's answer came first: an expected end, which the card shows (with the
-        // answer that won). CopilotKit, whose subscriber comes after this one, would report it as a
-        // failed run (a console error); it is not one, so it stops here.
-        const expected = event?.code === ResumeRefusal.AlreadyAnswered ? { stopPropagation: true } : undefined;
-        if (!carrier) {
-          // Another device's answer refused as changed (live, or in the thread's replay): the
-          // requests the refusal carries, signed by the server, are the thread's open set now.
-          if (event?.code === ResumeRefusal.Changed && Array.isArray(event.interrupts) && event.interrupts.length > 0) {
-            this.#raisedBy(this.#runOf(input), event.interrupts as RaisedInterrupt[], messages);
-          }
-          return expected;
-        }
-        carrier.failure = errorText(event?.message, 'The agent reported an error.');
-        // A durable runner refused the answer: another device's came first, and it says which.
-        // The request changed since the card showed it: sending the same answer again cannot work.
-        if (event?.code === ResumeRefusal.Changed) {
-          const reopen = Array.isArray(event.interrupts)
-            ? event.interrupts.filter((i): i is { id: string } => typeof (i as { id?: unknown } | null)?.id === 'string')
-            : [];
-          Object.assign(carrier, { failure: REQUEST_CHANGED, final: true, ...(reopen.length > 0 && { reopen }) });
-        }
-        if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
-          carrier.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
-        }
-        return expected;
-      },
+      onRunErrorEvent: (params) => this.#runError(params),
       onRunFailed: ({ error, input }) => {
         const carrier = this.#carriedBy(input);
         if (carrier) this.#landed(carrier.batch, runFailed(error));
@@ -470,6 +443,43 @@ export class InterruptController<View = unknown> {
   #followThread() {
     const threadId = this.#agent?.threadId;
     if (threadId && threadId !== this.session.threadId) this.#dispatch(this.session.threadSwitched(threadId));
+  }
+
+  /**
+   * A run's RUN_ERROR: the carried answer's failure (with what a durable runner's refusal says), or
+   * another device's refusal. Returns whether CopilotKit's own subscriber hears of it.
+   */
+  #runError({
+    event,
+    input,
+    messages,
+  }: Parameters<NonNullable<RunSubscriber['onRunErrorEvent']>>[0]): { stopPropagation?: boolean } | void {
+    const carrier = this.#carriedBy(input);
+    // Another device's answer came first: an expected end, which the card shows (with the
+    // answer that won). CopilotKit, whose subscriber comes after this one, would report it as a
+    // failed run (a console error); it is not one, so it stops here.
+    const expected = event?.code === ResumeRefusal.AlreadyAnswered ? { stopPropagation: true } : undefined;
+    if (!carrier) {
+      // Another device's answer refused as changed (live, or in the thread's replay): the
+      // requests the refusal carries, signed by the server, are the thread's open set now.
+      if (event?.code === ResumeRefusal.Changed && Array.isArray(event.interrupts) && event.interrupts.length > 0) {
+        this.#raisedBy(this.#runOf(input), event.interrupts as RaisedInterrupt[], messages);
+      }
+      return expected;
+    }
+    carrier.failure = errorText(event?.message, 'The agent reported an error.');
+    // A durable runner refused the answer: another device's came first, and it says which.
+    // The request changed since the card showed it: sending the same answer again cannot work.
+    if (event?.code === ResumeRefusal.Changed) {
+      const reopen = Array.isArray(event.interrupts)
+        ? event.interrupts.filter((i): i is { id: string } => typeof (i as { id?: unknown } | null)?.id === 'string')
+        : [];
+      Object.assign(carrier, { failure: REQUEST_CHANGED, final: true, ...(reopen.length > 0 && { reopen }) });
+    }
+    if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
+      carrier.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
+    }
+    return expected;
   }
 
   /** The run ids the server gave the runs a stream shows (its RUN_STARTED's input), by the stream's input. */

@@ -106,7 +106,9 @@ export function boundsRefusal(resume: readonly unknown[]): Refusal | undefined {
   try {
     bytes = Buffer.byteLength(JSON.stringify(resume), 'utf8');
   } catch {
-    return tooLarge('its entries cannot be read as JSON');
+    // Only an in-process caller can send what JSON cannot hold (a cycle): it has no size to bound,
+    // and its backend declines it with the reason (an edited argument that cannot be written out).
+    return undefined;
   }
   return bytes > MAX_RESUME_BYTES
     ? tooLarge(`it takes ${bytes} bytes of JSON, more than the ${MAX_RESUME_BYTES} a resume may take`)
