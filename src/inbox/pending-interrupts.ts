@@ -82,7 +82,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const optionalText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const errorText = (error: unknown) => (error instanceof Error ? error.message || error.name : String(error));
 
-/** Reads one row of the endpoint's answer, or undefined when it is not one. */
 /** `url` with one query parameter set, relative or absolute alike. */
 function withQuery(url: string, name: string, value: string): string {
   const [path, hash = ''] = url.split('#', 2) as [string, string?];
@@ -92,6 +91,7 @@ function withQuery(url: string, name: string, value: string): string {
   return `${base}?${params.toString()}${hash ? `#${hash}` : ''}`;
 }
 
+/** Reads one row of the endpoint's answer, or undefined when it is not one. */
 function readRow(row: unknown, now: number): PendingInterrupt | undefined {
   if (!isRecord(row)) return undefined;
   const { threadId, interruptId, raisedAt } = row;
