@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { storybookProjects } from './.storybook/vitest-projects';
+import HeavyFirstSequencer from './test/helpers/heavy-first-sequencer';
 
 // CopilotKit ships ESM that imports CSS; Vitest must inline it (Node cannot import .css).
 const inlineCopilotKit = { server: { deps: { inline: [/@copilotkit\//] } } };
@@ -7,6 +9,11 @@ const inlineCopilotKit = { server: { deps: { inline: [/@copilotkit\//] } } };
 export default defineConfig({
   test: {
     globals: true,
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core machine,
+    // which left a core idle while most files wait on I/O (servers, PostgreSQL, Chromium). One per core.
+    maxWorkers: Math.max(2, availableParallelism()),
+    // The longest files first, so none starts last and runs on alone.
+    sequence: { sequencer: HeavyFirstSequencer },
     projects: [
       {
         test: {

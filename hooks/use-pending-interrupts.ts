@@ -1,7 +1,15 @@
+import { useCopilotChatConfiguration } from '@copilotkit/react-core/v2';
 import { useMemo, useSyncExternalStore } from 'react';
 import { initialPendingSnapshot, PendingInterruptsSource, type PendingInterruptsOptions, type PendingThread } from '../src/inbox';
 
-export type UsePendingInterruptsOptions = PendingInterruptsOptions;
+export interface UsePendingInterruptsOptions extends Omit<PendingInterruptsOptions, 'agentId'> {
+  /**
+   * Only this agent's threads. Default: the agent of the chat configuration around the hook (a
+   * `CopilotChat`'s or `CopilotChatConfigurationProvider`'s), so a page never offers a thread its
+   * chat cannot open; `null` lists every agent's.
+   */
+  agentId?: string | null;
+}
 
 export interface PendingInterrupts {
   /** The threads waiting for the user, the one that has waited longest first. */
@@ -23,9 +31,14 @@ export interface PendingInterrupts {
  */
 export function usePendingInterrupts(options: UsePendingInterruptsOptions): PendingInterrupts {
   const { url, pollIntervalMs, requestInit } = options;
-  // A new URL or interval is a new source; `requestInit` is read when the source is made.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- requestInit is often an inline object
-  const source = useMemo(() => new PendingInterruptsSource({ url, pollIntervalMs, requestInit }), [url, pollIntervalMs]);
+  const chatAgentId = useCopilotChatConfiguration()?.agentId;
+  const agentId = options.agentId === null ? undefined : (options.agentId ?? chatAgentId);
+  // A new URL, agent or interval is a new source; `requestInit` is read when the source is made.
+  const source = useMemo(
+    () => new PendingInterruptsSource({ url, pollIntervalMs, requestInit, ...(agentId !== undefined ? { agentId } : {}) }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- requestInit is often an inline object
+    [url, pollIntervalMs, agentId],
+  );
   const snapshot = useSyncExternalStore(source.subscribe, source.getSnapshot, initialPendingSnapshot);
   return { threads: snapshot.threads, error: snapshot.error, loading: snapshot.loading, refresh: source.refresh };
 }

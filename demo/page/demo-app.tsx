@@ -76,7 +76,8 @@ function Workspace({ serverUrl, agentId }: { serverUrl: string; agentId: DemoAge
   // The thread the chat is keyed on; a fresh tab's first thread gets its id from CopilotKit when it starts.
   const [selected, setSelected] = useState(remembered);
   const [minted, setMinted] = useState<string>();
-  const inbox = usePendingInterrupts({ url: `${serverUrl}/api/inbox`, pollIntervalMs: DEMO_INBOX_POLL_MS });
+  // Only this page's agent's threads: a LangGraph thread picked on the Mastra page could not be answered there.
+  const inbox = usePendingInterrupts({ url: `${serverUrl}/api/inbox`, agentId, pollIntervalMs: DEMO_INBOX_POLL_MS });
   const open = (threadId: string | undefined) => {
     if (threadId) remember(threadId);
     setSelected(threadId ?? crypto.randomUUID());

@@ -13,6 +13,8 @@ import { threadChanged } from '../controller/thread-changes';
 export interface InboxInterrupt {
   threadId: string;
   interruptId: string;
+  /** The agent whose run raised it. */
+  agentId?: string;
   /** The effective reason (a Mastra suspend payload's own reason lifted, as the cards read it). */
   reason: string;
   /** A short name for what is asked: the approval ticket's title, the first question, the meeting topic, or the tool's name. */
@@ -57,6 +59,11 @@ export interface PendingInterruptsSnapshot {
 export interface PendingInterruptsOptions {
   /** The inbox endpoint (`createInboxHandler` from `copilotkit-interrupts/runner`). */
   url: string;
+  /**
+   * Only this agent's threads (sent as `?agentId=`): a chat page lists the threads it can open, never
+   * another agent's. Unset: every agent's.
+   */
+  agentId?: string;
   /** How often to check while someone listens (ms). Default 15 000; a focus or a return to the tab checks at once. */
   pollIntervalMs?: number;
   /** Sent with each request (headers, credentials). */
@@ -75,6 +82,15 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const optionalText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const errorText = (error: unknown) => (error instanceof Error ? error.message || error.name : String(error));
 
+/** `url` with one query parameter set, relative or absolute alike. */
+function withQuery(url: string, name: string, value: string): string {
+  const [path, hash = ''] = url.split('#', 2) as [string, string?];
+  const [base, query = ''] = path.split('?', 2) as [string, string?];
+  const params = new URLSearchParams(query);
+  params.set(name, value);
+  return `${base}?${params.toString()}${hash ? `#${hash}` : ''}`;
+}
+
 /** Reads one row of the endpoint's answer, or undefined when it is not one. */
 function readRow(row: unknown, now: number): PendingInterrupt | undefined {
   if (!isRecord(row)) return undefined;
@@ -86,6 +102,7 @@ function readRow(row: unknown, now: number): PendingInterrupt | undefined {
   return {
     threadId,
     interruptId,
+    ...(typeof row.agentId === 'string' ? { agentId: row.agentId } : {}),
     reason: optionalText(row.reason) ?? '',
     title: optionalText(row.title),
     message: optionalText(row.message),
@@ -198,7 +215,8 @@ export class PendingInterruptsSource {
   }
 
   private async check(): Promise<void> {
-    const { url, requestInit } = this.options;
+    const { requestInit, agentId } = this.options;
+    const url = agentId === undefined ? this.options.url : withQuery(this.options.url, 'agentId', agentId);
     const controller = new AbortController();
     this.controller = controller;
     let body: unknown;
@@ -231,7 +249,11 @@ export class PendingInterruptsSource {
       return this.fail(`${PREFIX} ${url} answered without an "interrupts" list; is it the inbox endpoint (createInboxHandler)?`);
     }
     const now = Date.now();
-    const rows = body.interrupts.map((row) => readRow(row, now));
+    // Another agent's rows (from an endpoint that ignores `?agentId=`) are left out, not "unreadable".
+    const mine = body.interrupts.filter(
+      (row) => agentId === undefined || !isRecord(row) || row.agentId === undefined || row.agentId === agentId,
+    );
+    const rows = mine.map((row) => readRow(row, now));
     const read = rows.filter((row): row is PendingInterrupt => row !== undefined);
     const skipped = rows.length - read.length;
     const error =

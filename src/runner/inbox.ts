@@ -1,7 +1,8 @@
 import { isRecord } from '../unwrap/guards';
 import { unwrapInterrupt } from '../unwrap';
 import { describe } from './database';
-import type { InterruptRecord, InterruptRunner, InterruptStatus } from './interrupt-runner';
+import { RunnerError } from './errors';
+import type { InterruptRecord, InterruptRunner, StoredInterruptStatus } from './interrupt-runner';
 import type { InboxInterrupt } from '../inbox/pending-interrupts';
 
 export type { InboxInterrupt };
@@ -54,6 +55,7 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
   return {
     threadId: row.threadId,
     interruptId: row.interruptId,
+    agentId: row.agentId,
     reason: unwrapped && !unwrapped.problem ? unwrapped.reason : row.reason,
     title: unwrapped ? titleOf(unwrapped) : null,
     message: row.message ?? text(unwrapped?.message),
@@ -67,7 +69,8 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
 /**
  * A fetch-style endpoint (`(request: Request) => Promise<Response>`) for an inbox: `GET` answers
  * `{ interrupts: InboxInterrupt[] }`, the open interrupts oldest first (`?status=resolved`, `changed`,
- * `cancelled` or `all` for the others; `?threadId=` for one thread). Works as a Next.js route
+ * `cancelled` or `all` for the others; `?threadId=` for one thread; `?agentId=` for one agent's
+ * threads, which a chat page passes so that it never offers another agent's thread). Works as a Next.js route
  * handler (`export const GET = createInboxHandler({ runner })`) or behind any server that speaks
  * `Request`/`Response`.
  *
@@ -89,6 +92,7 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
       return json(400, { error: `${PREFIX} status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(status)}).` });
     }
     const threadId = params.get('threadId') ?? undefined;
+    const agentId = params.get('agentId') ?? undefined;
     let user: User;
     if (resolveUser) {
       let resolved: User | null | undefined;
@@ -108,13 +112,14 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
     try {
       rows = await runner.listInterrupts({
         ...(threadId !== undefined ? { threadId } : {}),
-        ...(status !== 'all' ? { status: status as InterruptStatus } : {}),
+        ...(agentId !== undefined ? { agentId } : {}),
+        ...(status !== 'all' ? { status: status as StoredInterruptStatus } : {}),
       });
     } catch (error) {
       const message = describe(error);
       console.error(`${PREFIX} cannot list the interrupts: ${message}`);
-      // A bad thread id is the caller's mistake; anything else is the store's.
-      return /thread id/.test(message)
+      // A bad thread id or query is the caller's mistake; anything else is the store's.
+      return error instanceof RunnerError && (error.code === 'bad_thread_id' || error.code === 'bad_query')
         ? json(400, { error: message })
         : json(503, { error: `${PREFIX} cannot read the interrupts (${message}).` });
     }

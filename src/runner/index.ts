@@ -7,9 +7,12 @@ export {
   InterruptRunner,
   type InterruptRecord,
   type InterruptRunnerOptions,
-  type InterruptStatus,
   type ListInterruptsQuery,
+  type ListThreadsQuery,
+  type StoredInterruptStatus,
+  type ThreadRecord,
 } from './interrupt-runner';
+export { RunnerError, type RunnerErrorCode } from './errors';
 export { createInboxHandler, type InboxHandlerOptions, type InboxInterrupt, type InboxResponse } from './inbox';
 export { DEFAULT_EMBEDDED_DIR } from './database';
 export { MAX_THREAD_ID_BYTES } from './codec';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { compactEvents, EventType, type AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import { compactEvents, EventType, type AbstractAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import {
   AgentRunner,
   finalizeRunEvents,
@@ -10,8 +10,19 @@ import {
 } from '@copilotkit/runtime/v2';
 import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import { encode, interruptHash, threadIdProblem } from './codec';
-import { DEFAULT_EMBEDDED_DIR, describe, isPostgresUrl, openEmbedded, openPostgres, redactUrl, type Database, type Sql } from './database';
+import { DEFAULT_EMBEDDED_DIR, describe, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
+import { RunnerError } from './errors';
 import { ensureSchema } from './schema';
+import {
+  STORED_INTERRUPT_STATUSES,
+  ThreadStore,
+  type InterruptCursor,
+  type InterruptRow,
+  type RaisedInterrupt,
+  type StoredInterruptStatus,
+  type ThreadCursor,
+  type ThreadTransaction,
+} from './thread-store';
 import { ResumeRefusal } from '../protocol/constants';
 
 export interface InterruptRunnerOptions {
@@ -28,24 +39,28 @@ export interface InterruptRunnerOptions {
   staleAfterMs?: number;
   /** PostgreSQL connections per instance. Default 10. */
   poolSize?: number;
+  /**
+   * A run asked for while another holds the thread: `'throw'` (default) refuses it with RUN_ERROR
+   * (`code: 'thread_running'`); `'supersede'` stops the run in progress (on any instance), keeps
+   * what it had done as a stopped run, and starts the new one. As CopilotKit's in-memory runner.
+   */
+  onConcurrentRun?: 'throw' | 'supersede';
 }
 
-/**
- * `changed`: answered, but the agent refused the answer because the request had changed since its
- * card was drawn (`interrupt_changed`); the request as it is now is a new open interrupt.
- */
-export type InterruptStatus = 'open' | 'resolved' | 'cancelled' | 'changed';
+export type { StoredInterruptStatus };
 
 /** One interrupt raised on a thread, as `listInterrupts` reads it. */
 export interface InterruptRecord {
   threadId: string;
   interruptId: string;
+  /** The agent whose run raised it (the `agentId` CopilotKit runs it under). */
+  agentId: string;
   reason: string;
   /** ISO 8601. */
   raisedAt: string;
   /** The interrupt's own `expiresAt`, when it had one. */
   expiresAt: string | null;
-  status: InterruptStatus;
+  status: StoredInterruptStatus;
   /** The resume payload that answered it (`null` while open or when cancelled without one). */
   response: unknown;
   /** ISO 8601, or `null` while open. */
@@ -53,15 +68,47 @@ export interface InterruptRecord {
   /** The interrupt's own `message` (what the agent asks), when it had one. */
   message: string | null;
   /**
-   * The interrupt exactly as the run raised it (from the run's stored `RUN_FINISHED` event), or
-   * `null` when that event can no longer be read.
+   * The interrupt exactly as the run raised it, or `null` for a row upgraded from a store whose
+   * raising event could no longer be read.
    */
   interrupt: unknown;
+  /** Its place in the set the run raised (0 for the first). */
+  position: number;
+  /** Pass as `cursor` to list the rows after this one. Opaque. */
+  cursor: string;
 }
 
 export interface ListInterruptsQuery {
   threadId?: string;
-  status?: InterruptStatus;
+  status?: StoredInterruptStatus;
+  /** Only the interrupts raised by this agent. */
+  agentId?: string;
+  /** At most this many rows (1 to 1000). Default: all. */
+  limit?: number;
+  /** The `cursor` of the last row of the previous page: the rows after it. */
+  cursor?: string;
+}
+
+/** A thread as CopilotKit's thread endpoints describe one (`listThreads`). */
+export interface ThreadRecord {
+  id: string;
+  name: null;
+  agentId: string;
+  organizationId: string;
+  createdById: string;
+  archived: boolean;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601: its last run. */
+  updatedAt: string;
+  /** Pass as `cursor` to list the threads after this one. Opaque. */
+  cursor: string;
+}
+
+export interface ListThreadsQuery {
+  agentId?: string;
+  limit?: number;
+  cursor?: string;
 }
 
 interface LocalRun {
@@ -74,10 +121,8 @@ interface LocalRun {
 }
 
 type ResumeEntry = { interruptId?: unknown; status?: unknown; payload?: unknown };
-type StoredRow = { run_pk: unknown; seq: unknown; payload: string };
 
-const STATUSES: readonly InterruptStatus[] = ['open', 'resolved', 'cancelled', 'changed'];
-const FINAL_RUN_STATUSES = ['finished', 'error', 'stopped'];
+const MAX_PAGE = 1000;
 const PREFIX = 'copilotkit-interrupts runner:';
 
 /**
@@ -102,13 +147,14 @@ class Refusal extends Error {
  * thread, `isRunning`, `stop`) and keeps one row per interrupt, answered exactly once.
  */
 export class InterruptRunner extends AgentRunner {
-  private readonly database: Promise<Database>;
+  private readonly database: Promise<ThreadStore>;
   private readonly instanceId = randomUUID();
   private readonly local = new Map<string, LocalRun>();
   /** Claims on one thread from this instance, one after the other (see `claim`). */
   private readonly claims = new Map<string, Promise<unknown>>();
   private readonly pollIntervalMs: number;
   private readonly staleAfterMs: number;
+  private readonly onConcurrentRun: 'throw' | 'supersede';
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private closing: Promise<void> | undefined;
 
@@ -116,6 +162,7 @@ export class InterruptRunner extends AgentRunner {
     super();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.staleAfterMs = options.staleAfterMs ?? 30_000;
+    this.onConcurrentRun = options.onConcurrentRun === 'supersede' ? 'supersede' : 'throw';
     this.database = openStore(options);
     // Reported once here; every run and connect also reports it on its own stream.
     this.database.catch((error: unknown) => console.error(describe(error)));
@@ -165,91 +212,95 @@ export class InterruptRunner extends AgentRunner {
     }
     if (threadIdProblem(threadId)) return false;
     // A run held by another instance: ask it through the thread row; its heartbeat carries it out.
-    const db = await this.database;
-    const rows = await db.query(
-      `UPDATE cki_threads t SET stop_requested = true
-         FROM cki_runs r
-        WHERE t.thread_key = $1 AND r.run_pk = t.running_run_pk AND ($2::text IS NULL OR r.run_key = $2)
-          AND t.heartbeat_at > $3 AND NOT t.stop_requested
-        RETURNING t.thread_key`,
-      [encode(threadId), runId === undefined ? null : encode(runId), Date.now() - this.staleAfterMs],
-    );
-    return rows.length > 0;
+    const store = await this.database;
+    return store.requestStop(encode(threadId), runId === undefined ? null : encode(runId), Date.now() - this.staleAfterMs);
   }
 
-  /** The interrupts raised on threads, oldest first, for audits and inboxes. */
+  /**
+   * The interrupts raised on threads, oldest first (those raised together in the order they were
+   * raised), for audits and inboxes. Filtered and paged by the database.
+   */
   async listInterrupts(query: ListInterruptsQuery = {}): Promise<InterruptRecord[]> {
-    const { threadId, status } = query;
-    if (status !== undefined && !STATUSES.includes(status)) {
-      throw new Error(`${PREFIX} listInterrupts: status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(status)}).`);
+    const { threadId, status, agentId } = query;
+    if (status !== undefined && !STORED_INTERRUPT_STATUSES.includes(status)) {
+      throw new RunnerError(
+        'bad_query',
+        `${PREFIX} listInterrupts: status must be one of ${STORED_INTERRUPT_STATUSES.join(', ')} (got ${JSON.stringify(status)}).`,
+      );
     }
-    if (threadId !== undefined) {
-      const problem = threadIdProblem(threadId);
-      if (problem) throw new Error(problem);
+    if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '' || agentId.includes('\u0000'))) {
+      throw new RunnerError('bad_query', `${PREFIX} listInterrupts: agentId must be a non-empty string without NUL.`);
     }
-    const db = await this.database;
-    const rows = await db.query<{
-      thread_key: string;
-      interrupt_key: string;
-      reason: string;
-      raised_at: unknown;
-      expires_at: string | null;
-      status: InterruptStatus;
-      response: string | null;
-      answered_at: unknown;
-      raised_run_pk: unknown;
-    }>(
-      `SELECT thread_key, interrupt_key, reason, raised_at, expires_at, status, response, answered_at, raised_run_pk
-         FROM cki_interrupts
-        WHERE ($1::text IS NULL OR thread_key = $1) AND ($2::text IS NULL OR status = $2)
-        ORDER BY raised_at, thread_key, interrupt_key`,
-      [threadId === undefined ? null : encode(threadId), status ?? null],
-    );
-    const raised = await raisedInterrupts(
-      db,
-      rows.map((row) => row.raised_run_pk),
-    );
-    const records: InterruptRecord[] = rows.map((row) => {
-      const read = (text: string | null, field: string): unknown => {
-        if (text === null) return null;
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          throw new Error(
-            `${PREFIX} the stored interrupt ${row.interrupt_key} of thread ${row.thread_key} has a ${field} that no longer parses as JSON.`,
-          );
-        }
-      };
-      const record = {
-        threadId: read(row.thread_key, 'thread id') as string,
-        interruptId: read(row.interrupt_key, 'id') as string,
-        reason: read(row.reason, 'reason') as string,
-        raisedAt: new Date(Number(row.raised_at)).toISOString(),
-        expiresAt: read(row.expires_at, 'expiry') as string | null,
-        status: row.status,
-        response: read(row.response, 'response') ?? null,
-        answeredAt: row.answered_at === null ? null : new Date(Number(row.answered_at)).toISOString(),
-      };
-      const interrupt = raised.get(Number(row.raised_run_pk))?.get(record.interruptId) ?? null;
-      const message = isObject(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null;
-      return { ...record, message, interrupt };
+    const threadKey = threadId === undefined ? undefined : checkedThreadKey(threadId);
+    const limit = pageSize(query.limit, 'listInterrupts');
+    const after =
+      query.cursor === undefined ? undefined : (readCursor(query.cursor, isInterruptCursor, 'listInterrupts') as InterruptCursor);
+    const store = await this.database;
+    const rows = await store.listInterrupts({
+      ...(threadKey !== undefined ? { threadKey } : {}),
+      ...(status !== undefined ? { status } : {}),
+      ...(agentId !== undefined ? { agentId } : {}),
+      ...(after ? { after } : {}),
+      ...(limit !== undefined ? { limit } : {}),
     });
-    // Interrupts raised together (same thread, same moment) keep the order the run raised them in.
-    const position = new Map<InterruptRecord, number>();
-    records.forEach((record, index) => {
-      const ids = raised.get(Number(rows[index]!.raised_run_pk));
-      position.set(record, ids ? [...ids.keys()].indexOf(record.interruptId) : -1);
-    });
-    const together = (a: number, b: number) => rows[a]!.raised_at === rows[b]!.raised_at && rows[a]!.thread_key === rows[b]!.thread_key;
-    for (let first = 0; first < records.length;) {
-      let end = first + 1;
-      while (end < records.length && together(first, end)) end++;
-      if (end - first > 1) {
-        records.splice(first, end - first, ...records.slice(first, end).sort((a, b) => position.get(a)! - position.get(b)!));
-      }
-      first = end;
+    return rows.map(toRecord);
+  }
+
+  /**
+   * The threads that have run, most recently updated first, as CopilotKit's runtime lists them for
+   * its thread endpoints (`GET /threads`). Paged by the database.
+   */
+  async listThreads(query: ListThreadsQuery = {}): Promise<ThreadRecord[]> {
+    const { agentId } = query;
+    if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '' || agentId.includes('\u0000'))) {
+      throw new RunnerError('bad_query', `${PREFIX} listThreads: agentId must be a non-empty string without NUL.`);
     }
-    return records;
+    const limit = pageSize(query.limit, 'listThreads');
+    const after = query.cursor === undefined ? undefined : (readCursor(query.cursor, isThreadCursor, 'listThreads') as ThreadCursor);
+    const store = await this.database;
+    const rows = await store.listThreads({
+      ...(agentId !== undefined ? { agentId } : {}),
+      ...(after ? { after } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+    });
+    return rows.map((row) => ({
+      id: JSON.parse(row.thread_key) as string,
+      name: null,
+      agentId: row.agent_id ?? 'default',
+      organizationId: '',
+      createdById: '',
+      archived: false,
+      createdAt: new Date(Number(row.created_at)).toISOString(),
+      updatedAt: new Date(Number(row.updated_at)).toISOString(),
+      cursor: writeCursor([Number(row.updated_at), row.thread_key]),
+    }));
+  }
+
+  /** A thread's events, compacted, as a connect replays them (ended runs only); `[]` for a thread never run. */
+  async getThreadEvents(threadId: string): Promise<BaseEvent[]> {
+    const threadKey = checkedThreadKey(threadId);
+    const store = await this.database;
+    const rows = await store.endedRunEvents(threadKey, undefined);
+    return compactEvents(rows.map((row) => parseStored(threadId, row)));
+  }
+
+  /** The thread's messages after its last ended run, or `[]`. */
+  async getThreadMessages(threadId: string): Promise<Message[]> {
+    for (const event of (await this.getThreadEvents(threadId)).reverse()) {
+      if (event.type === EventType.MESSAGES_SNAPSHOT) return [...((event as { messages?: Message[] }).messages ?? [])];
+    }
+    return [];
+  }
+
+  /** The agent's state after the thread's last ended run (its last STATE_SNAPSHOT), or `null`. */
+  async getThreadState(threadId: string): Promise<Record<string, unknown> | null> {
+    const events = await this.getThreadEvents(threadId);
+    for (let index = events.length - 1; index >= 0; index--) {
+      const event = events[index] as { type: string; snapshot?: unknown };
+      if (event.type !== EventType.STATE_SNAPSHOT) continue;
+      return isObject(event.snapshot) && !Array.isArray(event.snapshot) ? { ...event.snapshot } : null;
+    }
+    return null;
   }
 
   /** Stops this instance's runs, waits until they are saved, and closes the store. Idempotent. */
@@ -268,7 +319,7 @@ export class InterruptRunner extends AgentRunner {
   // ---- running ----
 
   private async execute({ threadId, agent, input }: AgentRunnerRunRequest, events: ReplaySubject<BaseEvent>): Promise<void> {
-    let db: Database;
+    let db: ThreadStore;
     try {
       db = await this.database;
     } catch (error) {
@@ -279,6 +330,7 @@ export class InterruptRunner extends AgentRunner {
     const finished = new Promise<void>((resolve) => (release = resolve));
     let run: LocalRun;
     try {
+      if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
         const runPk = await this.claim(db, threadId, agent, input);
         const claimed: LocalRun = { runPk, runId: input.runId, agent, events, stopRequested: false, finished };
@@ -287,6 +339,7 @@ export class InterruptRunner extends AgentRunner {
       });
     } catch (error) {
       if (error instanceof Refusal) refuse(events, error.message, { code: error.code, ...error.extra });
+      else if (error instanceof RunnerError) refuse(events, error.message, { code: error.code });
       else refuse(events, storeLost(db, 'before the run started', error));
       return;
     }
@@ -385,56 +438,55 @@ export class InterruptRunner extends AgentRunner {
   }
 
   /**
+   * `onConcurrentRun: 'supersede'`: stops the run that holds the thread (here, or through the thread
+   * row on another instance) and waits until it is saved, so the claim that follows finds it free.
+   */
+  private async supersede(store: ThreadStore, threadId: string): Promise<void> {
+    const local = this.local.get(threadId);
+    if (local) {
+      this.abort(local);
+      await local.finished;
+      return;
+    }
+    const threadKey = encode(threadId);
+    const deadline = Date.now() + this.staleAfterMs;
+    let asked = false;
+    while (Date.now() < deadline) {
+      const thread = await store.thread(threadKey);
+      if (!thread || thread.running_run_pk == null || Number(thread.heartbeat_at) <= Date.now() - this.staleAfterMs) return;
+      if (!asked) asked = await store.requestStop(threadKey, null, Date.now() - this.staleAfterMs);
+      await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
+    }
+  }
+
+  /**
    * One transaction: takes the thread, closes the interrupts the resume answers (each only while it
    * is open on this thread), and records the run. Either all of it happens or the run is refused.
    */
-  private claim(db: Database, threadId: string, agent: AbstractAgent, input: RunAgentInput): Promise<number> {
+  private claim(store: ThreadStore, threadId: string, agent: AbstractAgent, input: RunAgentInput): Promise<number> {
     const threadKey = encode(threadId);
-    return db.transaction(async (sql) => {
+    const agentId = agent.agentId ?? 'default';
+    return store.transaction(async (tx) => {
       const now = Date.now();
-      await sql.query(
-        `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (thread_key) DO NOTHING`,
-        [threadKey, agent.agentId ?? 'default', now],
-      );
-      const [thread] = await sql.query<{ running_run_pk: unknown; heartbeat_at: unknown; running_owner: string | null }>(
-        `SELECT running_run_pk, heartbeat_at, running_owner FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
-        [threadKey],
-      );
-      const answers = await this.answer(sql, threadId, input, now);
+      await tx.ensureThread(threadKey, agentId, now);
+      const thread = await tx.lockThread(threadKey);
+      const answers = await this.answer(tx, threadId, input, now);
       const held = thread?.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
       const busy =
         held !== undefined &&
         (thread!.running_owner === this.instanceId ? this.holds(held) : Number(thread!.heartbeat_at) > now - this.staleAfterMs);
-      if (busy) throw new Refusal(`${PREFIX} Thread already running: ${quote(threadId)} has a run in progress.`);
-      if (thread?.running_run_pk != null) {
-        // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
-        await sql.query(`UPDATE cki_runs SET status = 'abandoned', finished_at = $2 WHERE run_pk = $1 AND status = 'running'`, [
-          thread.running_run_pk,
-          now,
-        ]);
-      }
-      const [created] = await sql.query<{ run_pk: unknown }>(
-        `INSERT INTO cki_runs (thread_key, run_key, agent_id, status, started_at) VALUES ($1, $2, $3, 'running', $4) RETURNING run_pk`,
-        [threadKey, encode(input.runId), agent.agentId ?? 'default', now],
-      );
-      const runPk = Number(created!.run_pk);
-      if (answers.length > 0) {
-        await sql.query(`UPDATE cki_interrupts SET answered_run_pk = $1 WHERE thread_key = $2 AND interrupt_hash = ANY($3::text[])`, [
-          runPk,
-          threadKey,
-          answers,
-        ]);
-      }
-      await sql.query(
-        `UPDATE cki_threads SET running_run_pk = $2, running_owner = $3, heartbeat_at = $4, updated_at = $4, stop_requested = false, agent_id = $5 WHERE thread_key = $1`,
-        [threadKey, runPk, this.instanceId, now, agent.agentId ?? 'default'],
-      );
+      if (busy) throw new Refusal(`${PREFIX} Thread already running: ${quote(threadId)} has a run in progress.`, 'thread_running');
+      // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
+      if (held !== undefined) await tx.abandonRun(held, now);
+      const runPk = await tx.createRun(threadKey, encode(input.runId), agentId, now);
+      await tx.markAnsweredBy(threadKey, answers, runPk);
+      await tx.holdThread(threadKey, runPk, this.instanceId, agentId, now);
       return runPk;
     });
   }
 
   /** Closes each interrupt the resume answers, or refuses the whole resume naming the id and why. */
-  private async answer(sql: Sql, threadId: string, input: RunAgentInput, now: number): Promise<string[]> {
+  private async answer(tx: ThreadTransaction, threadId: string, input: RunAgentInput, now: number): Promise<string[]> {
     const resume = (input as { resume?: unknown }).resume;
     if (resume === undefined || resume === null) return [];
     if (!Array.isArray(resume))
@@ -452,19 +504,11 @@ export class InterruptRunner extends AgentRunner {
         );
       }
       const hash = interruptHash(id);
-      const claimed = await sql.query(
-        `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5
-          WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt_hash`,
-        [threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now],
-      );
-      if (claimed.length === 1) {
+      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now)) {
         hashes.push(hash);
         continue;
       }
-      const [existing] = await sql.query<{ status: string; response: string | null }>(
-        `SELECT status, response FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`,
-        [threadKey, hash],
-      );
+      const existing = await tx.readInterrupt(threadKey, hash);
       if (!existing) {
         throw new Refusal(
           `${PREFIX} interrupt ${quote(id)} is not open on thread ${quote(threadId)}: no such interrupt was raised there. The run was refused.`,
@@ -473,15 +517,7 @@ export class InterruptRunner extends AgentRunner {
       }
       if (existing.status === 'changed') {
         // As the agent's own refusal does: the requests as they are now, for the card to show.
-        const open = await sql.query<{ interrupt_key: string; raised_run_pk: unknown }>(
-          `SELECT interrupt_key, raised_run_pk FROM cki_interrupts WHERE thread_key = $1 AND status = 'open' ORDER BY raised_at`,
-          [threadKey],
-        );
-        const raised = await raisedInterrupts(
-          sql,
-          open.map((row) => row.raised_run_pk),
-        );
-        const interrupts = open.flatMap((row) => raised.get(Number(row.raised_run_pk))?.get(JSON.parse(row.interrupt_key) as string) ?? []);
+        const interrupts = (await tx.openInterrupts(threadKey)).flatMap((text) => (text === null ? [] : [JSON.parse(text) as unknown]));
         throw new Refusal(
           `${PREFIX} interrupt ${quote(id)} on thread ${quote(threadId)} was given to a request that has since changed; answer the request as it is now. The run was refused.`,
           ResumeRefusal.Changed,
@@ -502,53 +538,47 @@ export class InterruptRunner extends AgentRunner {
   }
 
   /** One transaction: the run's last events, its status, the interrupts it raised, the thread freed. */
-  private finish(db: Database, threadId: string, run: LocalRun, unsaved: BaseEvent[], all: BaseEvent[], interruption: string | undefined) {
+  private finish(
+    store: ThreadStore,
+    threadId: string,
+    run: LocalRun,
+    unsaved: BaseEvent[],
+    all: BaseEvent[],
+    interruption: string | undefined,
+  ) {
     const threadKey = encode(threadId);
     const last = all[all.length - 1];
     const status = run.stopRequested ? 'stopped' : interruption !== undefined || last?.type === EventType.RUN_ERROR ? 'error' : 'finished';
     const raise = raisedBy(all);
-    return db.transaction(async (sql) => {
+    const raised: RaisedInterrupt[] = [];
+    (raise?.interrupts ?? []).forEach((interrupt, position) => {
+      if (!isObject(interrupt) || typeof interrupt.id !== 'string') return;
+      raised.push({
+        hash: interruptHash(interrupt.id),
+        key: encode(interrupt.id),
+        reason: encode(typeof interrupt.reason === 'string' ? interrupt.reason : ''),
+        expiresAt: typeof interrupt.expiresAt === 'string' ? encode(interrupt.expiresAt) : null,
+        interrupt: encode(interrupt),
+        position,
+      });
+    });
+    // One id raised twice in a set keeps its last place, as the rows always did.
+    const unique = [...new Map(raised.map((row) => [row.hash, row])).values()];
+    return store.transaction(async (tx) => {
       const now = Date.now();
-      await insertEvents(sql, run.runPk, unsaved, all.length - unsaved.length);
-      await sql.query(`UPDATE cki_runs SET status = $2, finished_at = $3 WHERE run_pk = $1`, [run.runPk, status, now]);
-      if (raise?.changed) {
-        // The answers this run carried never applied: they were given to a request that has since
-        // changed. The refusal carries the requests as they are now; those are the open ones.
-        await sql.query(`UPDATE cki_interrupts SET status = 'changed' WHERE thread_key = $1 AND answered_run_pk = $2`, [
-          threadKey,
-          run.runPk,
-        ]);
-      }
-      for (const interrupt of raise?.interrupts ?? []) {
-        if (!isObject(interrupt) || typeof interrupt.id !== 'string') continue;
-        await sql.query(
-          `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk)
-           VALUES ($1, $2, $3, $4, $5, $6, 'open', $7)
-           ON CONFLICT (thread_key, interrupt_hash) DO UPDATE SET
-             reason = EXCLUDED.reason, raised_at = EXCLUDED.raised_at, expires_at = EXCLUDED.expires_at, status = 'open',
-             response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL`,
-          [
-            threadKey,
-            interruptHash(interrupt.id),
-            encode(interrupt.id),
-            encode(typeof interrupt.reason === 'string' ? interrupt.reason : ''),
-            now,
-            typeof interrupt.expiresAt === 'string' ? encode(interrupt.expiresAt) : null,
-            run.runPk,
-          ],
-        );
-      }
-      await sql.query(
-        `UPDATE cki_threads SET running_run_pk = NULL, running_owner = NULL, heartbeat_at = NULL, stop_requested = false, updated_at = $3
-          WHERE thread_key = $1 AND running_run_pk = $2`,
-        [threadKey, run.runPk, now],
-      );
+      await tx.appendEvents(run.runPk, unsaved.map(encode), all.length - unsaved.length);
+      await tx.endRun(run.runPk, status, now);
+      // The answers this run carried never applied: they were given to a request that has since
+      // changed. The refusal carries the requests as they are now; those are the open ones.
+      if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
+      await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
+      await tx.releaseThread(threadKey, run.runPk, now);
     });
   }
 
-  private async historicMessageIds(db: Database, threadId: string, runPk: number): Promise<Set<string>> {
+  private async historicMessageIds(store: ThreadStore, threadId: string, runPk: number): Promise<Set<string>> {
     const ids = new Set<string>();
-    const rows = await this.storedRows(db, threadId, runPk);
+    const rows = await store.endedRunEvents(encode(threadId), runPk);
     for (const row of rows) {
       let event: { messageId?: unknown; type?: unknown; input?: { messages?: Array<{ id?: unknown }> } };
       try {
@@ -591,7 +621,7 @@ export class InterruptRunner extends AgentRunner {
     const local = this.local.get(threadId);
     const remote = local ? undefined : await this.remoteRun(db, threadId);
     const liveRunPk = local?.runPk ?? remote?.runPk;
-    const rows = await this.storedRows(db, threadId, liveRunPk);
+    const rows = await db.endedRunEvents(encode(threadId), liveRunPk);
     const history: BaseEvent[] = [];
     for (const row of rows) {
       try {
@@ -639,7 +669,7 @@ export class InterruptRunner extends AgentRunner {
 
   /** Reads a run held by another instance as its events are written, until it ends. */
   private async follow(
-    db: Database,
+    db: ThreadStore,
     runPk: number,
     subscriber: Subscriber<BaseEvent>,
     control: { closed: boolean },
@@ -648,14 +678,8 @@ export class InterruptRunner extends AgentRunner {
     let seq = -1;
     while (!control.closed) {
       // The status is read before the events: a run is ended in the transaction that saves its last events.
-      const [run] = await db.query<{ status: string; heartbeat_at: unknown; running_run_pk: unknown }>(
-        `SELECT r.status, t.heartbeat_at, t.running_run_pk FROM cki_runs r JOIN cki_threads t ON t.thread_key = r.thread_key WHERE r.run_pk = $1`,
-        [runPk],
-      );
-      const rows = await db.query<{ seq: unknown; payload: string }>(
-        `SELECT seq, payload FROM cki_events WHERE run_pk = $1 AND seq > $2 ORDER BY seq`,
-        [runPk, seq],
-      );
+      const run = await db.runProgress(runPk);
+      const rows = await db.runEventsAfter(runPk, seq);
       for (const row of rows) {
         seq = Number(row.seq);
         let event: BaseEvent;
@@ -679,24 +703,11 @@ export class InterruptRunner extends AgentRunner {
     if (!control.closed) subscriber.complete();
   }
 
-  private async remoteRun(db: Database, threadId: string): Promise<{ runPk: number } | undefined> {
-    const [row] = await db.query<{ running_run_pk: unknown; heartbeat_at: unknown; running_owner: string | null; stop_requested: boolean }>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested FROM cki_threads WHERE thread_key = $1`,
-      [encode(threadId)],
-    );
+  private async remoteRun(store: ThreadStore, threadId: string): Promise<{ runPk: number } | undefined> {
+    const row = await store.thread(encode(threadId));
     if (!row || row.running_run_pk == null || row.running_owner === this.instanceId) return undefined;
     if (Number(row.heartbeat_at) <= Date.now() - this.staleAfterMs) return undefined;
     return { runPk: Number(row.running_run_pk) };
-  }
-
-  /** The stored events of a thread's ended runs, in order (optionally leaving one run out). */
-  private storedRows(db: Database, threadId: string, exceptRunPk: number | undefined): Promise<StoredRow[]> {
-    return db.query<StoredRow>(
-      `SELECT e.run_pk, e.seq, e.payload FROM cki_runs r JOIN cki_events e ON e.run_pk = r.run_pk
-        WHERE r.thread_key = $1 AND r.status = ANY($2::text[]) AND r.run_pk <> $3
-        ORDER BY r.run_pk, e.seq`,
-      [encode(threadId), FINAL_RUN_STATUSES, exceptRunPk ?? -1],
-    );
   }
 
   // ---- heartbeat: tells other instances this one still holds its runs, and hears their stop requests ----
@@ -715,13 +726,10 @@ export class InterruptRunner extends AgentRunner {
 
   private async beat() {
     try {
-      const db = await this.database;
+      const store = await this.database;
       const held = [...this.local.values()].map((run) => run.runPk);
       if (held.length === 0) return;
-      const rows = await db.query<{ thread_key: string; stop_requested: boolean }>(
-        `UPDATE cki_threads SET heartbeat_at = $1 WHERE running_owner = $2 AND running_run_pk = ANY($3::bigint[]) RETURNING thread_key, stop_requested`,
-        [Date.now(), this.instanceId, held],
-      );
+      const rows = await store.heartbeat(this.instanceId, held, Date.now());
       for (const row of rows) {
         if (!row.stop_requested) continue;
         const run = this.local.get(JSON.parse(row.thread_key) as string);
@@ -743,7 +751,7 @@ class EventWriter {
   private failed = false;
 
   constructor(
-    private readonly db: Database,
+    private readonly store: ThreadStore,
     private readonly runPk: number,
   ) {}
 
@@ -765,7 +773,7 @@ class EventWriter {
     try {
       while (this.pending.length > 0 && !this.failed) {
         const batch = this.pending.splice(0, 200);
-        await insertEvents(this.db, this.runPk, batch, this.next);
+        await this.store.appendEvents(this.runPk, batch.map(encode), this.next);
         this.next += batch.length;
         for (const event of batch) this.written.add(event);
       }
@@ -779,37 +787,6 @@ class EventWriter {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
-/**
- * The interrupts each run raised, by run and id, read from the runs' stored `RUN_FINISHED` events
- * (one query for all the runs). A run whose event no longer parses is left out: its rows still list.
- */
-async function raisedInterrupts(db: Sql, runPks: readonly unknown[]): Promise<Map<number, Map<string, unknown>>> {
-  const byRun = new Map<number, Map<string, unknown>>();
-  const wanted = [...new Set(runPks.filter((pk) => pk !== null && pk !== undefined).map(Number))];
-  if (wanted.length === 0) return byRun;
-  const rows = await db.query<{ run_pk: unknown; payload: string }>(
-    `SELECT run_pk, payload FROM cki_events
-      WHERE run_pk = ANY($1::bigint[]) AND (strpos(payload, '"RUN_FINISHED"') > 0 OR strpos(payload, '"RUN_ERROR"') > 0)
-      ORDER BY run_pk, seq`,
-    [wanted],
-  );
-  for (const row of rows) {
-    let event: unknown;
-    try {
-      event = JSON.parse(row.payload);
-    } catch {
-      continue;
-    }
-    const raise = isObject(event) ? raisedBy([event]) : undefined;
-    if (!raise) continue;
-    // The last raise of a run is the one its rows were written from.
-    const ids = new Map<string, unknown>();
-    for (const interrupt of raise.interrupts) if (isObject(interrupt) && typeof interrupt.id === 'string') ids.set(interrupt.id, interrupt);
-    byRun.set(Number(row.run_pk), ids);
-  }
-  return byRun;
-}
 
 /**
  * The interrupts a run leaves open: its last `RUN_FINISHED` outcome's, or, when the agent refused
@@ -832,34 +809,116 @@ function raisedBy(events: readonly unknown[]): { interrupts: unknown[]; changed:
   return undefined;
 }
 
-async function insertEvents(sql: Sql, runPk: number, events: readonly BaseEvent[], firstSeq: number) {
-  for (let start = 0; start < events.length; start += 200) {
-    const batch = events.slice(start, start + 200);
-    const params: unknown[] = [runPk];
-    const values = batch.map((event, index) => {
-      params.push(firstSeq + start + index, encode(event));
-      return `($1, $${params.length - 1}, $${params.length})`;
-    });
-    await sql.query(`INSERT INTO cki_events (run_pk, seq, payload) VALUES ${values.join(', ')}`, params);
+/** A listing's page size: undefined for all, or an integer from 1 to MAX_PAGE. */
+function pageSize(limit: unknown, method: string): number | undefined {
+  if (limit === undefined) return undefined;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+    throw new RunnerError('bad_query', `${PREFIX} ${method}: limit must be an integer from 1 to ${MAX_PAGE} (got ${String(limit)}).`);
+  }
+  return limit;
+}
+
+const writeCursor = (key: readonly unknown[]): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+
+function readCursor(cursor: unknown, valid: (key: unknown) => boolean, method: string): unknown {
+  let key: unknown;
+  try {
+    key = typeof cursor === 'string' ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
+  } catch {
+    key = undefined;
+  }
+  if (!valid(key)) {
+    throw new RunnerError(
+      'bad_query',
+      `${PREFIX} ${method}: the cursor was not issued by this runner; pass the \`cursor\` of a row it listed.`,
+    );
+  }
+  return key;
+}
+
+const isInterruptCursor = (key: unknown): boolean =>
+  Array.isArray(key) &&
+  key.length === 4 &&
+  Number.isFinite(key[0]) &&
+  typeof key[1] === 'string' &&
+  Number.isInteger(key[2]) &&
+  typeof key[3] === 'string';
+
+const isThreadCursor = (key: unknown): boolean =>
+  Array.isArray(key) && key.length === 2 && Number.isFinite(key[0]) && typeof key[1] === 'string';
+
+/** The JSON key of a thread id, or a `bad_thread_id` error naming why it cannot be stored. */
+function checkedThreadKey(threadId: string): string {
+  const problem = threadIdProblem(threadId);
+  if (problem) throw new RunnerError('bad_thread_id', problem);
+  return encode(threadId);
+}
+
+function parseStored(threadId: string, row: { run_pk: unknown; seq: unknown; payload: string }): BaseEvent {
+  try {
+    return JSON.parse(row.payload) as BaseEvent;
+  } catch (error) {
+    throw new Error(
+      `${PREFIX} thread ${quote(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
+        'Restore or delete that row (table cki_events); other threads are not affected.',
+    );
   }
 }
 
-async function openStore(options: InterruptRunnerOptions): Promise<Database> {
+/** A stored row as `listInterrupts` returns it. */
+function toRecord(row: InterruptRow): InterruptRecord {
+  const read = (text: string | null, field: string): unknown => {
+    if (text === null) return null;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new Error(
+        `${PREFIX} the stored interrupt ${row.interrupt_key} of thread ${row.thread_key} has a ${field} that no longer parses as JSON.`,
+      );
+    }
+  };
+  const interrupt = read(row.interrupt, 'interrupt');
+  return {
+    threadId: read(row.thread_key, 'thread id') as string,
+    interruptId: read(row.interrupt_key, 'id') as string,
+    agentId: row.agent_id,
+    reason: read(row.reason, 'reason') as string,
+    raisedAt: new Date(Number(row.raised_at)).toISOString(),
+    expiresAt: read(row.expires_at, 'expiry') as string | null,
+    status: row.status,
+    response: read(row.response, 'response') ?? null,
+    answeredAt: row.answered_at === null ? null : new Date(Number(row.answered_at)).toISOString(),
+    message: isObject(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null,
+    interrupt,
+    position: Number(row.position),
+    cursor: writeCursor([Number(row.raised_at), row.thread_key, Number(row.position), row.interrupt_hash]),
+  };
+}
+
+async function openStore(options: InterruptRunnerOptions): Promise<ThreadStore> {
   const { url } = options;
   if (url !== undefined && !isPostgresUrl(url)) {
-    throw new Error(
+    throw new RunnerError(
+      'store_unavailable',
       `${PREFIX} url must start with postgres:// or postgresql:// (got ${redactUrl(url)}); leave it unset for the embedded store.`,
     );
   }
-  const db = url ? await openPostgres(url, options.poolSize ?? 10) : await openEmbedded(options.dataDir ?? DEFAULT_EMBEDDED_DIR);
+  let db;
+  try {
+    db = url ? await openPostgres(url, options.poolSize ?? 10) : await openEmbedded(options.dataDir ?? DEFAULT_EMBEDDED_DIR);
+  } catch (error) {
+    throw new RunnerError('store_unavailable', describe(error), { cause: error });
+  }
   try {
     await ensureSchema(db);
   } catch (error) {
     await db.close().catch(() => {});
-    if (error instanceof Error && error.message.startsWith(PREFIX)) throw error;
-    throw new Error(`${PREFIX} cannot prepare the thread store at ${db.location}: ${describe(error)}`, { cause: error });
+    if (error instanceof RunnerError) throw error;
+    throw new RunnerError('store_unavailable', `${PREFIX} cannot prepare the thread store at ${db.location}: ${describe(error)}`, {
+      cause: error,
+    });
   }
-  return db;
+  return new ThreadStore(db);
 }
 
 /** An id as messages show it: quoted, and abbreviated past 200 characters (it is stored whole). */
@@ -873,7 +932,7 @@ function refuse(events: ReplaySubject<BaseEvent>, message: string, extra?: Recor
   events.complete();
 }
 
-function storeLost(db: Database, when: string, error: unknown): string {
+function storeLost(db: ThreadStore, when: string, error: unknown): string {
   return `${PREFIX} lost the thread store at ${db.location} ${when} (${describe(error)}). Check that the database is reachable, then send the message again.`;
 }
 

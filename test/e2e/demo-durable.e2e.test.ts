@@ -20,7 +20,7 @@ let built: BuiltDemo;
 let chromium: Browser;
 
 beforeAll(async () => {
-  [built, chromium] = await Promise.all([buildDemo('e2e-durable'), launchChromiumBrowser()]);
+  [built, chromium] = await Promise.all([buildDemo(), launchChromiumBrowser()]);
 });
 
 afterAll(async () => {

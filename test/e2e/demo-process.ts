@@ -1,8 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build as bundle } from 'esbuild';
+import { promisify } from 'node:util';
 import { startProcess, type RunningProcess } from '../helpers/start-process';
 
 export type RunningDemo = RunningProcess;
@@ -42,30 +43,19 @@ export interface BuiltDemo {
 }
 
 /**
- * Builds the demo the way `npm run demo` does, into `.demo-build/<name>/` (not `demo/dist`, which
- * another suite's `npm run demo` may be rebuilding meanwhile), so a test can start, kill and
- * restart server processes without rebuilding each time.
+ * The demo as `npm run demo` builds it (`node demo/run.mjs --build-only`): its last build when
+ * nothing it is built from changed, so every suite and `npm run demo` share one build. A test can
+ * then start, kill and restart server processes from it without building again.
  */
-export async function buildDemo(name: string): Promise<BuiltDemo> {
-  const out = join(REPO, '.demo-build', name);
-  const { build: buildPage } = await import('vite');
-  await buildPage({
-    configFile: join(REPO, 'demo', 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: join(out, 'page'), emptyOutDir: true },
+export async function buildDemo(): Promise<BuiltDemo> {
+  await promisify(execFile)(process.execPath, [join(REPO, 'demo', 'run.mjs'), '--build-only'], {
+    cwd: REPO,
+    env: { ...process.env, FORCE_COLOR: '0' },
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: Error & { stdout?: string; stderr?: string }) => {
+    throw new Error(`node demo/run.mjs --build-only failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   });
-  // Inside the repository, so the bundle's external packages resolve from node_modules.
-  await bundle({
-    entryPoints: [join(REPO, 'demo', 'server', 'main.ts')],
-    outfile: join(out, 'server.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return { serverFile: join(out, 'server.mjs'), staticDir: join(out, 'page') };
+  return { serverFile: join(REPO, '.demo-build', 'server.mjs'), staticDir: join(REPO, 'demo', 'dist') };
 }
 
 /**

@@ -127,7 +127,7 @@ describe('createInboxHandler on a runner backed by PostgreSQL', () => {
     ]);
   });
 
-  it('given the stored RUN_FINISHED of a run no longer parses, its interrupts should still be listed, without title or message', async () => {
+  it('given the stored RUN_FINISHED of a run no longer parses, its interrupts should still be listed with their title (the row holds the interrupt)', async () => {
     const handler = createInboxHandler({ runner });
     const threadId = `broken-${randomUUID()}`;
     await raise(threadId, approval('i-broken', 'Lost title'));
@@ -145,7 +145,7 @@ describe('createInboxHandler on a runner backed by PostgreSQL', () => {
     }
     const listed = (await get(handler, `?threadId=${encodeURIComponent(threadId)}`)).body.interrupts!;
     expect(listed).toEqual([
-      expect.objectContaining({ interruptId: 'i-broken', reason: 'aidev:tool_approval', title: null, message: null, status: 'open' }),
+      expect.objectContaining({ interruptId: 'i-broken', reason: 'aidev:tool_approval', title: 'Lost title', status: 'open' }),
     ]);
   });
 

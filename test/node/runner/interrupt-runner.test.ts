@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventType, HttpAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
@@ -10,7 +10,13 @@ import pg from 'pg';
 import { firstValueFrom, lastValueFrom, toArray, type Observable } from 'rxjs';
 import { filter } from 'rxjs/operators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInterruptRunner, type InterruptRunner, type InterruptRunnerOptions } from '../../../src/runner';
+import {
+  createInterruptRunner,
+  RunnerError,
+  type InterruptRecord,
+  type InterruptRunner,
+  type InterruptRunnerOptions,
+} from '../../../src/runner';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 import { serveRuntime } from '../../helpers/runtime-server';
 import {
@@ -56,6 +62,8 @@ interface StoreUnderTest {
   fresh(): Promise<InterruptRunnerOptions>;
   /** Runs SQL on a store while no runner has it open. */
   sql(options: InterruptRunnerOptions, text: string, params?: unknown[]): Promise<unknown[]>;
+  /** Runs a script of several statements (a dump) on a store while no runner has it open. */
+  script(options: InterruptRunnerOptions, text: string): Promise<void>;
   /** The same database, as seen by a second runtime instance. */
   multiInstance: boolean;
 }
@@ -79,6 +87,14 @@ const stores: Record<'embedded' | 'PostgreSQL', StoreUnderTest> = {
         await db.close();
       }
     },
+    async script(options, text) {
+      const db = await PGlite.create(options.dataDir!);
+      try {
+        await db.exec(text);
+      } finally {
+        await db.close();
+      }
+    },
     multiInstance: true,
   },
   PostgreSQL: {
@@ -91,6 +107,15 @@ const stores: Record<'embedded' | 'PostgreSQL', StoreUnderTest> = {
       await client.connect();
       try {
         return (await client.query(text, params)).rows;
+      } finally {
+        await client.end();
+      }
+    },
+    async script(options, text) {
+      const client = new pg.Client({ connectionString: options.url });
+      await client.connect();
+      try {
+        await client.query(text);
       } finally {
         await client.end();
       }
@@ -245,6 +270,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
       {
         threadId,
         interruptId: expect.any(String),
+        agentId: 'default',
         reason: expect.any(String),
         raisedAt: expect.any(String),
         expiresAt: expect.anything(),
@@ -253,6 +279,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         answeredAt: null,
         message: null,
         interrupt: expect.objectContaining({ id: expect.any(String) }),
+        position: 0,
+        cursor: expect.any(String),
       },
       expect.objectContaining({ threadId, status: 'open', response: null, answeredAt: null }),
     ]);
@@ -581,15 +609,212 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     const first = createInterruptRunner(own);
     await first.ready();
     await first.close();
-    await store.sql(own, `UPDATE cki_meta SET value = '2' WHERE key = 'schema_version'`);
+    await store.sql(own, `UPDATE cki_meta SET value = '99' WHERE key = 'schema_version'`);
 
     const newer = createInterruptRunner(own);
-    await expect(newer.ready()).rejects.toThrow(/schema version 2, written by a newer copilotkit-interrupts; this version reads version 1/);
+    await expect(newer.ready()).rejects.toThrow(
+      /schema version 99, written by a newer copilotkit-interrupts; this version reads version 2/,
+    );
+    await expect(newer.ready()).rejects.toMatchObject({ code: 'schema_newer' });
     const events = await collect(newer.run({ threadId: 't', agent: new ScriptedAgent(() => []), input: inputFor('t') }));
-    expect(errorsOf(events)[0]).toMatch(/schema version 2/);
+    expect(errorsOf(events)[0]).toMatch(/schema version 99/);
     await newer.close();
+    expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '99' }]);
+  }, 90_000);
+
+  it('given a schema-1 database written by the released runner, the runner should upgrade it in place and replay and list every thread as before', async () => {
+    const own = await store.fresh();
+    // The fixture is pg_dump's SQL; its psql-only `\restrict` lines are not SQL.
+    const dump = readFileSync(new URL('../../fixtures/runner-v1/v1.sql', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith('\\'))
+      .join('\n');
+    await store.script(own, dump);
+    expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '1' }]);
+    const expected = JSON.parse(readFileSync(new URL('../../fixtures/runner-v1/v1-expected.json', import.meta.url), 'utf8')) as {
+      threads: Record<string, BaseEvent[]>;
+      interrupts: Array<Omit<InterruptRecord, 'agentId' | 'position' | 'cursor'>>;
+    };
+
+    const upgraded = createInterruptRunner(own);
+    try {
+      await upgraded.ready();
+      expect(Object.keys(expected.threads)).toHaveLength(8);
+      for (const [threadId, events] of Object.entries(expected.threads)) {
+        expect(await collect(upgraded.connect({ threadId }))).toEqual(events);
+      }
+      const listed = await upgraded.listInterrupts();
+      expect(listed.map(({ agentId: _a, position: _p, cursor: _c, ...old }) => old)).toEqual(expected.interrupts);
+      // What the rows did not hold before is filled in: the agent, and each interrupt's place in its set.
+      expect(listed.map((row) => [row.interruptId, row.agentId, row.position])).toEqual(
+        expected.interrupts.map((row) => [
+          row.interruptId,
+          row.threadId === 'v1-open' ? 'langgraph' : 'mastra',
+          { 'z-approve': 0, 'a-ask': 1, 'm-third': 2, 'lg-2': 1 }[row.interruptId] ?? 0,
+        ]),
+      );
+      expect((await upgraded.listInterrupts({ agentId: 'langgraph' })).map((row) => row.interruptId)).toEqual(['lg-1', 'lg-2']);
+
+      // The upgraded threads go on: an open interrupt is answered once, a changed one is refused with the request as it is now.
+      const graph = new ScriptedAgent(raising({ id: 'lg-next', reason: 'tool_approval' }), { agentId: 'langgraph' });
+      const answer = (interruptId: string, threadId: string) =>
+        collect(
+          upgraded.run({
+            threadId,
+            agent: graph,
+            input: inputFor(threadId, { resume: [{ interruptId, status: 'resolved', payload: 1 }] }),
+          }),
+        );
+      expect(errorsOf(await answer('lg-1', 'v1-open'))).toEqual([]);
+      expect(ofType(await answer('lg-1', 'v1-open'), EventType.RUN_ERROR)[0]).toMatchObject({ code: 'interrupt_already_answered' });
+      expect(ofType(await answer('c-1', 'v1-changed'), EventType.RUN_ERROR)[0]).toMatchObject({
+        code: 'interrupt_changed',
+        interrupts: [{ id: 'c-2', reason: 'tool_approval', message: 'Transfer 200 EUR?' }],
+      });
+      // The run a crashed instance left running is never replayed, and does not hold the thread.
+      expect(errorsOf(await collect(upgraded.run({ threadId: 'v1-crashed', agent: graph, input: inputFor('v1-crashed') })))).toEqual([]);
+    } finally {
+      await upgraded.close();
+    }
     expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '2' }]);
   }, 90_000);
+
+  it('given interrupts of two agents in sets, listing should page in raise order with a cursor and filter by thread, status and agent', async () => {
+    const prefix = `page-${randomUUID()}`;
+    const threads = [0, 1, 2, 3].map((n) => `${prefix}-${n}`);
+    const ids = ['z', 'a', 'm'];
+    for (const [n, threadId] of threads.entries()) {
+      const agent = new ScriptedAgent(raising(...ids.map((id) => ({ id: `${id}-${n}`, reason: 'tool_approval' }))), {
+        agentId: n % 2 === 0 ? 'mastra' : 'langgraph',
+      });
+      await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      if (n === 1) {
+        await collect(
+          runner.run({ threadId, agent, input: inputFor(threadId, { resume: [{ interruptId: 'a-1', status: 'cancelled' }] }) }),
+        );
+      }
+    }
+    const all = (await runner.listInterrupts()).filter((row) => row.threadId.startsWith(prefix));
+    // Each set in the order it was raised, never re-sorted by id.
+    expect(all.filter((row) => row.threadId === threads[2]).map((row) => row.interruptId)).toEqual(['z-2', 'a-2', 'm-2']);
+    expect(all.filter((row) => row.threadId === threads[2]).map((row) => row.position)).toEqual([0, 1, 2]);
+
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5 }),
+        fc.constantFrom(undefined, 'mastra', 'langgraph'),
+        fc.constantFrom(undefined, 'open' as const, 'cancelled' as const),
+        fc.constantFrom(undefined, ...threads),
+        async (limit, agentId, status, threadId) => {
+          const query = { ...(agentId ? { agentId } : {}), ...(status ? { status } : {}), ...(threadId ? { threadId } : {}) };
+          const pages: InterruptRecord[] = [];
+          let cursor: string | undefined;
+          for (;;) {
+            const page = await runner.listInterrupts({ ...query, limit, ...(cursor ? { cursor } : {}) });
+            expect(page.length).toBeLessThanOrEqual(limit);
+            pages.push(...page);
+            if (page.length < limit) break;
+            cursor = page[page.length - 1]!.cursor;
+          }
+          const whole = await runner.listInterrupts(query);
+          expect(pages).toEqual(whole);
+          const mine = whole.filter((row) => row.threadId.startsWith(prefix));
+          expect(mine).toEqual(
+            all.filter(
+              (row) =>
+                (!agentId || row.agentId === agentId) && (!status || row.status === status) && (!threadId || row.threadId === threadId),
+            ),
+          );
+        },
+      ),
+      { numRuns: 15 },
+    );
+    for (const bad of [
+      { limit: 0 },
+      { limit: 1.5 },
+      { limit: 1001 },
+      { cursor: 'not-a-cursor' },
+      { cursor: btoa('[1,2]') },
+      { agentId: '' },
+    ]) {
+      const refusal = await runner.listInterrupts(bad).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(RunnerError);
+      expect(refusal).toMatchObject({ code: 'bad_query' });
+    }
+    await expect(runner.listInterrupts({ threadId: '' })).rejects.toMatchObject({ code: 'bad_thread_id' });
+  });
+
+  it("given threads of two agents, listThreads should page them newest first, and a thread's events and state read as a connect replays them", async () => {
+    const prefix = `threads-${randomUUID()}`;
+    const own = createInterruptRunner(await store.fresh());
+    opened.push(own);
+    const agentFor = (n: number) =>
+      new ScriptedAgent(
+        (input) => [
+          runStarted(input),
+          ...textMessage(`t-${input.runId}`, `Thread ${n}`),
+          { type: EventType.STATE_SNAPSHOT, snapshot: { step: n } } as BaseEvent,
+          runFinished(input),
+        ],
+        { agentId: n % 2 === 0 ? 'mastra' : 'langgraph' },
+      );
+    for (const n of [0, 1, 2, 3, 4])
+      await collect(own.run({ threadId: `${prefix}-${n}`, agent: agentFor(n), input: inputFor(`${prefix}-${n}`) }));
+    const listed = await own.listThreads();
+    expect(listed.map((thread) => thread.id)).toEqual([4, 3, 2, 1, 0].map((n) => `${prefix}-${n}`));
+    expect(listed[0]).toMatchObject({ agentId: 'mastra', name: null, archived: false, organizationId: '', createdById: '' });
+    const paged = [...(await own.listThreads({ limit: 2 }))];
+    paged.push(...(await own.listThreads({ limit: 2, cursor: paged[1]!.cursor })));
+    paged.push(...(await own.listThreads({ limit: 2, cursor: paged[3]!.cursor })));
+    expect(paged).toEqual(listed);
+    expect((await own.listThreads({ agentId: 'langgraph' })).map((thread) => thread.id)).toEqual([`${prefix}-3`, `${prefix}-1`]);
+
+    const threadId = `${prefix}-2`;
+    expect(await own.getThreadEvents(threadId)).toEqual(await collect(own.connect({ threadId })));
+    expect(await own.getThreadState(threadId)).toEqual({ step: 2 });
+    expect(await own.getThreadEvents(`${prefix}-never`)).toEqual([]);
+    expect(await own.getThreadState(`${prefix}-never`)).toBeNull();
+  });
+
+  it.each([
+    ['one instance', false],
+    ['two instances', true],
+  ])(
+    "given onConcurrentRun 'supersede' and a run in progress through %s, a new run should stop it, keep it as stopped, and run",
+    async (_, two) => {
+      const threadId = `supersede-${randomUUID()}`;
+      const first = createInterruptRunner({ ...options, onConcurrentRun: 'supersede' });
+      const second = two ? createInterruptRunner({ ...options, onConcurrentRun: 'supersede' }) : first;
+      opened.push(first, second);
+      const gate = createGate();
+      const agent = new StoppableAgent((input, runIndex) =>
+        runIndex === 0
+          ? [runStarted(input), ...textMessage('m-old', 'Old'), () => gate.wait(), runFinished(input)]
+          : [runStarted(input), ...textMessage(`m-${input.runId}`, 'New'), runFinished(input)],
+      );
+      const live = first.run({ threadId, agent, input: inputFor(threadId) });
+      const old = collect(live);
+      await firstValueFrom(live.pipe(filter((event) => event.type === EventType.TEXT_MESSAGE_END)));
+      if (two) await new Promise((resolve) => setTimeout(resolve, 100)); // the events reach the database
+
+      const next = await collect(second.run({ threadId, agent, input: inputFor(threadId) }));
+      gate.open();
+      expect(errorsOf(next)).toEqual([]);
+      expect(errorsOf(await old)).toEqual([]);
+      expect(ofType(await old, EventType.RUN_FINISHED)).toHaveLength(1);
+      const replay = await collect(first.connect({ threadId }));
+      expect(ofType(replay, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Old', 'New']);
+
+      // The default refuses, with a code.
+      const gate2 = createGate();
+      const busy = new ScriptedAgent((input) => [runStarted(input), () => gate2.wait(), runFinished(input)]);
+      const held = collect(runner.run({ threadId: `${threadId}-throw`, agent: busy, input: inputFor(`${threadId}-throw`) }));
+      const refused = await collect(runner.run({ threadId: `${threadId}-throw`, agent: busy, input: inputFor(`${threadId}-throw`) }));
+      expect(refused[0]).toMatchObject({ type: EventType.RUN_ERROR, code: 'thread_running' });
+      gate2.open();
+      await held;
+    },
+  );
 
   it('given a real CopilotRuntime served over HTTP, a second client connecting to the thread should get the answered interrupt back', async () => {
     const threadId = `http-${randomUUID()}`;

@@ -1,0 +1,318 @@
+import type { Database, Sql } from './database';
+
+/**
+ * `changed`: answered, but the agent refused the answer because the request had changed since its
+ * card was drawn (`interrupt_changed`); the request as it is now is a new open interrupt.
+ */
+export type StoredInterruptStatus = 'open' | 'resolved' | 'cancelled' | 'changed';
+export const STORED_INTERRUPT_STATUSES: readonly StoredInterruptStatus[] = ['open', 'resolved', 'cancelled', 'changed'];
+
+/** How a run ended (`running` until then; `abandoned` when its instance died holding it). */
+export type RunStatus = 'running' | 'finished' | 'error' | 'stopped' | 'abandoned';
+/** The runs whose events are replayed. */
+export const ENDED_RUN_STATUSES: readonly RunStatus[] = ['finished', 'error', 'stopped'];
+
+/** Keys are the JSON text of the ids (see codec.ts); numbers are milliseconds since the epoch. */
+export interface ThreadLockRow {
+  running_run_pk: unknown;
+  heartbeat_at: unknown;
+  running_owner: string | null;
+  stop_requested: boolean;
+}
+
+export interface StoredEventRow {
+  run_pk: unknown;
+  seq: unknown;
+  payload: string;
+}
+
+export interface InterruptRow {
+  thread_key: string;
+  interrupt_key: string;
+  interrupt_hash: string;
+  agent_id: string;
+  reason: string;
+  raised_at: unknown;
+  expires_at: string | null;
+  status: StoredInterruptStatus;
+  response: string | null;
+  answered_at: unknown;
+  interrupt: string | null;
+  position: number;
+}
+
+export interface ThreadRow {
+  thread_key: string;
+  agent_id: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+/** Where a listing of interrupts goes on from: the sort key of the last row returned. */
+export type InterruptCursor = readonly [raisedAt: number, threadKey: string, position: number, hash: string];
+/** Where a listing of threads goes on from. */
+export type ThreadCursor = readonly [updatedAt: number, threadKey: string];
+
+export interface InterruptFilter {
+  threadKey?: string;
+  status?: StoredInterruptStatus;
+  agentId?: string;
+  after?: InterruptCursor;
+  limit?: number;
+}
+
+/** A raised interrupt as it is written: its id, its place in its set, the interrupt as JSON text. */
+export interface RaisedInterrupt {
+  hash: string;
+  key: string;
+  reason: string;
+  expiresAt: string | null;
+  interrupt: string;
+  position: number;
+}
+
+const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position`;
+
+/**
+ * The statements of one transaction on the thread store. Every value is a parameter, never spliced
+ * into the SQL.
+ */
+export class ThreadTransaction {
+  constructor(private readonly sql: Sql) {}
+
+  async ensureThread(threadKey: string, agentId: string, now: number): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (thread_key) DO NOTHING`,
+      [threadKey, agentId, now],
+    );
+  }
+
+  /** The thread's row, locked until the transaction ends. */
+  async lockThread(threadKey: string): Promise<ThreadLockRow | undefined> {
+    const [row] = await this.sql.query<ThreadLockRow>(
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
+      [threadKey],
+    );
+    return row;
+  }
+
+  /** Closes one open interrupt with an answer; false when it was not open. */
+  async answerInterrupt(threadKey: string, hash: string, status: 'resolved' | 'cancelled', response: string | null, now: number) {
+    const rows = await this.sql.query(
+      `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5
+        WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt_hash`,
+      [threadKey, hash, status, response, now],
+    );
+    return rows.length === 1;
+  }
+
+  async readInterrupt(threadKey: string, hash: string): Promise<{ status: StoredInterruptStatus; response: string | null } | undefined> {
+    const [row] = await this.sql.query<{ status: StoredInterruptStatus; response: string | null }>(
+      `SELECT status, response FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`,
+      [threadKey, hash],
+    );
+    return row;
+  }
+
+  /** The interrupts open on a thread, as raised, in the order they were raised. */
+  async openInterrupts(threadKey: string): Promise<Array<string | null>> {
+    const rows = await this.sql.query<{ interrupt: string | null }>(
+      `SELECT interrupt FROM cki_interrupts WHERE thread_key = $1 AND status = 'open' ORDER BY raised_at, position, interrupt_hash`,
+      [threadKey],
+    );
+    return rows.map((row) => row.interrupt);
+  }
+
+  async abandonRun(runPk: unknown, now: number): Promise<void> {
+    await this.sql.query(`UPDATE cki_runs SET status = 'abandoned', finished_at = $2 WHERE run_pk = $1 AND status = 'running'`, [
+      runPk,
+      now,
+    ]);
+  }
+
+  async createRun(threadKey: string, runKey: string, agentId: string, now: number): Promise<number> {
+    const [created] = await this.sql.query<{ run_pk: unknown }>(
+      `INSERT INTO cki_runs (thread_key, run_key, agent_id, status, started_at) VALUES ($1, $2, $3, 'running', $4) RETURNING run_pk`,
+      [threadKey, runKey, agentId, now],
+    );
+    return Number(created!.run_pk);
+  }
+
+  async markAnsweredBy(threadKey: string, hashes: readonly string[], runPk: number): Promise<void> {
+    if (hashes.length === 0) return;
+    await this.sql.query(`UPDATE cki_interrupts SET answered_run_pk = $1 WHERE thread_key = $2 AND interrupt_hash = ANY($3::text[])`, [
+      runPk,
+      threadKey,
+      hashes,
+    ]);
+  }
+
+  async holdThread(threadKey: string, runPk: number, owner: string, agentId: string, now: number): Promise<void> {
+    await this.sql.query(
+      `UPDATE cki_threads SET running_run_pk = $2, running_owner = $3, heartbeat_at = $4, updated_at = $4, stop_requested = false, agent_id = $5 WHERE thread_key = $1`,
+      [threadKey, runPk, owner, now, agentId],
+    );
+  }
+
+  async appendEvents(runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
+    await appendEvents(this.sql, runPk, payloads, firstSeq);
+  }
+
+  async endRun(runPk: number, status: RunStatus, now: number): Promise<void> {
+    await this.sql.query(`UPDATE cki_runs SET status = $2, finished_at = $3 WHERE run_pk = $1`, [runPk, status, now]);
+  }
+
+  /** The answers a run carried never applied: they were given to a request that has since changed. */
+  async markChanged(threadKey: string, runPk: number): Promise<void> {
+    await this.sql.query(`UPDATE cki_interrupts SET status = 'changed' WHERE thread_key = $1 AND answered_run_pk = $2`, [threadKey, runPk]);
+  }
+
+  /** Writes the interrupts a run raised as open rows (an id raised again opens its row again). */
+  async raiseInterrupts(threadKey: string, agentId: string, runPk: number, raised: readonly RaisedInterrupt[], now: number): Promise<void> {
+    if (raised.length === 0) return;
+    const params: unknown[] = [threadKey, agentId, runPk, now];
+    const values = raised.map((row) => {
+      const at = params.length;
+      params.push(row.hash, row.key, row.reason, row.expiresAt, row.interrupt, row.position);
+      return `($1, $${at + 1}, $${at + 2}, $${at + 3}, $4, $${at + 4}, 'open', $3, $2, $${at + 5}, $${at + 6})`;
+    });
+    await this.sql.query(
+      `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk, agent_id, interrupt, position)
+       VALUES ${values.join(', ')}
+       ON CONFLICT (thread_key, interrupt_hash) DO UPDATE SET
+         reason = EXCLUDED.reason, raised_at = EXCLUDED.raised_at, expires_at = EXCLUDED.expires_at, status = 'open',
+         response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL,
+         agent_id = EXCLUDED.agent_id, interrupt = EXCLUDED.interrupt, position = EXCLUDED.position`,
+      params,
+    );
+  }
+
+  async releaseThread(threadKey: string, runPk: number, now: number): Promise<void> {
+    await this.sql.query(
+      `UPDATE cki_threads SET running_run_pk = NULL, running_owner = NULL, heartbeat_at = NULL, stop_requested = false, updated_at = $3
+        WHERE thread_key = $1 AND running_run_pk = $2`,
+      [threadKey, runPk, now],
+    );
+  }
+}
+
+/** The durable runner's SQL, behind named methods with row types. */
+export class ThreadStore {
+  constructor(readonly db: Database) {}
+
+  get location(): string {
+    return this.db.location;
+  }
+
+  transaction<T>(work: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    return this.db.transaction((sql) => work(new ThreadTransaction(sql)));
+  }
+
+  appendEvents(runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
+    return appendEvents(this.db, runPk, payloads, firstSeq);
+  }
+
+  /** Asks the instance holding a thread's run (this one, or `runKey` exactly) to stop it; true when asked. */
+  async requestStop(threadKey: string, runKey: string | null, aliveAfter: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE cki_threads t SET stop_requested = true
+         FROM cki_runs r
+        WHERE t.thread_key = $1 AND r.run_pk = t.running_run_pk AND ($2::text IS NULL OR r.run_key = $2)
+          AND t.heartbeat_at > $3 AND NOT t.stop_requested
+        RETURNING t.thread_key`,
+      [threadKey, runKey, aliveAfter],
+    );
+    return rows.length > 0;
+  }
+
+  async thread(threadKey: string): Promise<ThreadLockRow | undefined> {
+    const [row] = await this.db.query<ThreadLockRow>(
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested FROM cki_threads WHERE thread_key = $1`,
+      [threadKey],
+    );
+    return row;
+  }
+
+  /** The stored events of a thread's ended runs, in order (optionally leaving one run out). */
+  endedRunEvents(threadKey: string, exceptRunPk: number | undefined): Promise<StoredEventRow[]> {
+    return this.db.query<StoredEventRow>(
+      `SELECT e.run_pk, e.seq, e.payload FROM cki_runs r JOIN cki_events e ON e.run_pk = r.run_pk
+        WHERE r.thread_key = $1 AND r.status = ANY($2::text[]) AND r.run_pk <> $3
+        ORDER BY r.run_pk, e.seq`,
+      [threadKey, ENDED_RUN_STATUSES, exceptRunPk ?? -1],
+    );
+  }
+
+  /** A run's status with its thread's heartbeat, read before its events (a run ends in the transaction that saves its last events). */
+  async runProgress(runPk: number): Promise<{ status: RunStatus; heartbeat_at: unknown; running_run_pk: unknown } | undefined> {
+    const [row] = await this.db.query<{ status: RunStatus; heartbeat_at: unknown; running_run_pk: unknown }>(
+      `SELECT r.status, t.heartbeat_at, t.running_run_pk FROM cki_runs r JOIN cki_threads t ON t.thread_key = r.thread_key WHERE r.run_pk = $1`,
+      [runPk],
+    );
+    return row;
+  }
+
+  runEventsAfter(runPk: number, afterSeq: number): Promise<Array<{ seq: unknown; payload: string }>> {
+    return this.db.query(`SELECT seq, payload FROM cki_events WHERE run_pk = $1 AND seq > $2 ORDER BY seq`, [runPk, afterSeq]);
+  }
+
+  /** Marks this instance's runs alive; returns their threads, with any stop asked for them. */
+  heartbeat(owner: string, runPks: readonly number[], now: number): Promise<Array<{ thread_key: string; stop_requested: boolean }>> {
+    return this.db.query(
+      `UPDATE cki_threads SET heartbeat_at = $1 WHERE running_owner = $2 AND running_run_pk = ANY($3::bigint[]) RETURNING thread_key, stop_requested`,
+      [now, owner, runPks],
+    );
+  }
+
+  /** Interrupt rows in a stable order (raised, thread, place in the set), filtered and paged in SQL. */
+  listInterrupts(filter: InterruptFilter): Promise<InterruptRow[]> {
+    const { after } = filter;
+    return this.db.query<InterruptRow>(
+      `SELECT ${INTERRUPT_COLUMNS} FROM cki_interrupts
+        WHERE ($1::text IS NULL OR thread_key = $1) AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR agent_id = $3)
+          AND ($4::double precision IS NULL OR (raised_at, thread_key, position, interrupt_hash) > ($4, $5::text, $6::integer, $7::text))
+        ORDER BY raised_at, thread_key, position, interrupt_hash
+        LIMIT $8`,
+      [
+        filter.threadKey ?? null,
+        filter.status ?? null,
+        filter.agentId ?? null,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+        after?.[2] ?? null,
+        after?.[3] ?? null,
+        filter.limit ?? null,
+      ],
+    );
+  }
+
+  /** Threads that have run at least once, most recently updated first, paged in SQL. */
+  listThreads(filter: { agentId?: string; after?: ThreadCursor; limit?: number }): Promise<ThreadRow[]> {
+    const { after } = filter;
+    return this.db.query<ThreadRow>(
+      `SELECT thread_key, agent_id, created_at, updated_at FROM cki_threads t
+        WHERE ($1::text IS NULL OR agent_id = $1)
+          AND ($2::double precision IS NULL OR (updated_at < $2 OR (updated_at = $2 AND thread_key > $3::text)))
+          AND EXISTS (SELECT 1 FROM cki_runs r WHERE r.thread_key = t.thread_key AND r.status = ANY($5::text[]))
+        ORDER BY updated_at DESC, thread_key
+        LIMIT $4`,
+      [filter.agentId ?? null, after?.[0] ?? null, after?.[1] ?? null, filter.limit ?? null, ENDED_RUN_STATUSES],
+    );
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+async function appendEvents(sql: Sql, runPk: number, payloads: readonly string[], firstSeq: number) {
+  for (let start = 0; start < payloads.length; start += 200) {
+    const batch = payloads.slice(start, start + 200);
+    const params: unknown[] = [runPk];
+    const values = batch.map((payload, index) => {
+      params.push(firstSeq + start + index, payload);
+      return `($1, $${params.length - 1}, $${params.length})`;
+    });
+    await sql.query(`INSERT INTO cki_events (run_pk, seq, payload) VALUES ${values.join(', ')}`, params);
+  }
+}
