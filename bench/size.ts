@@ -69,13 +69,13 @@ export const SLICES = [TYPICAL_APP, CARD_ALONE];
  * own chat at 3,417,146 B next to them.
  */
 export const SIZE_MEASURED: Readonly<Record<string, number>> = {
-  '.': 21_500,
-  [TYPICAL_APP.label]: 17_660,
+  '.': 23_732,
+  [TYPICAL_APP.label]: 19_950,
   './cards': 13_915,
   [CARD_ALONE.label]: 7_580,
   './core': 4_309,
   './runtime': 12_247,
-  './runner': 10_829,
+  './runner': 13_034,
   './mastra': 4_298,
   './locales/zh-CN': 1_940,
   './styles.css': 2_584,
