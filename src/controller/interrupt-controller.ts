@@ -35,6 +35,8 @@ export interface ControlledAgent {
   pendingInterrupts: Array<{ id: string }>;
   /** AG-UI's: a run (or a connect) is streaming into the agent. */
   isRunning?: boolean;
+  /** Set when CopilotKit reaches the agent through a runtime, whose runner keeps (and replays) the thread. */
+  runtimeUrl?: string;
   subscribe(subscriber: RunSubscriber): { unsubscribe(): void };
   /** AG-UI's `runAgent`: the controller adds the answers owed to a run the chat starts. */
   runAgent?(params?: AgentRunParams, subscriber?: unknown): Promise<unknown>;
@@ -531,6 +533,9 @@ export class InterruptController<View = unknown> {
     const copilotkit = this.#copilotkit;
     if (this.#refreshing) return this.#refreshing;
     if (!agent || !copilotkit?.connectAgent || agent.isRunning || this.session.sending || this.session.away) return Promise.resolve();
+    // Only a thread a runtime keeps can be read again: an agent in the page replays nothing, and
+    // its connect would only close the set it shows.
+    if (typeof agent.runtimeUrl !== 'string') return Promise.resolve();
     if (!this.session.openSet.some((key) => this.session.get(key)?.phase === 'open' || this.session.get(key)?.phase === 'answered'))
       return Promise.resolve();
     // AG-UI's client refuses a connect while it holds pending interrupts; the replay lists the

@@ -23,9 +23,14 @@ export function chatWithLangGraphValue(langGraphId: string, value: unknown): Scr
   return agent;
 }
 
-/** What the graph resumes with: LangGraph's resume map, keyed by its own interrupt id (never a standard resume). */
+/**
+ * What the graph resumes with: the one `resume` entry `@ag-ui/langgraph` turns into
+ * `Command({ resume })`, whose payload is LangGraph's resume map keyed by its own interrupt id (and
+ * never the deprecated `forwardedProps.command`).
+ */
 export function graphResume(agent: ScriptedAgent, langGraphId: string): unknown {
-  const run = agent.runs[1] as { resume?: unknown; forwardedProps?: { command?: { resume?: Record<string, unknown> } } };
-  expect(run.resume).toBeUndefined();
-  return run.forwardedProps?.command?.resume?.[langGraphId];
+  const run = agent.runs[1] as { resume?: Array<{ payload?: Record<string, unknown> }>; forwardedProps?: { command?: unknown } };
+  expect(run.forwardedProps?.command).toBeUndefined();
+  expect(run.resume).toHaveLength(1);
+  return run.resume?.[0]?.payload?.[langGraphId];
 }
