@@ -1,4 +1,5 @@
 import type { InterruptHistory } from '../history';
+import { errorMessage } from '../error-message';
 import { LOG, debugLog } from '../log';
 import { createListeners } from '../listeners';
 import {
@@ -133,14 +134,7 @@ const NONE: UnwrappedInterrupt[] = [];
 const lastId = (messages: ReadonlyArray<{ id: string }> | undefined): string | null =>
   messages && messages.length > 0 ? messages[messages.length - 1].id : null;
 
-/**
- * What an agent or CopilotKit reported, as a sentence for the card. Unlike `errorMessage`, a value
- * that carries no message of its own gets `fallback`, never "[object Object]".
- */
-const errorText = (error: unknown, fallback: string): string =>
-  error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : fallback;
-
-const runFailed = (error: unknown): string => errorText(error, 'The resume run failed.');
+const runFailed = (error: unknown): string => errorMessage(error, 'The resume run failed.');
 
 /**
  * The adapter of {@link InterruptSession}: it feeds CopilotKit's and the cards' events into the
@@ -469,7 +463,7 @@ export class InterruptController<View = unknown> {
       }
       return expected;
     }
-    carrier.failure = errorText(event?.message, 'The agent reported an error.');
+    carrier.failure = errorMessage(event?.message, 'The agent reported an error.');
     // A durable runner refused the answer: another device's came first, and it says which.
     // The request changed since the card showed it: sending the same answer again cannot work.
     if (event?.code === ResumeRefusal.Changed) {

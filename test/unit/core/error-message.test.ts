@@ -21,4 +21,12 @@ describe('errorMessage', () => {
     expect(errorMessage(hostile)).toBe('an unreadable error');
     expect(errorMessage(proxy)).toBe('an unreadable error');
   });
+
+  it('given a fallback, should use it for anything that carries no message of its own, never "[object Object]"', () => {
+    expect(errorMessage(new Error('offline'), 'The run failed.')).toBe('offline');
+    expect(errorMessage('timeout', 'The run failed.')).toBe('timeout');
+    for (const silent of [new Error(''), '', undefined, null, { message: 'not an Error' }, 42, hostile]) {
+      expect(errorMessage(silent, 'The run failed.')).toBe('The run failed.');
+    }
+  });
 });
