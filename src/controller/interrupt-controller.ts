@@ -43,6 +43,8 @@ export interface ControlledAgent {
   runAgent?(params?: AgentRunParams, subscriber?: unknown): Promise<unknown>;
   /** AG-UI's `connectAgent`: the chat replays the thread's runs through it. */
   connectAgent?(params?: unknown, subscriber?: unknown): Promise<unknown>;
+  /** AG-UI's: replaces the transcript (a re-read rebuilds it from the replay). */
+  setMessages?(messages: ReadonlyArray<{ id: string; role?: string }>): void;
 }
 
 /** What CopilotKit passes to an agent's `runAgent`, as far as the controller reads and adds to it. */
@@ -330,8 +332,9 @@ export class InterruptController<View = unknown> {
     });
     const unpatch = this.#carryAnswersInChatRuns(agent);
     const unwatch = this.#watchReplays(agent);
-    const unlisten = onThreadChanged((threadId) => {
-      if (threadId === this.session.threadId) void this.refreshThread();
+    const unlisten = onThreadChanged((threadId, waiting) => {
+      if (threadId !== this.session.threadId || (waiting && this.session.showsWaiting(waiting))) return;
+      void this.refreshThread();
     });
     // Answers whose send an unmount cancelled go out now.
     this.#dispatch(this.session.attached());
@@ -536,6 +539,10 @@ export class InterruptController<View = unknown> {
     // thread's again (none, if another device answered them).
     const pending = agent.pendingInterrupts;
     agent.pendingInterrupts = [];
+    // The replay brings the whole thread, and AG-UI appends a replayed message's text to the one
+    // the chat holds: the transcript is rebuilt from the replay (and kept if the read fails).
+    const messages = agent.messages;
+    agent.setMessages?.([]);
     const refreshing = copilotkit
       .connectAgent({ agent })
       .then(
@@ -547,6 +554,7 @@ export class InterruptController<View = unknown> {
         // A read that did not get through (CopilotKit reports it) leaves the set as it was.
         const open = this.session.openSet.filter((key) => this.session.get(key)?.phase === 'open');
         if (agent.pendingInterrupts.length === 0 && open.length > 0) agent.pendingInterrupts = pending;
+        if (agent.messages.length === 0 && messages.length > 0) agent.setMessages?.(messages);
       });
     this.#refreshing = refreshing;
     return refreshing;
@@ -618,7 +626,8 @@ export class InterruptController<View = unknown> {
       });
     };
     let keys = keysOf(open);
-    if (keys.some((k) => !k)) {
+    // A stop of the thread's past that a replay passes by draws no card of its own.
+    if (keys.some((k) => !k) && !this.session.replayedStop(interrupts.map((i) => i.id))) {
       // Raised before this hook listened (a remount, a restored thread) or a legacy event.
       this.#followThread();
       const runId = (kind === 'legacy' ? this.#legacy?.runId : undefined) ?? 'restored';

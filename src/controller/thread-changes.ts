@@ -4,15 +4,20 @@
  * every controller showing that thread re-reads it (`refreshThread`). The trigger knows nothing of
  * chats, and the re-read nothing of what triggered it.
  */
-const listeners = new Set<(threadId: string) => void>();
+type ThreadChangeListener = (threadId: string, waiting?: readonly string[]) => void;
+const listeners = new Set<ThreadChangeListener>();
 
-/** Tells every chat showing `threadId` that the thread changed elsewhere: each re-reads it. */
-export function threadChanged(threadId: string): void {
-  for (const listener of [...listeners]) listener(threadId);
+/**
+ * Tells every chat showing `threadId` that the thread changed elsewhere: each re-reads it, unless
+ * `waiting` (the ids of the interrupts the thread now waits on, when the teller knows them) is what
+ * that chat already shows waiting: the change was its own.
+ */
+export function threadChanged(threadId: string, waiting?: readonly string[]): void {
+  for (const listener of [...listeners]) listener(threadId, waiting);
 }
 
 /** Hears {@link threadChanged}; returns the function that stops listening. */
-export function onThreadChanged(listener: (threadId: string) => void): () => void {
+export function onThreadChanged(listener: ThreadChangeListener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }

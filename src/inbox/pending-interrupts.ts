@@ -267,7 +267,11 @@ export class PendingInterruptsSource {
     this.publish({ threads, error, loading: false, checkedAt: new Date(now).toISOString() });
     // A thread whose waiting set changed since the last good check changed elsewhere (answered on
     // another device, asked again): a chat showing it reads it again. The first check only lists.
-    if (before.checkedAt !== null) for (const threadId of changedThreads(before.threads, threads)) threadChanged(threadId);
+    if (before.checkedAt !== null)
+      for (const threadId of changedThreads(before.threads, threads)) {
+        const waiting = threads.find((thread) => thread.threadId === threadId)?.interrupts.map((i) => i.interruptId) ?? [];
+        threadChanged(threadId, waiting);
+      }
   }
 
   private fail(error: string) {

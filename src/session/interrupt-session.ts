@@ -218,6 +218,8 @@ export class InterruptSession {
   #replay?: Map<string, number>;
   /** The interrupts the current replay raised first: what settles them there may be this device's own past answer. */
   #replayed = new Set<string>();
+  /** The interrupts the current replay has raised so far, new or seen before. */
+  #passed = new Set<string>();
   /** The open sets of the threads the chat left, kept with their thread until it shows them again. */
   #parked = new Map<string, InterruptKey[]>();
   /** The chat left a thread with an open set and the agent has not stopped since. */
@@ -314,6 +316,7 @@ export class InterruptSession {
       const raise = replay.get(run) ?? 0;
       replay.set(run, raise + 1);
       const keys = this.#keysOf(runId, raise, ids);
+      for (const key of keys) this.#passed.add(keyOf(key));
       const parked = this.#parked.get(this.#threadId);
       const known = keys.every((k) => this.#entries.has(keyOf(k)));
       if (known && !(parked && sameIds(parked, ids)) && this.#entriesOf(keys).every(settled)) return [NOTHING];
@@ -367,7 +370,36 @@ export class InterruptSession {
     this.replayEnded();
     this.#replay = new Map();
     this.#replayed.clear();
+    this.#passed.clear();
     return [NOTHING];
+  }
+
+  /**
+   * While the thread replays, the chat shows each stop of its past as the replay passes it. Whether
+   * `ids` are such a stop: this thread already raised every one of them (the replay's own raise, or
+   * an earlier one), so it is no stop raised before anyone listened, and opens nothing.
+   */
+  replayedStop(ids: readonly string[]): boolean {
+    if (!this.#replay) return false;
+    const raised = new Set([...this.#entries.values()].filter((e) => e.key.threadId === this.#threadId).map((e) => e.key.id));
+    return ids.every((id) => raised.has(id));
+  }
+
+  /**
+   * Whether the interrupts this thread waits on, as another view of it lists them (an inbox), are
+   * exactly the ones this session shows waiting: such a change was made here, and needs no re-read.
+   */
+  showsWaiting(ids: readonly string[]): boolean {
+    const waiting = this.#open.filter((key) => ['open', 'answered'].includes(this.get(key)?.phase ?? '')).map((key) => key.id);
+    return waiting.length === ids.length && [...waiting].sort().join('\n') === [...ids].sort().join('\n');
+  }
+
+  /**
+   * A replay that has not yet reached the set open here is still in the thread's past: the runs it
+   * passes (the answers to older stops, the turns between) say nothing of that set.
+   */
+  #replayBehindOpenSet(): boolean {
+    return !!this.#replay && this.#open.some((key) => !this.#passed.has(keyOf(key)));
   }
 
   /** Between {@link replayStarted} and {@link replayEnded}: the runs the chat sees are the thread's, replayed. */
@@ -428,7 +460,7 @@ export class InterruptSession {
    * block it). The set is closed; an answer still waiting for its paint then fails, kept for Retry.
    */
   otherRunStarted(): SessionDecision[] {
-    if (this.#open.length === 0) return [NOTHING];
+    if (this.#open.length === 0 || this.#replayBehindOpenSet()) return [NOTHING];
     this.#answerFirst = undefined;
     this.#closed = this.#open;
     this.#open = [];
@@ -520,7 +552,7 @@ export class InterruptSession {
   answeredInThread(resume: readonly ResumeEntry[], withChat: boolean): SessionDecision[] {
     const entries = this.#entriesOf(this.#open);
     // A run while this tab's resume is on its way is that resume's: it is left to it.
-    if (entries.length === 0 || this.sending) return [NOTHING];
+    if (entries.length === 0 || this.sending || this.#replayBehindOpenSet()) return [NOTHING];
     const settled: InterruptKey[] = [];
     for (const entry of entries) {
       if (entry.phase !== 'open' && entry.phase !== 'answered' && entry.phase !== 'expired' && !entry.refused) continue;

@@ -28,11 +28,19 @@ export async function startDemo({ timeoutMs = 240_000 } = {}): Promise<RunningDe
       name: 'npm run demo',
       timeoutMs,
     });
-    return { ...running, stop: (signal) => running.stop(signal).finally(() => rmSync(dataDir, { recursive: true, force: true })) };
+    return { ...running, stop: (signal) => running.stop(signal).finally(() => removeDataDir(dataDir)) };
   } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir(dataDir);
     throw error;
   }
+}
+
+/**
+ * npm exits before the server it started has written its last files (the LangGraph server writes
+ * its checkpoints as it stops), so the folder is removed with retries while those writes land.
+ */
+function removeDataDir(dataDir: string) {
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 }
 
 export interface BuiltDemo {

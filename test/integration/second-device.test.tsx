@@ -164,3 +164,58 @@ describe('a card answered on another device', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 });
+
+describe('a thread read again while its card is open here', () => {
+  /** Counts the chat's connects (re-reads of the thread) and lets a test wait for them to end. */
+  function watchConnects() {
+    const fetch = globalThis.fetch;
+    const done: Array<Promise<unknown>> = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      const response = fetch(input, init);
+      if (String(input instanceof Request ? input.url : input).endsWith('/connect')) done.push(response.then((r) => r.clone().text()));
+      return response;
+    });
+    return { count: () => done.length, settled: () => Promise.all(done) };
+  }
+
+  it('given two answered cards and a third open, when the window regains focus, each card is drawn once and the open one still answers the agent', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const device = render(<Device threadId={`reread-${Date.now()}`} answer="10:00" />);
+    const chat = within(device.container);
+    const ask = async (turn: number) => {
+      fireEvent.change(await chat.findByTestId('copilot-chat-textarea'), { target: { value: `Book call ${turn}` } });
+      await waitFor(() => expect(chat.getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
+      fireEvent.click(chat.getByTestId('copilot-send-button'));
+      await waitFor(() => expect(chat.getAllByTestId('pick')).toHaveLength(1), { timeout: 10_000 });
+    };
+    const answer = async (replies: number) => {
+      fireEvent.click(within(chat.getByTestId('pick')).getByRole('button', { name: 'Answer pick' }));
+      await waitFor(() => expect(chat.getAllByText('Booked 10:00.')).toHaveLength(replies), { timeout: 10_000 });
+      await waitFor(() => expect(chat.getByTestId('copilot-chat')).toHaveAttribute('data-copilot-running', 'false'), { timeout: 10_000 });
+    };
+    await ask(1);
+    await answer(1);
+    await ask(2);
+    await answer(2);
+    await ask(3);
+
+    const connects = watchConnects();
+    await act(async () => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await waitFor(() => expect(connects.count()).toBe(1), { timeout: 10_000 });
+    await act(() => connects.settled());
+
+    // The transcript is the thread's, once: each reply once, with its text.
+    expect(chat.getAllByText('Booked 10:00.')).toHaveLength(2);
+    expect(chat.getAllByTestId('pick-readonly')).toHaveLength(2);
+    expect(chat.getAllByTestId('pick')).toHaveLength(1);
+    const ids = [...device.container.querySelectorAll('[data-interrupt-id]')].map((node) => node.getAttribute('data-interrupt-id'));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(chat.queryByTestId('interrupt-answered-elsewhere')).not.toBeInTheDocument();
+    await answer(3);
+    expect(chat.getAllByTestId('pick-readonly')).toHaveLength(3);
+    expect(chat.queryByTestId('pick')).not.toBeInTheDocument();
+    expect(errors).not.toHaveBeenCalled();
+  });
+});

@@ -390,4 +390,36 @@ describe('InterruptSession', () => {
     s.raised('run-1', [{ id: 'fixed' }]);
     expect(s.openSet).toEqual([{ ...key('fixed'), raise: 2 }]);
   });
+
+  it('given a set open here, when the same thread is read again, the older stops and their answers replayed before it should leave it open, and one answered elsewhere after it should settle it', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'old' }]);
+    s.answered(key('old'), { status: 'resolved', payload: 'then' });
+    const [send] = sends(s.painted(key('old')));
+    s.delivered(send.type === 'send' ? send.batch.batchId : -1);
+    s.raised('run-3', [{ id: 'now' }]);
+
+    s.replayStarted();
+    // The chat passes the old stop and the run that answered it: that is the thread's past.
+    expect(s.replayedStop(['old'])).toBe(true);
+    expect(s.raised('run-1', [{ id: 'old' }])).toEqual([{ type: 'nothing' }]);
+    expect(s.answeredInThread([{ interruptId: 'old', status: 'resolved', payload: 'then' }], false)).toEqual([{ type: 'nothing' }]);
+    expect(s.otherRunStarted()).toEqual([{ type: 'nothing' }]);
+    expect(s.openSet).toEqual([key('now', 'run-3')]);
+    expect(s.get(key('now', 'run-3'))?.phase).toBe('open');
+    // The replay reaches the open set, then a run another device sent answers it.
+    s.raised('run-3', [{ id: 'now' }]);
+    s.answeredInThread([{ interruptId: 'now', status: 'resolved', payload: 'there' }], false);
+    s.replayEnded();
+    expect(s.get(key('now', 'run-3'))).toMatchObject({ phase: 'resolved', elsewhere: true, answer: { payload: 'there' } });
+    expect(s.get(key('old'))?.phase).toBe('resolved');
+  });
+
+  it('given what an inbox lists for the thread, should tell whether this session already shows exactly that waiting', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }, { id: 'b' }]);
+    expect(s.showsWaiting(['b', 'a'])).toBe(true);
+    expect(s.showsWaiting(['a'])).toBe(false);
+    expect(s.showsWaiting([])).toBe(false);
+  });
 });
