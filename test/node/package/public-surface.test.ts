@@ -155,6 +155,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
   ],
   './runner': [
     'DEFAULT_EMBEDDED_DIR',
+    'ExpiryOptions',
     'InboxHandlerOptions',
     'InboxInterrupt',
     'InboxResponse',
@@ -168,6 +169,9 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'RunnerErrorCode',
     'SCHEMA_VERSION',
     'StoredInterruptStatus',
+    'ThreadChange',
+    'ThreadChangeListener',
+    'ThreadChangeSource',
     'ThreadRecord',
     'createInboxHandler',
     'createInterruptRunner',
