@@ -68,9 +68,17 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
 
   // One store for the tests of a kind (threads apart by id); the upgrade test takes a fresh one.
   let shared: InterruptRunnerOptions;
+  // Holds the shared store open for the tests of this kind: the embedded store is opened once (its
+  // first open is the slow part), not by each test's first runner.
+  let keeper: InterruptRunner | undefined;
   beforeAll(async () => {
     shared = await stores[kind]();
-  }, 60_000);
+    keeper = createInterruptRunner({ ...shared, expiry: false });
+    await keeper.ready();
+  }, 90_000);
+  afterAll(async () => {
+    await keeper?.close();
+  });
 
   afterEach(async () => {
     for (const runner of opened.splice(0)) await runner.close();
@@ -199,7 +207,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
       }),
     );
     await until(() => heard.some((change) => change.threadId === 'v1-open' && change.seq > 0));
-  });
+  }, 90_000);
 });
 
 /** A runner instance in its own process (test/helpers/expiry-instance.ts), which a test can kill. */
