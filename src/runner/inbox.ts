@@ -4,6 +4,8 @@ import { describe } from './database';
 import { RunnerError } from './errors';
 import type { InterruptRecord, InterruptRunner, StoredInterruptStatus } from './interrupt-runner';
 import type { InboxInterrupt } from '../inbox/pending-interrupts';
+import { isChangeSource, streamInbox, wantsStream } from './inbox-stream';
+import type { ThreadChangeSource } from './notifications';
 
 export type { InboxInterrupt };
 
@@ -13,8 +15,11 @@ export interface InboxResponse {
 }
 
 export interface InboxHandlerOptions<User = undefined> {
-  /** The durable runner whose interrupt rows the inbox lists. */
-  runner: Pick<InterruptRunner, 'listInterrupts'>;
+  /**
+   * The durable runner whose interrupt rows the inbox lists. A runner that tells of changes
+   * (`subscribeChanges`, as `InterruptRunner` does) also serves the live stream.
+   */
+  runner: Pick<InterruptRunner, 'listInterrupts'> & Partial<ThreadChangeSource>;
   /**
    * Who is asking, read from the request (a session cookie, a bearer token). Return `null` or
    * `undefined` to refuse the request with 401. Without it every request is answered.
@@ -25,6 +30,13 @@ export interface InboxHandlerOptions<User = undefined> {
    * interrupt of every thread is listed: fine for a single-user app, never for a multi-tenant one.
    */
   filter?: (interrupt: InboxInterrupt, user: User, request: Request) => boolean | Promise<boolean>;
+  /**
+   * Whether this user may hear that this thread changed (the stream's `thread` events, asked for
+   * with `?threadId=`). Without it they are sent only when there is no `filter` either.
+   */
+  canWatchThread?: (threadId: string, user: User, request: Request) => boolean | Promise<boolean>;
+  /** How often the live stream sends a keep-alive comment (ms). Default 15 000. */
+  heartbeatMs?: number;
 }
 
 const STATUSES: readonly string[] = ['open', 'resolved', 'cancelled', 'changed', 'all'];
@@ -66,6 +78,41 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
   };
 }
 
+/** The rows the request may see, as the inbox sends them, or the error response to send instead. */
+async function listFor<User>(
+  runner: Pick<InterruptRunner, 'listInterrupts'>,
+  filter: InboxHandlerOptions<User>['filter'],
+  query: { status: string; threadId: string | undefined; agentId: string | undefined; user: User; request: Request },
+): Promise<InboxInterrupt[] | Response> {
+  const { status, threadId, agentId, user, request } = query;
+  let rows: InterruptRecord[];
+  try {
+    rows = await runner.listInterrupts({
+      ...(threadId !== undefined ? { threadId } : {}),
+      ...(agentId !== undefined ? { agentId } : {}),
+      ...(status !== 'all' ? { status: status as StoredInterruptStatus } : {}),
+    });
+  } catch (error) {
+    const message = describe(error);
+    console.error(`${PREFIX} cannot list the interrupts: ${message}`);
+    // A bad thread id or query is the caller's mistake; anything else is the store's.
+    return error instanceof RunnerError && (error.code === 'bad_thread_id' || error.code === 'bad_query')
+      ? json(400, { error: message })
+      : json(503, { error: `${PREFIX} cannot read the interrupts (${message}).` });
+  }
+  const interrupts: InboxInterrupt[] = [];
+  try {
+    for (const row of rows) {
+      const interrupt = toInboxInterrupt(row);
+      if (!filter || (await filter(interrupt, user, request))) interrupts.push(interrupt);
+    }
+  } catch (error) {
+    console.error(`${PREFIX} filter failed: ${describe(error)}`);
+    return json(500, { error: `${PREFIX} could not tell which interrupts are yours.` });
+  }
+  return interrupts;
+}
+
 /**
  * A fetch-style endpoint (`(request: Request) => Promise<Response>`) for an inbox: `GET` answers
  * `{ interrupts: InboxInterrupt[] }`, the open interrupts oldest first (`?status=resolved`, `changed`,
@@ -78,7 +125,7 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
  * more than one user.
  */
 export function createInboxHandler<User = undefined>(options: InboxHandlerOptions<User>): (request: Request) => Promise<Response> {
-  const { runner, resolveUser, filter } = options;
+  const { runner, resolveUser, filter, canWatchThread, heartbeatMs } = options;
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response(JSON.stringify({ error: `${PREFIX} only GET is served here (got ${request.method}).` }), {
@@ -108,31 +155,15 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
     } else {
       user = undefined as User;
     }
-    let rows: InterruptRecord[];
-    try {
-      rows = await runner.listInterrupts({
-        ...(threadId !== undefined ? { threadId } : {}),
-        ...(agentId !== undefined ? { agentId } : {}),
-        ...(status !== 'all' ? { status: status as StoredInterruptStatus } : {}),
-      });
-    } catch (error) {
-      const message = describe(error);
-      console.error(`${PREFIX} cannot list the interrupts: ${message}`);
-      // A bad thread id or query is the caller's mistake; anything else is the store's.
-      return error instanceof RunnerError && (error.code === 'bad_thread_id' || error.code === 'bad_query')
-        ? json(400, { error: message })
-        : json(503, { error: `${PREFIX} cannot read the interrupts (${message}).` });
-    }
-    const interrupts: InboxInterrupt[] = [];
-    try {
-      for (const row of rows) {
-        const interrupt = toInboxInterrupt(row);
-        if (!filter || (await filter(interrupt, user, request))) interrupts.push(interrupt);
+    const list = () => listFor(runner, filter, { status, threadId, agentId, user, request });
+    if (request.method === 'GET' && wantsStream(request)) {
+      if (!isChangeSource(runner)) {
+        return json(406, { error: `${PREFIX} this runner does not tell of changes; ask for JSON and poll instead.` });
       }
-    } catch (error) {
-      console.error(`${PREFIX} filter failed: ${describe(error)}`);
-      return json(500, { error: `${PREFIX} could not tell which interrupts are yours.` });
+      return streamInbox({ request, changes: runner, list, threadId, canWatchThread, user, heartbeatMs, filtered: filter !== undefined });
     }
+    const interrupts = await list();
+    if (interrupts instanceof Response) return interrupts;
     const body: InboxResponse = { interrupts };
     return json(200, body);
   };

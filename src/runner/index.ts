@@ -5,6 +5,7 @@
 export {
   createInterruptRunner,
   InterruptRunner,
+  type ExpiryOptions,
   type InterruptRecord,
   type InterruptRunnerOptions,
   type ListInterruptsQuery,
@@ -17,3 +18,4 @@ export { createInboxHandler, type InboxHandlerOptions, type InboxInterrupt, type
 export { DEFAULT_EMBEDDED_DIR } from './database';
 export { MAX_THREAD_ID_BYTES } from './codec';
 export { SCHEMA_VERSION } from './schema';
+export type { ThreadChange, ThreadChangeListener, ThreadChangeSource } from './notifications';

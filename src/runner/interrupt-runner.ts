@@ -13,6 +13,8 @@ import { encode, interruptHash, threadIdProblem } from './codec';
 import { DEFAULT_EMBEDDED_DIR, describe, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
 import { RunnerError } from './errors';
 import { ensureSchema } from './schema';
+import { AdvisoryLease, describeExpiryError, ExpirySweeper, InProcessLease, type SettleOutcome } from './expiry';
+import { InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
 import {
   STORED_INTERRUPT_STATUSES,
   ThreadStore,
@@ -21,6 +23,7 @@ import {
   type RaisedInterrupt,
   type StoredInterruptStatus,
   type ThreadCursor,
+  type ThreadDeadline,
   type ThreadTransaction,
 } from './thread-store';
 import { ResumeRefusal } from '../protocol/constants';
@@ -33,8 +36,19 @@ export interface InterruptRunnerOptions {
   url?: string;
   /** The embedded store's folder. Default: `.copilotkit-interrupts` in the working directory. */
   dataDir?: string;
-  /** How often a connect that joins a run held by another instance reads its new events (ms). Default 100. */
+  /**
+   * A connect that joins a run held by another instance reads its new events when told of them (a
+   * notification); this is how long it waits without one before reading anyway (ms): the safety net
+   * for a lost notification. Default 1 000.
+   */
   pollIntervalMs?: number;
+  /**
+   * Expired interrupts settled on the server, with nobody online: when every open interrupt of a
+   * thread is past its `expiresAt`, one instance (a lease) resumes the agent with `cancelled` for
+   * them, once, and their rows become `cancelled` with `cancelReason: 'expired'`. On by default;
+   * `false` turns it off (they stay open until a person answers).
+   */
+  expiry?: false | ExpiryOptions;
   /** A run whose instance has not written a heartbeat for this long is considered dead (ms). Default 30 000. */
   staleAfterMs?: number;
   /** PostgreSQL connections per instance. Default 10. */
@@ -47,7 +61,23 @@ export interface InterruptRunnerOptions {
   onConcurrentRun?: 'throw' | 'supersede';
 }
 
+export interface ExpiryOptions {
+  /**
+   * The agent to resume for a thread's expiry (by the `agentId` the thread's runs had). Default: the
+   * last agent of that id this instance ran; a thread whose agent this instance has not run yet
+   * waits for an instance that has. The runner resumes a clone of it.
+   */
+  agent?: (agentId: string, threadId: string) => AbstractAgent | undefined | Promise<AbstractAgent | undefined>;
+  /** How often an instance tries to take the expiry lease, and its holder rereads the deadlines (ms). Default 1 000. */
+  checkEveryMs?: number;
+}
+
 export type { StoredInterruptStatus };
+
+/** Key of the session advisory lock that makes one instance the settler of expiries. */
+const EXPIRY_LOCK = 7231962052;
+
+type Feed = InProcessChangeFeed | PostgresChangeFeed;
 
 /** One interrupt raised on a thread, as `listInterrupts` reads it. */
 export interface InterruptRecord {
@@ -65,6 +95,8 @@ export interface InterruptRecord {
   response: unknown;
   /** ISO 8601, or `null` while open. */
   answeredAt: string | null;
+  /** Why a `cancelled` row was closed without a person: `expired` when the server settled its expiry. */
+  cancelReason: 'expired' | null;
   /** The interrupt's own `message` (what the agent asks), when it had one. */
   message: string | null;
   /**
@@ -146,8 +178,16 @@ class Refusal extends Error {
  * in-memory runner (the run's input on RUN_STARTED, compacted replay on connect, joining a running
  * thread, `isRunning`, `stop`) and keeps one row per interrupt, answered exactly once.
  */
-export class InterruptRunner extends AgentRunner {
+export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   private readonly database: Promise<ThreadStore>;
+  /** The change feed (PostgreSQL's LISTEN/NOTIFY, or in process), once the store is open. */
+  private feed: Feed | undefined;
+  private readonly changeListeners = new Set<ThreadChangeListener>();
+  private sweeper: ExpirySweeper | undefined;
+  /** The last agent this instance ran per agent id: what an expiry resumes by default. */
+  private readonly knownAgents = new Map<string, AbstractAgent>();
+  /** Runs this instance started to settle expiries: the rows they cancel say `expired`. */
+  private readonly expiryRuns = new Set<string>();
   private readonly instanceId = randomUUID();
   private readonly local = new Map<string, LocalRun>();
   /** Claims on one thread from this instance, one after the other (see `claim`). */
@@ -160,12 +200,99 @@ export class InterruptRunner extends AgentRunner {
 
   constructor(options: InterruptRunnerOptions = {}) {
     super();
-    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.staleAfterMs = options.staleAfterMs ?? 30_000;
     this.onConcurrentRun = options.onConcurrentRun === 'supersede' ? 'supersede' : 'throw';
-    this.database = openStore(options);
+    this.database = openStore(options).then(async (store) => {
+      await this.startLive(store, options);
+      return store;
+    });
     // Reported once here; every run and connect also reports it on its own stream.
     this.database.catch((error: unknown) => console.error(describe(error)));
+  }
+
+  /**
+   * Calls `listener` with `{ threadId, seq }` each time a change of a thread (new events, an answer,
+   * a finished run, an expiry) is committed, by this instance or another on the same store, until
+   * the returned function is called. The rows stay the truth: read them again on a change.
+   */
+  subscribeChanges(listener: ThreadChangeListener): () => void {
+    this.changeListeners.add(listener);
+    return () => void this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Starts hearing changes, and the expiry sweeper. On PostgreSQL a listener that cannot connect
+   * keeps trying in the background: the runner works meanwhile on its slow safety net.
+   */
+  private async startLive(store: ThreadStore, options: InterruptRunnerOptions): Promise<void> {
+    if (this.closing) return;
+    const feed: Feed =
+      options.url !== undefined ? new PostgresChangeFeed(store, options.url) : new InProcessChangeFeed(store, store.location);
+    if (feed instanceof InProcessChangeFeed) store.onCommitted = (change) => feed.published(change);
+    feed.subscribeChanges((change) => {
+      for (const listener of [...this.changeListeners]) {
+        try {
+          listener(change);
+        } catch (error) {
+          console.error(`${PREFIX} a thread change listener threw: ${describe(error)}`);
+        }
+      }
+    });
+    this.feed = feed;
+    await feed.start();
+    if (options.expiry === false) return;
+    const expiry = options.expiry ?? {};
+    this.sweeper = new ExpirySweeper({
+      store: { deadlines: () => store.deadlines(), now: () => store.now() },
+      lease: feed instanceof PostgresChangeFeed ? new AdvisoryLease(feed, EXPIRY_LOCK) : new InProcessLease(store.location),
+      changes: feed,
+      settle: (deadline) => this.settleExpired(deadline, expiry),
+      onError: (error, deadline) => console.error(describeExpiryError(error, deadline)),
+      ...(expiry.checkEveryMs !== undefined ? { checkEveryMs: expiry.checkEveryMs } : {}),
+    });
+    this.sweeper.start();
+  }
+
+  /**
+   * Resumes the thread's agent with `cancelled` for its expired interrupts. The claim closes each
+   * row only while it is open, so a second settler, or a person answering first, is refused.
+   */
+  private async settleExpired(deadline: ThreadDeadline, options: ExpiryOptions): Promise<SettleOutcome> {
+    const { threadId, interruptIds, agentId } = deadline;
+    const given = (await options.agent?.(agentId, threadId)) ?? this.knownAgents.get(agentId);
+    if (!given) return 'busy';
+    const agent = given.clone() as AbstractAgent;
+    // An AG-UI agent remembers the interrupts its last run raised and refuses, before running, a
+    // resume that answers one past its expiresAt ("Interrupt … expired"). Settling that expiry is
+    // this very resume: the cancelled ones are no longer the agent object's to guard.
+    const settled = new Set(interruptIds);
+    agent.pendingInterrupts = (agent.pendingInterrupts ?? []).filter((interrupt) => !settled.has(interrupt.id));
+    const input = {
+      threadId,
+      runId: randomUUID(),
+      messages: [],
+      state: {},
+      tools: [],
+      context: [],
+      forwardedProps: {},
+      resume: interruptIds.map((interruptId) => ({ interruptId, status: 'cancelled' })),
+    } as RunAgentInput;
+    this.expiryRuns.add(input.runId);
+    try {
+      const events = await new Promise<BaseEvent[]>((resolve, reject) => {
+        const seen: BaseEvent[] = [];
+        this.run({ threadId, agent, input }).subscribe({ next: (event) => seen.push(event), error: reject, complete: () => resolve(seen) });
+      });
+      const error = events.find((event) => event.type === EventType.RUN_ERROR) as { code?: unknown } | undefined;
+      if (!error) return 'settled';
+      if (error.code === ResumeRefusal.AlreadyAnswered || error.code === ResumeRefusal.NotOpen || error.code === ResumeRefusal.Changed)
+        return 'answered';
+      if (error.code === 'thread_running') return 'busy';
+      return 'settled'; // the agent ran and failed: the rows were claimed; its error is in the thread
+    } finally {
+      this.expiryRuns.delete(input.runId);
+    }
   }
 
   /** Resolves once the store is open and its schema checked; rejects with what went wrong and what to do. */
@@ -310,6 +437,9 @@ export class InterruptRunner extends AgentRunner {
       for (const run of runs) this.abort(run);
       await Promise.all(runs.map((run) => run.finished));
       this.stopHeartbeat();
+      await this.database.catch(() => undefined);
+      await this.sweeper?.stop();
+      await this.feed?.close();
       const db = await this.database.catch(() => undefined);
       await db?.close();
     })();
@@ -326,6 +456,7 @@ export class InterruptRunner extends AgentRunner {
       refuse(events, describe(error));
       return;
     }
+    if (!this.expiryRuns.has(input.runId)) this.knownAgents.set(agent.agentId ?? 'default', agent);
     let release!: () => void;
     const finished = new Promise<void>((resolve) => (release = resolve));
     let run: LocalRun;
@@ -346,7 +477,7 @@ export class InterruptRunner extends AgentRunner {
     this.startHeartbeat();
     try {
       const historic = await this.historicMessageIds(db, threadId, run.runPk);
-      const writer = new EventWriter(db, run.runPk);
+      const writer = new EventWriter(db, encode(threadId), run.runPk);
       const seen: BaseEvent[] = [];
       // The run's end (RUN_FINISHED, RUN_ERROR and anything after) is held back and sent only once
       // the run, with the interrupts it raised, is saved: a client never answers an interrupt the
@@ -451,11 +582,20 @@ export class InterruptRunner extends AgentRunner {
     const threadKey = encode(threadId);
     const deadline = Date.now() + this.staleAfterMs;
     let asked = false;
-    while (Date.now() < deadline) {
-      const thread = await store.thread(threadKey);
-      if (!thread || thread.running_run_pk == null || Number(thread.heartbeat_at) <= Date.now() - this.staleAfterMs) return;
-      if (!asked) asked = await store.requestStop(threadKey, null, Date.now() - this.staleAfterMs);
-      await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
+    // The stopped run's end is a change of the thread: heard at once, read again on the safety net.
+    const wake = new ChangeWaiter();
+    const unsubscribe = this.subscribeChanges((change) => {
+      if (change.threadId === threadId) wake.notify();
+    });
+    try {
+      while (Date.now() < deadline) {
+        const thread = await store.thread(threadKey);
+        if (!thread || thread.running_run_pk == null || Number(thread.heartbeat_at) <= Date.now() - this.staleAfterMs) return;
+        if (!asked) asked = await store.requestStop(threadKey, null, Date.now() - this.staleAfterMs);
+        await wake.wait(this.pollIntervalMs);
+      }
+    } finally {
+      unsubscribe();
     }
   }
 
@@ -481,6 +621,7 @@ export class InterruptRunner extends AgentRunner {
       const runPk = await tx.createRun(threadKey, encode(input.runId), agentId, now);
       await tx.markAnsweredBy(threadKey, answers, runPk);
       await tx.holdThread(threadKey, runPk, this.instanceId, agentId, now);
+      await tx.bumpChange(threadKey);
       return runPk;
     });
   }
@@ -504,7 +645,8 @@ export class InterruptRunner extends AgentRunner {
         );
       }
       const hash = interruptHash(id);
-      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now)) {
+      const expired = status === 'cancelled' && this.expiryRuns.has(input.runId) ? 'expired' : null;
+      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now, expired)) {
         hashes.push(hash);
         continue;
       }
@@ -573,6 +715,7 @@ export class InterruptRunner extends AgentRunner {
       if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
       await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
       await tx.releaseThread(threadKey, run.runPk, now);
+      await tx.bumpChange(threadKey);
     });
   }
 
@@ -661,7 +804,7 @@ export class InterruptRunner extends AgentRunner {
       return;
     }
     if (remote) {
-      await this.follow(db, remote.runPk, subscriber, control, fresh);
+      await this.follow(db, threadId, remote.runPk, subscriber, control, fresh);
       return;
     }
     subscriber.complete();
@@ -670,12 +813,19 @@ export class InterruptRunner extends AgentRunner {
   /** Reads a run held by another instance as its events are written, until it ends. */
   private async follow(
     db: ThreadStore,
+    threadId: string,
     runPk: number,
     subscriber: Subscriber<BaseEvent>,
     control: { closed: boolean },
     fresh: (event: BaseEvent) => boolean,
   ) {
     let seq = -1;
+    // Woken by the run's next commit (its events, its end); the timeout is only the safety net.
+    const wake = new ChangeWaiter();
+    const unsubscribe = this.subscribeChanges((change) => {
+      if (change.threadId === threadId) wake.notify();
+    });
+    subscriber.add(unsubscribe);
     while (!control.closed) {
       // The status is read before the events: a run is ended in the transaction that saves its last events.
       const run = await db.runProgress(runPk);
@@ -698,8 +848,9 @@ export class InterruptRunner extends AgentRunner {
         subscriber.next(runError(`${PREFIX} the instance running this thread stopped answering; the run did not finish.`));
         break;
       }
-      await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
+      await wake.wait(this.pollIntervalMs);
     }
+    unsubscribe();
     if (!control.closed) subscriber.complete();
   }
 
@@ -752,6 +903,7 @@ class EventWriter {
 
   constructor(
     private readonly store: ThreadStore,
+    private readonly threadKey: string,
     private readonly runPk: number,
   ) {}
 
@@ -773,7 +925,7 @@ class EventWriter {
     try {
       while (this.pending.length > 0 && !this.failed) {
         const batch = this.pending.splice(0, 200);
-        await this.store.appendEvents(this.runPk, batch.map(encode), this.next);
+        await this.store.appendEvents(this.threadKey, this.runPk, batch.map(encode), this.next);
         this.next += batch.length;
         for (const event of batch) this.written.add(event);
       }
@@ -783,6 +935,33 @@ class EventWriter {
     } finally {
       this.flushing = undefined;
     }
+  }
+}
+
+/** Wakes a waiting follower when told; a notice that comes before the wait is kept for it. */
+class ChangeWaiter {
+  #pending = false;
+  #wake: (() => void) | undefined;
+
+  notify() {
+    if (this.#wake) this.#wake();
+    else this.#pending = true;
+  }
+
+  wait(timeoutMs: number): Promise<void> {
+    if (this.#pending) {
+      this.#pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.#wake = done;
+    });
   }
 }
 
@@ -888,6 +1067,7 @@ function toRecord(row: InterruptRow): InterruptRecord {
     status: row.status,
     response: read(row.response, 'response') ?? null,
     answeredAt: row.answered_at === null ? null : new Date(Number(row.answered_at)).toISOString(),
+    cancelReason: row.status === 'cancelled' && row.closed_reason === 'expired' ? 'expired' : null,
     message: isObject(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null,
     interrupt,
     position: Number(row.position),

@@ -86,6 +86,17 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
     backfill: backfillRaisedInterrupts,
   },
+  {
+    version: 3,
+    description:
+      'live threads: a change number per thread, drawn from one sequence (notifications say it, a catch-up reads every thread above one), and why a cancelled interrupt was closed (expired)',
+    statements: [
+      `CREATE SEQUENCE cki_change_seq`,
+      `ALTER TABLE cki_threads ADD COLUMN change_seq bigint NOT NULL DEFAULT 0`,
+      `CREATE INDEX cki_threads_change ON cki_threads (change_seq)`,
+      `ALTER TABLE cki_interrupts ADD COLUMN closed_reason text`,
+    ],
+  },
 ];
 
 /** The schema this version of the runner reads and writes. */

@@ -1,4 +1,5 @@
 import type { Database, Sql } from './database';
+import { CHANGE_CHANNEL, type ChangeLog, type ThreadChange } from './notifications';
 
 /**
  * `changed`: answered, but the agent refused the answer because the request had changed since its
@@ -39,6 +40,18 @@ export interface InterruptRow {
   answered_at: unknown;
   interrupt: string | null;
   position: number;
+  /** Why a cancelled row was closed by the server (`expired`), or null. */
+  closed_reason: string | null;
+}
+
+/** A thread whose open interrupts all carry an `expiresAt`: settled once the last of them passes. */
+export interface ThreadDeadline {
+  threadId: string;
+  agentId: string;
+  /** The thread's open interrupts (all of them: a resume answers the whole set). */
+  interruptIds: string[];
+  /** When the last of their `expiresAt` passes (ms since the epoch). */
+  settleAt: number;
 }
 
 export interface ThreadRow {
@@ -71,14 +84,51 @@ export interface RaisedInterrupt {
   position: number;
 }
 
-const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position`;
+const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position, closed_reason`;
+
+/** A thread key (the JSON text of its id) back to the id; undefined for a row that no longer parses. */
+function decodeThread(key: string): string | undefined {
+  try {
+    const id = JSON.parse(key) as unknown;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The statements of one transaction on the thread store. Every value is a parameter, never spliced
  * into the SQL.
  */
 export class ThreadTransaction {
-  constructor(private readonly sql: Sql) {}
+  /** The changes this transaction made, announced to this process's runners once it commits. */
+  readonly changes: ThreadChange[] = [];
+
+  constructor(
+    private readonly sql: Sql,
+    /** True on PostgreSQL: the change is announced with NOTIFY, delivered only if this commits. */
+    private readonly notify: boolean,
+  ) {}
+
+  /**
+   * Gives the thread its next change number and, on PostgreSQL, announces `{ thread, seq }` on the
+   * change channel in this same transaction (a rolled-back change is never heard of). The payload
+   * is built from the stored key, which is the id's JSON text: any id, NUL included, fits.
+   */
+  async bumpChange(threadKey: string): Promise<void> {
+    const [row] = this.notify
+      ? await this.sql.query<{ change_seq: unknown }>(
+          `WITH bumped AS (UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING thread_key, change_seq)
+           SELECT change_seq, pg_notify($2, '{"thread":' || thread_key || ',"seq":' || change_seq || '}') FROM bumped`,
+          [threadKey, CHANGE_CHANNEL],
+        )
+      : await this.sql.query<{ change_seq: unknown }>(
+          `UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING change_seq`,
+          [threadKey],
+        );
+    const threadId = decodeThread(threadKey);
+    if (row && threadId !== undefined) this.changes.push({ threadId, seq: Number(row.change_seq) });
+  }
 
   async ensureThread(threadKey: string, agentId: string, now: number): Promise<void> {
     await this.sql.query(
@@ -96,12 +146,19 @@ export class ThreadTransaction {
     return row;
   }
 
-  /** Closes one open interrupt with an answer; false when it was not open. */
-  async answerInterrupt(threadKey: string, hash: string, status: 'resolved' | 'cancelled', response: string | null, now: number) {
+  /** Closes one open interrupt with an answer (`closedReason` when the server closed it); false when it was not open. */
+  async answerInterrupt(
+    threadKey: string,
+    hash: string,
+    status: 'resolved' | 'cancelled',
+    response: string | null,
+    now: number,
+    closedReason: 'expired' | null = null,
+  ) {
     const rows = await this.sql.query(
-      `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5
+      `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5, closed_reason = $6
         WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt_hash`,
-      [threadKey, hash, status, response, now],
+      [threadKey, hash, status, response, now, closedReason],
     );
     return rows.length === 1;
   }
@@ -181,7 +238,7 @@ export class ThreadTransaction {
        VALUES ${values.join(', ')}
        ON CONFLICT (thread_key, interrupt_hash) DO UPDATE SET
          reason = EXCLUDED.reason, raised_at = EXCLUDED.raised_at, expires_at = EXCLUDED.expires_at, status = 'open',
-         response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL,
+         response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL, closed_reason = NULL,
          agent_id = EXCLUDED.agent_id, interrupt = EXCLUDED.interrupt, position = EXCLUDED.position`,
       params,
     );
@@ -197,19 +254,105 @@ export class ThreadTransaction {
 }
 
 /** The durable runner's SQL, behind named methods with row types. */
-export class ThreadStore {
+export class ThreadStore implements ChangeLog {
+  /** Told of each committed change (the embedded store's runners hear each other in process). */
+  onCommitted: (change: ThreadChange) => void = () => {};
+
   constructor(readonly db: Database) {}
 
   get location(): string {
     return this.db.location;
   }
 
-  transaction<T>(work: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
-    return this.db.transaction((sql) => work(new ThreadTransaction(sql)));
+  /** True for PostgreSQL (instances on other machines share it and hear changes by NOTIFY). */
+  get shared(): boolean {
+    return this.db.shared;
   }
 
-  appendEvents(runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
-    return appendEvents(this.db, runPk, payloads, firstSeq);
+  async transaction<T>(work: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    let tx!: ThreadTransaction;
+    const result = await this.db.transaction((sql) => work((tx = new ThreadTransaction(sql, this.db.shared))));
+    for (const change of tx.changes) this.onCommitted(change);
+    return result;
+  }
+
+  /** A batch of a run's events, with the thread's next change number (an instance following the run reads it at once). */
+  appendEvents(threadKey: string, runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
+    return this.transaction(async (tx) => {
+      await tx.appendEvents(runPk, payloads, firstSeq);
+      await tx.bumpChange(threadKey);
+    });
+  }
+
+  // ---- the change log a notification feed checks and catches up from ----
+
+  async threadSeq(threadId: string): Promise<number | undefined> {
+    const [row] = await this.db.query<{ change_seq: unknown }>(`SELECT change_seq FROM cki_threads WHERE thread_key = $1`, [
+      JSON.stringify(threadId),
+    ]);
+    return row ? Number(row.change_seq) : undefined;
+  }
+
+  async latestSeq(): Promise<number> {
+    const [row] = await this.db.query<{ seq: unknown }>(`SELECT coalesce(max(change_seq), 0) AS seq FROM cki_threads`);
+    return Number(row?.seq ?? 0);
+  }
+
+  async changesAfter(after: number): Promise<ThreadChange[]> {
+    const rows = await this.db.query<{ thread_key: string; change_seq: unknown }>(
+      `SELECT thread_key, change_seq FROM cki_threads WHERE change_seq > $1 ORDER BY change_seq`,
+      [after],
+    );
+    return rows.flatMap((row) => {
+      const threadId = decodeThread(row.thread_key);
+      return threadId === undefined ? [] : [{ threadId, seq: Number(row.change_seq) }];
+    });
+  }
+
+  // ---- expiry ----
+
+  /**
+   * Threads whose open interrupts all carry a readable `expiresAt` (one without keeps the whole set
+   * open for a person), with the moment the last of them passes.
+   */
+  async deadlines(): Promise<ThreadDeadline[]> {
+    const rows = await this.db.query<{ thread_key: string; interrupt_key: string; expires_at: string | null; agent_id: string }>(
+      `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
+        WHERE status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
+    );
+    const byThread = new Map<string, { ids: string[]; settleAt: number; agentId: string } | null>();
+    for (const row of rows) {
+      const entry = byThread.get(row.thread_key);
+      if (entry === null) continue;
+      let at = NaN;
+      let id: unknown;
+      try {
+        at = row.expires_at === null ? NaN : Date.parse(JSON.parse(row.expires_at) as string);
+        id = JSON.parse(row.interrupt_key);
+      } catch {
+        // an unreadable row: its thread is left to a person
+      }
+      if (Number.isNaN(at) || typeof id !== 'string') {
+        byThread.set(row.thread_key, null);
+        continue;
+      }
+      if (entry) {
+        entry.ids.push(id);
+        entry.settleAt = Math.max(entry.settleAt, at);
+      } else byThread.set(row.thread_key, { ids: [id], settleAt: at, agentId: row.agent_id });
+    }
+    return [...byThread].flatMap(([key, entry]) => {
+      const threadId = decodeThread(key);
+      return entry && threadId !== undefined
+        ? [{ threadId, agentId: entry.agentId, interruptIds: entry.ids, settleAt: entry.settleAt }]
+        : [];
+    });
+  }
+
+  /** The store's clock (ms since the epoch): every instance settles by it, whatever its own says. */
+  async now(): Promise<number> {
+    const [row] = await this.db.query<{ now: unknown }>(`SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now`);
+    return Number(row?.now);
   }
 
   /** Asks the instance holding a thread's run (this one, or `runKey` exactly) to stop it; true when asked. */

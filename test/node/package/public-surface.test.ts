@@ -157,6 +157,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
   ],
   './runner': [
     'DEFAULT_EMBEDDED_DIR',
+    'ExpiryOptions',
     'InboxHandlerOptions',
     'InboxInterrupt',
     'InboxResponse',
@@ -170,6 +171,9 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'RunnerErrorCode',
     'SCHEMA_VERSION',
     'StoredInterruptStatus',
+    'ThreadChange',
+    'ThreadChangeListener',
+    'ThreadChangeSource',
     'ThreadRecord',
     'createInboxHandler',
     'createInterruptRunner',

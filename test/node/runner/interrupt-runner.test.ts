@@ -277,6 +277,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         status: 'open',
         response: null,
         answeredAt: null,
+        cancelReason: null,
         message: null,
         interrupt: expect.objectContaining({ id: expect.any(String) }),
         position: 0,
@@ -613,7 +614,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
 
     const newer = createInterruptRunner(own);
     await expect(newer.ready()).rejects.toThrow(
-      /schema version 99, written by a newer copilotkit-interrupts; this version reads version 2/,
+      /schema version 99, written by a newer copilotkit-interrupts; this version reads version 3/,
     );
     await expect(newer.ready()).rejects.toMatchObject({ code: 'schema_newer' });
     const events = await collect(newer.run({ threadId: 't', agent: new ScriptedAgent(() => []), input: inputFor('t') }));
@@ -644,7 +645,9 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         expect(await collect(upgraded.connect({ threadId }))).toEqual(events);
       }
       const listed = await upgraded.listInterrupts();
-      expect(listed.map(({ agentId: _a, position: _p, cursor: _c, ...old }) => old)).toEqual(expected.interrupts);
+      expect(listed.map(({ agentId: _a, position: _p, cursor: _c, cancelReason: _r, ...old }) => old)).toEqual(expected.interrupts);
+      // No row of an older store was closed by the server's expiry.
+      expect(listed.map((row) => row.cancelReason)).toEqual(expected.interrupts.map(() => null));
       // What the rows did not hold before is filled in: the agent, and each interrupt's place in its set.
       expect(listed.map((row) => [row.interruptId, row.agentId, row.position])).toEqual(
         expected.interrupts.map((row) => [
@@ -676,7 +679,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     } finally {
       await upgraded.close();
     }
-    expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '2' }]);
+    expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '3' }]);
   }, 90_000);
 
   it('given interrupts of two agents in sets, listing should page in raise order with a cursor and filter by thread, status and agent', async () => {
