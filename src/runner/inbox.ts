@@ -3,6 +3,7 @@ import { unwrapInterrupt } from '../unwrap';
 import { describe } from './database';
 import { RunnerError } from './errors';
 import type { InterruptRecord, InterruptRunner, StoredInterruptStatus } from './interrupt-runner';
+import type { Person } from './people';
 import type { InboxInterrupt } from '../inbox/pending-interrupts';
 
 export type { InboxInterrupt };
@@ -13,11 +14,17 @@ export interface InboxResponse {
 }
 
 export interface InboxHandlerOptions<User = undefined> {
-  /** The durable runner whose interrupt rows the inbox lists. */
-  runner: Pick<InterruptRunner, 'listInterrupts'>;
+  /**
+   * The durable runner whose interrupt rows the inbox lists. When it was given `identify`, the
+   * inbox asks it who each request comes from (401 when no one) and lists only the interrupts of
+   * the threads that person may read (theirs, and those `authorize` allows).
+   */
+  runner: Pick<InterruptRunner, 'listInterrupts'> & Partial<Pick<InterruptRunner, 'identify' | 'listInterruptsFor'>>;
   /**
    * Who is asking, read from the request (a session cookie, a bearer token). Return `null` or
-   * `undefined` to refuse the request with 401. Without it every request is answered.
+   * `undefined` to refuse the request with 401. Without it (and without the runner's `identify`)
+   * every request is answered. Given, it replaces the runner's `identify` here, and the listing is
+   * scoped by `filter` alone.
    */
   resolveUser?: (request: Request) => User | null | undefined | Promise<User | null | undefined>;
   /**
@@ -94,7 +101,22 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
     const threadId = params.get('threadId') ?? undefined;
     const agentId = params.get('agentId') ?? undefined;
     let user: User;
-    if (resolveUser) {
+    let person: Person | undefined;
+    if (!resolveUser && runner.identify) {
+      try {
+        person = await runner.identify(request);
+      } catch (error) {
+        const code = error instanceof RunnerError ? error.code : 'identify_failed';
+        if (code === 'identify_failed') {
+          console.error(`${PREFIX} identify failed: ${describe(error)}`);
+          return json(500, { error: `${PREFIX} could not tell who is asking.`, code });
+        }
+        return json(401, { error: `${PREFIX} sign in to see the interrupts waiting for you.`, code });
+      }
+    }
+    if (person) {
+      user = person as User;
+    } else if (resolveUser) {
       let resolved: User | null | undefined;
       try {
         resolved = await resolveUser(request);
@@ -110,11 +132,12 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
     }
     let rows: InterruptRecord[];
     try {
-      rows = await runner.listInterrupts({
+      const query = {
         ...(threadId !== undefined ? { threadId } : {}),
         ...(agentId !== undefined ? { agentId } : {}),
         ...(status !== 'all' ? { status: status as StoredInterruptStatus } : {}),
-      });
+      };
+      rows = person && runner.listInterruptsFor ? await runner.listInterruptsFor(person, query) : await runner.listInterrupts(query);
     } catch (error) {
       const message = describe(error);
       console.error(`${PREFIX} cannot list the interrupts: ${message}`);

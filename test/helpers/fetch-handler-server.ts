@@ -19,7 +19,11 @@ export async function serveFetchHandlers(routes: Record<string, FetchHandler>): 
         if (typeof value === 'string') headers.set(name, value);
         else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
       }
-      const response = await handler(new Request(url, { method: req.method, headers }));
+      const method = req.method ?? 'GET';
+      const chunks: Buffer[] = [];
+      if (method !== 'GET' && method !== 'HEAD') for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+      const response = await handler(new Request(url, { method, headers, ...(body ? { body } : {}) }));
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     })().catch((error: unknown) => {

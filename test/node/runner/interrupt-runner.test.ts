@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createInterruptRunner,
   RunnerError,
+  SCHEMA_VERSION,
   type InterruptRecord,
   type InterruptRunner,
   type InterruptRunnerOptions,
@@ -676,7 +677,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     } finally {
       await upgraded.close();
     }
-    expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '2' }]);
+    expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: String(SCHEMA_VERSION) }]);
   }, 90_000);
 
   it('given interrupts of two agents in sets, listing should page in raise order with a cursor and filter by thread, status and agent', async () => {
