@@ -245,6 +245,8 @@ export class InterruptRunner extends AgentRunner {
   }
 
   async stop({ threadId, runId }: AgentRunnerStopRequest): Promise<boolean> {
+    // Stopping is running: within `route`, only for whoever may run the thread.
+    if (!(await this.routePersonMay(threadId, 'run'))) return false;
     const run = this.local.get(threadId);
     if (run) {
       if ((runId !== undefined && run.runId !== runId) || run.stopRequested) return false;
@@ -387,6 +389,9 @@ export class InterruptRunner extends AgentRunner {
   /** A thread's events, compacted, as a connect replays them (ended runs only); `[]` for a thread never run. */
   async getThreadEvents(threadId: string): Promise<BaseEvent[]> {
     const threadKey = checkedThreadKey(threadId);
+    if (!(await this.routePersonMay(threadId, 'read'))) {
+      throw new RunnerError('forbidden', `${PREFIX} thread ${quote(threadId)} belongs to someone else; nothing was read.`);
+    }
     const store = await this.database;
     const rows = await store.endedRunEvents(threadKey, undefined);
     return compactEvents(rows.map((row) => parseStored(threadId, row)));
@@ -755,6 +760,25 @@ export class InterruptRunner extends AgentRunner {
   }
 
   // ---- who may ----
+
+  /**
+   * Within `route` (a person known), whether they may `action` on the thread; true outside it, where
+   * the caller is the app's own code. A thread never run is no one's yet.
+   */
+  private async routePersonMay(threadId: string, action: ThreadAction): Promise<boolean> {
+    const context = asking.getStore();
+    if (!this.identifier || context?.runner !== this || threadIdProblem(threadId)) return true;
+    const db = await this.database;
+    const row = await db.threadOwner(encode(threadId));
+    if (!row) return true;
+    try {
+      await this.permit(db, threadId, row.agent_id ?? 'default', context.person, action);
+      return true;
+    } catch (error) {
+      if (error instanceof RunnerError) return false;
+      throw error;
+    }
+  }
 
   /** The person a run or connect comes from: the one `route` identified, else `identify` on the forwarded headers. */
   private async personOf(

@@ -281,6 +281,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         message: null,
         interrupt: expect.objectContaining({ id: expect.any(String) }),
         position: 0,
+        ownerId: null,
+        answeredBy: null,
         cursor: expect.any(String),
       },
       expect.objectContaining({ threadId, status: 'open', response: null, answeredAt: null }),
@@ -614,7 +616,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
 
     const newer = createInterruptRunner(own);
     await expect(newer.ready()).rejects.toThrow(
-      /schema version 99, written by a newer copilotkit-interrupts; this version reads version 2/,
+      new RegExp(`schema version 99, written by a newer copilotkit-interrupts; this version reads version ${SCHEMA_VERSION}\\b`),
     );
     await expect(newer.ready()).rejects.toMatchObject({ code: 'schema_newer' });
     const events = await collect(newer.run({ threadId: 't', agent: new ScriptedAgent(() => []), input: inputFor('t') }));
@@ -645,7 +647,11 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         expect(await collect(upgraded.connect({ threadId }))).toEqual(events);
       }
       const listed = await upgraded.listInterrupts();
-      expect(listed.map(({ agentId: _a, position: _p, cursor: _c, ...old }) => old)).toEqual(expected.interrupts);
+      expect(listed.map(({ agentId: _a, position: _p, cursor: _c, ownerId: _o, answeredBy: _b, ...old }) => old)).toEqual(
+        expected.interrupts,
+      );
+      // Rows written before anyone was identified belong to no one and were answered by no one known.
+      expect(listed.map((row) => [row.ownerId, row.answeredBy])).toEqual(listed.map(() => [null, null]));
       // What the rows did not hold before is filled in: the agent, and each interrupt's place in its set.
       expect(listed.map((row) => [row.interruptId, row.agentId, row.position])).toEqual(
         expected.interrupts.map((row) => [

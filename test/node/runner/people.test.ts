@@ -19,7 +19,22 @@ import {
 import { serveFetchHandlers } from '../../helpers/fetch-handler-server';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 import { serveRuntime } from '../../helpers/runtime-server';
-import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../../helpers/scripted-agent';
+import {
+  createGate,
+  interruptOutcome,
+  runFinished,
+  runStarted,
+  ScriptedAgent,
+  textMessage,
+  type RunScript,
+} from '../../helpers/scripted-agent';
+
+/** A scripted agent whose `abortRun` ends the run, as a real agent's does. */
+class StoppableAgent extends ScriptedAgent {
+  override abortRun() {
+    void this.detachActiveRun();
+  }
+}
 
 const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
 const ofType = (events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type) as Array<Record<string, unknown>>;
@@ -338,6 +353,41 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('people in the 
       });
       expect(anonymous.status).toBe(401);
       expect(await anonymous.json()).toMatchObject({ code: 'unauthenticated' });
+
+      // App code behind the same route reads and stops threads as the person asking.
+      const app = byCookie.route(async (request) => {
+        const { action, threadId: id } = (await request.json()) as { action: 'events' | 'stop'; threadId: string };
+        try {
+          if (action === 'stop') return Response.json({ stopped: await byCookie.stop({ threadId: id }) });
+          return Response.json({ events: await byCookie.getThreadEvents(id) });
+        } catch (error) {
+          return Response.json({ code: (error as { code?: string }).code }, { status: 403 });
+        }
+      });
+      const call = async (session: string, body: unknown) => {
+        const response = await app(
+          new Request('http://app.test/threads', { method: 'POST', headers: { cookie: `session=${session}` }, body: JSON.stringify(body) }),
+        );
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      expect(await call('bob', { action: 'events', threadId })).toEqual({ status: 403, body: { code: 'forbidden' } });
+      expect(((await call('ana', { action: 'events', threadId })).body.events as unknown[]).length).toBeGreaterThan(0);
+
+      const gate = createGate();
+      const held = `held-${randomUUID()}`;
+      const slow = new StoppableAgent((input) => [runStarted(input), () => gate.wait(), runFinished(input)]) as StoppableAgent & {
+        headers: Record<string, string>;
+      };
+      const running = byCookie.route(async () => {
+        void collect(byCookie.run({ threadId: held, agent: slow, input: inputFor(held) }));
+        return new Response(null, { status: 204 });
+      });
+      await running(new Request('http://app.test/run', { headers: { cookie: 'session=ana' } }));
+      await expect.poll(() => byCookie.isRunning({ threadId: held })).toBe(true);
+      expect(await call('bob', { action: 'stop', threadId: held })).toEqual({ status: 200, body: { stopped: false } });
+      expect(await byCookie.isRunning({ threadId: held })).toBe(true);
+      expect(await call('ana', { action: 'stop', threadId: held })).toEqual({ status: 200, body: { stopped: true } });
+      gate.open();
     } finally {
       await served.close();
     }
