@@ -3,6 +3,7 @@ import { unwrapInterrupt } from '../unwrap';
 import { describe } from './database';
 import { RunnerError } from './errors';
 import type { InterruptRecord, InterruptRunner, StoredInterruptStatus } from './interrupt-runner';
+import type { Person } from './people';
 import type { InboxInterrupt } from '../inbox/pending-interrupts';
 import { isChangeSource, streamInbox, wantsStream } from './inbox-stream';
 import type { ThreadChangeSource } from './notifications';
@@ -17,12 +18,18 @@ export interface InboxResponse {
 export interface InboxHandlerOptions<User = undefined> {
   /**
    * The durable runner whose interrupt rows the inbox lists. A runner that tells of changes
-   * (`subscribeChanges`, as `InterruptRunner` does) also serves the live stream.
+   * (`subscribeChanges`, as `InterruptRunner` does) also serves the live stream. When it was given
+   * `identify`, the inbox asks it who each request comes from (401 when no one) and lists only the
+   * interrupts of the threads that person may read (theirs, and those `authorize` allows).
    */
-  runner: Pick<InterruptRunner, 'listInterrupts'> & Partial<ThreadChangeSource>;
+  runner: Pick<InterruptRunner, 'listInterrupts'> &
+    Partial<ThreadChangeSource> &
+    Partial<Pick<InterruptRunner, 'identify' | 'listInterruptsFor'>>;
   /**
    * Who is asking, read from the request (a session cookie, a bearer token). Return `null` or
-   * `undefined` to refuse the request with 401. Without it every request is answered.
+   * `undefined` to refuse the request with 401. Without it (and without the runner's `identify`)
+   * every request is answered. Given, it replaces the runner's `identify` here, and the listing is
+   * scoped by `filter` alone.
    */
   resolveUser?: (request: Request) => User | null | undefined | Promise<User | null | undefined>;
   /**
@@ -80,18 +87,19 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
 
 /** The rows the request may see, as the inbox sends them, or the error response to send instead. */
 async function listFor<User>(
-  runner: Pick<InterruptRunner, 'listInterrupts'>,
+  runner: InboxHandlerOptions<User>['runner'],
   filter: InboxHandlerOptions<User>['filter'],
-  query: { status: string; threadId: string | undefined; agentId: string | undefined; user: User; request: Request },
+  query: { status: string; threadId: string | undefined; agentId: string | undefined; user: User; person: Person | undefined; request: Request },
 ): Promise<InboxInterrupt[] | Response> {
-  const { status, threadId, agentId, user, request } = query;
+  const { status, threadId, agentId, user, person, request } = query;
   let rows: InterruptRecord[];
   try {
-    rows = await runner.listInterrupts({
+    const rowQuery = {
       ...(threadId !== undefined ? { threadId } : {}),
       ...(agentId !== undefined ? { agentId } : {}),
       ...(status !== 'all' ? { status: status as StoredInterruptStatus } : {}),
-    });
+    };
+    rows = person && runner.listInterruptsFor ? await runner.listInterruptsFor(person, rowQuery) : await runner.listInterrupts(rowQuery);
   } catch (error) {
     const message = describe(error);
     console.error(`${PREFIX} cannot list the interrupts: ${message}`);
@@ -141,7 +149,22 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
     const threadId = params.get('threadId') ?? undefined;
     const agentId = params.get('agentId') ?? undefined;
     let user: User;
-    if (resolveUser) {
+    let person: Person | undefined;
+    if (!resolveUser && runner.identify) {
+      try {
+        person = await runner.identify(request);
+      } catch (error) {
+        const code = error instanceof RunnerError ? error.code : 'identify_failed';
+        if (code === 'identify_failed') {
+          console.error(`${PREFIX} identify failed: ${describe(error)}`);
+          return json(500, { error: `${PREFIX} could not tell who is asking.`, code });
+        }
+        return json(401, { error: `${PREFIX} sign in to see the interrupts waiting for you.`, code });
+      }
+    }
+    if (person) {
+      user = person as User;
+    } else if (resolveUser) {
       let resolved: User | null | undefined;
       try {
         resolved = await resolveUser(request);
@@ -155,7 +178,7 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
     } else {
       user = undefined as User;
     }
-    const list = () => listFor(runner, filter, { status, threadId, agentId, user, request });
+    const list = () => listFor(runner, filter, { status, threadId, agentId, user, person, request });
     if (request.method === 'GET' && wantsStream(request)) {
       if (!isChangeSource(runner)) {
         return json(406, { error: `${PREFIX} this runner does not tell of changes; ask for JSON and poll instead.` });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { compactEvents, EventType, type AbstractAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import {
@@ -12,6 +13,7 @@ import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import { encode, interruptHash, threadIdProblem } from './codec';
 import { DEFAULT_EMBEDDED_DIR, describe, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
 import { RunnerError } from './errors';
+import { allowedBy, identifyRequest, requestFromHeaders, type Authorize, type Identify, type Person, type ThreadAction } from './people';
 import { ensureSchema } from './schema';
 import { AdvisoryLease, describeExpiryError, ExpirySweeper, InProcessLease, type SettleOutcome } from './expiry';
 import { InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
@@ -19,6 +21,7 @@ import {
   STORED_INTERRUPT_STATUSES,
   ThreadStore,
   type InterruptCursor,
+  type AnswererKeys,
   type InterruptRow,
   type RaisedInterrupt,
   type StoredInterruptStatus,
@@ -59,6 +62,17 @@ export interface InterruptRunnerOptions {
    * what it had done as a stopped run, and starts the new one. As CopilotKit's in-memory runner.
    */
   onConcurrentRun?: 'throw' | 'supersede';
+  /**
+   * Who a request comes from: `{ id, name?, roles? }`, or `null` to refuse it. With it, whoever
+   * starts a thread owns it, and only the owner (or whoever `authorize` allows) may connect to it,
+   * run it or answer its interrupts. Without it the runner serves everyone, as a single-user app
+   * wants. The runner hears of a run or connect only through the headers CopilotKit forwards
+   * (`authorization`, `x-*`; never cookies): wrap the runtime's route with `runner.route(handler)`
+   * so that `identify` reads the whole request once.
+   */
+  identify?: Identify;
+  /** Lets someone other than the owner read, run or answer a thread. Only `true` allows; a throw refuses. */
+  authorize?: Authorize;
 }
 
 export interface ExpiryOptions {
@@ -78,6 +92,12 @@ export type { StoredInterruptStatus };
 const EXPIRY_LOCK = 7231962052;
 
 type Feed = InProcessChangeFeed | PostgresChangeFeed;
+
+/** Who answered an interrupt, as `identify` named them when they did. */
+export interface Answerer {
+  id: string;
+  name: string | null;
+}
 
 /** One interrupt raised on a thread, as `listInterrupts` reads it. */
 export interface InterruptRecord {
@@ -106,6 +126,10 @@ export interface InterruptRecord {
   interrupt: unknown;
   /** Its place in the set the run raised (0 for the first). */
   position: number;
+  /** The id of the person who started its thread, or `null` when the runner identified no one. */
+  ownerId: string | null;
+  /** Who answered it, or `null` while open or when no one was identified. */
+  answeredBy: Answerer | null;
   /** Pass as `cursor` to list the rows after this one. Opaque. */
   cursor: string;
 }
@@ -115,6 +139,10 @@ export interface ListInterruptsQuery {
   status?: StoredInterruptStatus;
   /** Only the interrupts raised by this agent. */
   agentId?: string;
+  /** Only the interrupts of threads this person owns. */
+  ownerId?: string;
+  /** Only the interrupts this person answered. */
+  answeredById?: string;
   /** At most this many rows (1 to 1000). Default: all. */
   limit?: number;
   /** The `cursor` of the last row of the previous page: the rows after it. */
@@ -127,6 +155,7 @@ export interface ThreadRecord {
   name: null;
   agentId: string;
   organizationId: string;
+  /** The id of the person who started it; `''` when the runner identified no one. */
   createdById: string;
   archived: boolean;
   /** ISO 8601. */
@@ -139,6 +168,8 @@ export interface ThreadRecord {
 
 export interface ListThreadsQuery {
   agentId?: string;
+  /** Only the threads this person owns. */
+  ownerId?: string;
   limit?: number;
   cursor?: string;
 }
@@ -155,6 +186,9 @@ interface LocalRun {
 type ResumeEntry = { interruptId?: unknown; status?: unknown; payload?: unknown };
 
 const MAX_PAGE = 1000;
+
+/** The person a route wrapped by `runner.route` identified, for the run or connect it leads to. */
+const asking = new AsyncLocalStorage<{ runner: InterruptRunner; person: Person }>();
 const PREFIX = 'copilotkit-interrupts runner:';
 
 /**
@@ -195,6 +229,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   private readonly pollIntervalMs: number;
   private readonly staleAfterMs: number;
   private readonly onConcurrentRun: 'throw' | 'supersede';
+  private readonly identifier: Identify | undefined;
+  private readonly authorizer: Authorize | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private closing: Promise<void> | undefined;
 
@@ -203,6 +239,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.staleAfterMs = options.staleAfterMs ?? 30_000;
     this.onConcurrentRun = options.onConcurrentRun === 'supersede' ? 'supersede' : 'throw';
+    this.identifier = options.identify;
+    this.authorizer = options.authorize;
     this.database = openStore(options).then(async (store) => {
       await this.startLive(store, options);
       return store;
@@ -306,14 +344,16 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       threadIdProblem(request.threadId) ??
       (this.closing ? `${PREFIX} the runner is closed; thread ${quote(request.threadId)} was not run.` : undefined);
     if (problem) refuse(events, problem);
-    else void this.execute(request, events);
+    else void this.execute(request, events, asking.getStore());
     return events.asObservable();
   }
 
   connect(request: AgentRunnerConnectRequest): Observable<BaseEvent> {
+    // Read here, in the request's context: the subscription may come later.
+    const context = asking.getStore();
     return new Observable<BaseEvent>((subscriber) => {
       const control = { closed: false };
-      void this.replay(request.threadId, subscriber, control).catch((error: unknown) => {
+      void this.replay(request, context, subscriber, control).catch((error: unknown) => {
         if (control.closed) return;
         subscriber.next(runError(`${PREFIX} cannot read thread ${quote(request.threadId)}: ${describe(error)}`));
         subscriber.complete();
@@ -332,6 +372,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   }
 
   async stop({ threadId, runId }: AgentRunnerStopRequest): Promise<boolean> {
+    // Stopping is running: within `route`, only for whoever may run the thread.
+    if (!(await this.routePersonMay(threadId, 'run'))) return false;
     const run = this.local.get(threadId);
     if (run) {
       if ((runId !== undefined && run.runId !== runId) || run.stopRequested) return false;
@@ -344,11 +386,73 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   }
 
   /**
+   * Who sent `request`, as the `identify` option says: the person, or `undefined` when the runner
+   * has no `identify`. Refusals throw a RunnerError (`unauthenticated`, `bad_identity`,
+   * `identify_failed`). The inbox endpoint asks this; so does `route`.
+   */
+  async identify(request: Request): Promise<Person | undefined> {
+    return this.identifier ? identifyRequest(this.identifier, request) : undefined;
+  }
+
+  /**
+   * Wraps the runtime's fetch-style route (`createCopilotRuntimeHandler(...)`): identifies each
+   * request once, from the whole request (cookies included), refuses with 401 when no one is
+   * recognised, and lets the runs and connects it leads to know who asked. Without `identify` it
+   * passes every request through unchanged.
+   */
+  route(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+    return async (request) => {
+      if (!this.identifier) return handler(request);
+      let person: Person;
+      try {
+        person = await identifyRequest(this.identifier, request);
+      } catch (error) {
+        const code = error instanceof RunnerError ? error.code : 'identify_failed';
+        if (code === 'identify_failed') console.error(describe(error));
+        return new Response(JSON.stringify({ error: describe(error), code }), {
+          status: code === 'identify_failed' ? 500 : 401,
+          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        });
+      }
+      return asking.run({ runner: this, person }, () => handler(request));
+    };
+  }
+
+  /**
+   * The interrupts `user` may read: those of the threads they own (filtered in SQL), and, with
+   * `authorize`, those of other threads it lets them read (asked once per thread; a throw hides
+   * the thread). With `authorize`, a page may hold fewer than `limit` rows.
+   */
+  async listInterruptsFor(user: Person, query: Omit<ListInterruptsQuery, 'ownerId'> = {}): Promise<InterruptRecord[]> {
+    if (!isObject(user) || typeof user.id !== 'string') {
+      throw new RunnerError('bad_identity', `${PREFIX} listInterruptsFor: user must be a person { id, name?, roles? }.`);
+    }
+    if (!this.authorizer) return this.listInterrupts({ ...query, ownerId: user.id });
+    const rows = await this.listInterrupts(query);
+    const verdicts = new Map<string, Promise<boolean>>();
+    const kept: InterruptRecord[] = [];
+    for (const row of rows) {
+      if (row.ownerId === user.id) {
+        kept.push(row);
+        continue;
+      }
+      const key = encode([row.threadId, row.agentId]);
+      let verdict = verdicts.get(key);
+      if (!verdict) {
+        verdict = allowedBy(this.authorizer, { user, threadId: row.threadId, agentId: row.agentId, action: 'read' });
+        verdicts.set(key, verdict);
+      }
+      if (await verdict) kept.push(row);
+    }
+    return kept;
+  }
+
+  /**
    * The interrupts raised on threads, oldest first (those raised together in the order they were
    * raised), for audits and inboxes. Filtered and paged by the database.
    */
   async listInterrupts(query: ListInterruptsQuery = {}): Promise<InterruptRecord[]> {
-    const { threadId, status, agentId } = query;
+    const { threadId, status, agentId, ownerId, answeredById } = query;
     if (status !== undefined && !STORED_INTERRUPT_STATUSES.includes(status)) {
       throw new RunnerError(
         'bad_query',
@@ -358,6 +462,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '' || agentId.includes('\u0000'))) {
       throw new RunnerError('bad_query', `${PREFIX} listInterrupts: agentId must be a non-empty string without NUL.`);
     }
+    const ownerKey = personKey(ownerId, 'listInterrupts', 'ownerId');
+    const answeredByKey = personKey(answeredById, 'listInterrupts', 'answeredById');
     const threadKey = threadId === undefined ? undefined : checkedThreadKey(threadId);
     const limit = pageSize(query.limit, 'listInterrupts');
     const after =
@@ -367,6 +473,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       ...(threadKey !== undefined ? { threadKey } : {}),
       ...(status !== undefined ? { status } : {}),
       ...(agentId !== undefined ? { agentId } : {}),
+      ...(ownerKey !== undefined ? { ownerKey } : {}),
+      ...(answeredByKey !== undefined ? { answeredByKey } : {}),
       ...(after ? { after } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
@@ -382,11 +490,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '' || agentId.includes('\u0000'))) {
       throw new RunnerError('bad_query', `${PREFIX} listThreads: agentId must be a non-empty string without NUL.`);
     }
+    const ownerKey = personKey(query.ownerId, 'listThreads', 'ownerId');
     const limit = pageSize(query.limit, 'listThreads');
     const after = query.cursor === undefined ? undefined : (readCursor(query.cursor, isThreadCursor, 'listThreads') as ThreadCursor);
     const store = await this.database;
     const rows = await store.listThreads({
       ...(agentId !== undefined ? { agentId } : {}),
+      ...(ownerKey !== undefined ? { ownerKey } : {}),
       ...(after ? { after } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
@@ -395,7 +505,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       name: null,
       agentId: row.agent_id ?? 'default',
       organizationId: '',
-      createdById: '',
+      createdById: row.owner_id === null ? '' : (JSON.parse(row.owner_id) as string),
       archived: false,
       createdAt: new Date(Number(row.created_at)).toISOString(),
       updatedAt: new Date(Number(row.updated_at)).toISOString(),
@@ -406,6 +516,9 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   /** A thread's events, compacted, as a connect replays them (ended runs only); `[]` for a thread never run. */
   async getThreadEvents(threadId: string): Promise<BaseEvent[]> {
     const threadKey = checkedThreadKey(threadId);
+    if (!(await this.routePersonMay(threadId, 'read'))) {
+      throw new RunnerError('forbidden', `${PREFIX} thread ${quote(threadId)} belongs to someone else; nothing was read.`);
+    }
     const store = await this.database;
     const rows = await store.endedRunEvents(threadKey, undefined);
     return compactEvents(rows.map((row) => parseStored(threadId, row)));
@@ -448,12 +561,33 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
 
   // ---- running ----
 
-  private async execute({ threadId, agent, input }: AgentRunnerRunRequest, events: ReplaySubject<BaseEvent>): Promise<void> {
+  private async execute(
+    { threadId, agent, input }: AgentRunnerRunRequest,
+    events: ReplaySubject<BaseEvent>,
+    context: { runner: InterruptRunner; person: Person } | undefined,
+  ): Promise<void> {
     let db: ThreadStore;
     try {
       db = await this.database;
     } catch (error) {
       refuse(events, describe(error));
+      return;
+    }
+    // Who asks, and whether they may, is settled before anything else: a refused run stops nothing
+    // (not even a run it would supersede) and starts nothing.
+    let person: Person | undefined;
+    let permitted = false;
+    try {
+      const headers = (agent as { headers?: Record<string, string> }).headers;
+      person = await this.personOf(context, headers, 'run');
+      if (person) {
+        const resume = (input as { resume?: unknown }).resume;
+        const action: ThreadAction = Array.isArray(resume) && resume.length > 0 ? 'answer' : 'run';
+        permitted = await this.permit(db, threadId, agent.agentId ?? 'default', person, action);
+      }
+    } catch (error) {
+      if (error instanceof RunnerError) refuse(events, error.message, { code: error.code });
+      else refuse(events, storeLost(db, 'before the run started', error));
       return;
     }
     if (!this.expiryRuns.has(input.runId)) this.knownAgents.set(agent.agentId ?? 'default', agent);
@@ -463,7 +597,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     try {
       if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
-        const runPk = await this.claim(db, threadId, agent, input);
+        const runPk = await this.claim(db, threadId, agent, input, person, permitted);
         const claimed: LocalRun = { runPk, runId: input.runId, agent, events, stopRequested: false, finished };
         this.local.set(threadId, claimed);
         return claimed;
@@ -603,14 +737,26 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
    * One transaction: takes the thread, closes the interrupts the resume answers (each only while it
    * is open on this thread), and records the run. Either all of it happens or the run is refused.
    */
-  private claim(store: ThreadStore, threadId: string, agent: AbstractAgent, input: RunAgentInput): Promise<number> {
+  private claim(
+    store: ThreadStore,
+    threadId: string,
+    agent: AbstractAgent,
+    input: RunAgentInput,
+    person: Person | undefined,
+    permitted: boolean,
+  ): Promise<number> {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
+    const by = person ? keysOf(person) : null;
     return store.transaction(async (tx) => {
       const now = Date.now();
-      await tx.ensureThread(threadKey, agentId, now);
+      await tx.ensureThread(threadKey, agentId, now, by);
       const thread = await tx.lockThread(threadKey);
-      const answers = await this.answer(tx, threadId, input, now);
+      // A thread first run by someone else between `permit` and here: theirs, and not allowed.
+      if (by && !permitted && thread?.owner_id !== by.id) {
+        throw new Refusal(`${PREFIX} thread ${quote(threadId)} belongs to someone else; the run was refused.`, 'forbidden');
+      }
+      const answers = await this.answer(tx, threadId, input, now, by);
       const held = thread?.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
       const busy =
         held !== undefined &&
@@ -627,7 +773,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   }
 
   /** Closes each interrupt the resume answers, or refuses the whole resume naming the id and why. */
-  private async answer(tx: ThreadTransaction, threadId: string, input: RunAgentInput, now: number): Promise<string[]> {
+  private async answer(
+    tx: ThreadTransaction,
+    threadId: string,
+    input: RunAgentInput,
+    now: number,
+    by: AnswererKeys | null,
+  ): Promise<string[]> {
     const resume = (input as { resume?: unknown }).resume;
     if (resume === undefined || resume === null) return [];
     if (!Array.isArray(resume))
@@ -646,7 +798,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       }
       const hash = interruptHash(id);
       const expired = status === 'cancelled' && this.expiryRuns.has(input.runId) ? 'expired' : null;
-      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now, expired)) {
+      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now, by, expired)) {
         hashes.push(hash);
         continue;
       }
@@ -750,9 +902,64 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     }
   }
 
+  // ---- who may ----
+
+  /**
+   * Within `route` (a person known), whether they may `action` on the thread; true outside it, where
+   * the caller is the app's own code. A thread never run is no one's yet.
+   */
+  private async routePersonMay(threadId: string, action: ThreadAction): Promise<boolean> {
+    const context = asking.getStore();
+    if (!this.identifier || context?.runner !== this || threadIdProblem(threadId)) return true;
+    const db = await this.database;
+    const row = await db.threadOwner(encode(threadId));
+    if (!row) return true;
+    try {
+      await this.permit(db, threadId, row.agent_id ?? 'default', context.person, action);
+      return true;
+    } catch (error) {
+      if (error instanceof RunnerError) return false;
+      throw error;
+    }
+  }
+
+  /** The person a run or connect comes from: the one `route` identified, else `identify` on the forwarded headers. */
+  private async personOf(
+    context: { runner: InterruptRunner; person: Person } | undefined,
+    headers: Record<string, string> | undefined,
+    path: string,
+  ): Promise<Person | undefined> {
+    if (!this.identifier) return undefined;
+    if (context?.runner === this) return context.person;
+    return identifyRequest(this.identifier, requestFromHeaders(headers, path));
+  }
+
+  /**
+   * Whether `person` may do `action` on the thread: true when they own it or `authorize` allows it;
+   * false for a thread not yet run (it becomes theirs; the claim checks that no one took it first);
+   * throws `forbidden` otherwise. A thread started before the runner identified anyone has no
+   * owner: only `authorize` lets anyone in.
+   */
+  private async permit(db: ThreadStore, threadId: string, agentId: string, person: Person, action: ThreadAction): Promise<boolean> {
+    const row = await db.threadOwner(encode(threadId));
+    if (!row) return false;
+    if (row.owner_id === encode(person.id)) return true;
+    if (await allowedBy(this.authorizer, { user: person, threadId, agentId, action })) return true;
+    throw new RunnerError(
+      'forbidden',
+      `${PREFIX} thread ${quote(threadId)} belongs to someone else, and authorize did not allow ${action}; nothing was ${action === 'read' ? 'read' : 'run'}.`,
+    );
+  }
+
   // ---- replay and joining ----
 
-  private async replay(threadId: string, subscriber: Subscriber<BaseEvent>, control: { closed: boolean }): Promise<void> {
+  private async replay(
+    request: AgentRunnerConnectRequest,
+    context: { runner: InterruptRunner; person: Person } | undefined,
+    subscriber: Subscriber<BaseEvent>,
+    control: { closed: boolean },
+  ): Promise<void> {
+    const { threadId } = request;
     const problem = threadIdProblem(threadId);
     if (problem) {
       subscriber.next(runError(problem));
@@ -760,6 +967,25 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       return;
     }
     const db = await this.database;
+    if (this.identifier) {
+      // Nothing of the thread is read before the person is known and allowed.
+      try {
+        const person = await this.personOf(context, request.headers, 'connect');
+        const row = await db.threadOwner(encode(threadId));
+        if (!row) {
+          subscriber.complete();
+          return;
+        }
+        await this.permit(db, threadId, request.agentId ?? row.agent_id ?? 'default', person!, 'read');
+      } catch (error) {
+        if (!(error instanceof RunnerError)) throw error;
+        if (!control.closed) {
+          subscriber.next(runError(error.message, { code: error.code }));
+          subscriber.complete();
+        }
+        return;
+      }
+    }
     // Which run is live is read first, and that run is left out of the history: it is joined instead.
     const local = this.local.get(threadId);
     const remote = local ? undefined : await this.remoteRun(db, threadId);
@@ -1026,6 +1252,16 @@ const isInterruptCursor = (key: unknown): boolean =>
 const isThreadCursor = (key: unknown): boolean =>
   Array.isArray(key) && key.length === 2 && Number.isFinite(key[0]) && typeof key[1] === 'string';
 
+/** A person as the store keeps them: the JSON text of their id and name. */
+const keysOf = (person: Person): AnswererKeys => ({ id: encode(person.id), name: person.name === undefined ? null : encode(person.name) });
+
+/** The JSON key of a person id a listing filters by, or a `bad_query` error. */
+function personKey(id: unknown, method: string, field: string): string | undefined {
+  if (id === undefined) return undefined;
+  if (typeof id !== 'string' || id === '') throw new RunnerError('bad_query', `${PREFIX} ${method}: ${field} must be a non-empty string.`);
+  return encode(id);
+}
+
 /** The JSON key of a thread id, or a `bad_thread_id` error naming why it cannot be stored. */
 function checkedThreadKey(threadId: string): string {
   const problem = threadIdProblem(threadId);
@@ -1071,6 +1307,14 @@ function toRecord(row: InterruptRow): InterruptRecord {
     message: isObject(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null,
     interrupt,
     position: Number(row.position),
+    ownerId: read(row.owner_id, 'owner') as string | null,
+    answeredBy:
+      row.answered_by_id === null
+        ? null
+        : {
+            id: read(row.answered_by_id, 'answerer') as string,
+            name: (read(row.answered_by_name, 'answerer name') as string | null) ?? null,
+          },
     cursor: writeCursor([Number(row.raised_at), row.thread_key, Number(row.position), row.interrupt_hash]),
   };
 }

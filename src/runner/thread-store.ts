@@ -19,6 +19,8 @@ export interface ThreadLockRow {
   heartbeat_at: unknown;
   running_owner: string | null;
   stop_requested: boolean;
+  /** The JSON text of the id of the person who started the thread; null when no one was identified. */
+  owner_id: string | null;
 }
 
 export interface StoredEventRow {
@@ -42,6 +44,9 @@ export interface InterruptRow {
   position: number;
   /** Why a cancelled row was closed by the server (`expired`), or null. */
   closed_reason: string | null;
+  owner_id: string | null;
+  answered_by_id: string | null;
+  answered_by_name: string | null;
 }
 
 /** A thread whose open interrupts all carry an `expiresAt`: settled once the last of them passes. */
@@ -57,6 +62,7 @@ export interface ThreadDeadline {
 export interface ThreadRow {
   thread_key: string;
   agent_id: string | null;
+  owner_id: string | null;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -70,8 +76,18 @@ export interface InterruptFilter {
   threadKey?: string;
   status?: StoredInterruptStatus;
   agentId?: string;
+  /** The JSON text of the thread owner's id. */
+  ownerKey?: string;
+  /** The JSON text of the id of the person who answered. */
+  answeredByKey?: string;
   after?: InterruptCursor;
   limit?: number;
+}
+
+/** Who answered, as stored: the JSON text of their id and name. */
+export interface AnswererKeys {
+  id: string;
+  name: string | null;
 }
 
 /** A raised interrupt as it is written: its id, its place in its set, the interrupt as JSON text. */
@@ -84,7 +100,7 @@ export interface RaisedInterrupt {
   position: number;
 }
 
-const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position, closed_reason`;
+const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position, closed_reason, owner_id, answered_by_id, answered_by_name`;
 
 /** A thread key (the JSON text of its id) back to the id; undefined for a row that no longer parses. */
 function decodeThread(key: string): string | undefined {
@@ -130,35 +146,38 @@ export class ThreadTransaction {
     if (row && threadId !== undefined) this.changes.push({ threadId, seq: Number(row.change_seq) });
   }
 
-  async ensureThread(threadKey: string, agentId: string, now: number): Promise<void> {
+  /** Creates the thread on its first run, owned by whoever started it (keys as JSON text, or null); an existing thread keeps its owner. */
+  async ensureThread(threadKey: string, agentId: string, now: number, owner: AnswererKeys | null): Promise<void> {
     await this.sql.query(
-      `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (thread_key) DO NOTHING`,
-      [threadKey, agentId, now],
+      `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at, owner_id, owner_name) VALUES ($1, $2, $3, $3, $4, $5)
+       ON CONFLICT (thread_key) DO NOTHING`,
+      [threadKey, agentId, now, owner?.id ?? null, owner?.name ?? null],
     );
   }
 
   /** The thread's row, locked until the transaction ends. */
   async lockThread(threadKey: string): Promise<ThreadLockRow | undefined> {
     const [row] = await this.sql.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
       [threadKey],
     );
     return row;
   }
 
-  /** Closes one open interrupt with an answer (`closedReason` when the server closed it); false when it was not open. */
+  /** Closes one open interrupt with an answer, saying who gave it (`closedReason` when the server closed it); false when it was not open. */
   async answerInterrupt(
     threadKey: string,
     hash: string,
     status: 'resolved' | 'cancelled',
     response: string | null,
     now: number,
+    by: AnswererKeys | null,
     closedReason: 'expired' | null = null,
   ) {
     const rows = await this.sql.query(
-      `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5, closed_reason = $6
+      `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5, answered_by_id = $6, answered_by_name = $7, closed_reason = $8
         WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt_hash`,
-      [threadKey, hash, status, response, now, closedReason],
+      [threadKey, hash, status, response, now, by?.id ?? null, by?.name ?? null, closedReason],
     );
     return rows.length === 1;
   }
@@ -231,15 +250,17 @@ export class ThreadTransaction {
     const values = raised.map((row) => {
       const at = params.length;
       params.push(row.hash, row.key, row.reason, row.expiresAt, row.interrupt, row.position);
-      return `($1, $${at + 1}, $${at + 2}, $${at + 3}, $4, $${at + 4}, 'open', $3, $2, $${at + 5}, $${at + 6})`;
+      return `($1, $${at + 1}, $${at + 2}, $${at + 3}, $4, $${at + 4}, 'open', $3, $2, $${at + 5}, $${at + 6}, (SELECT owner_id FROM cki_threads WHERE thread_key = $1))`;
     });
+    // Each row carries its thread's owner (which never changes), so listing by owner needs no join.
     await this.sql.query(
-      `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk, agent_id, interrupt, position)
+      `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk, agent_id, interrupt, position, owner_id)
        VALUES ${values.join(', ')}
        ON CONFLICT (thread_key, interrupt_hash) DO UPDATE SET
          reason = EXCLUDED.reason, raised_at = EXCLUDED.raised_at, expires_at = EXCLUDED.expires_at, status = 'open',
          response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL, closed_reason = NULL,
-         agent_id = EXCLUDED.agent_id, interrupt = EXCLUDED.interrupt, position = EXCLUDED.position`,
+         agent_id = EXCLUDED.agent_id, interrupt = EXCLUDED.interrupt, position = EXCLUDED.position,
+         owner_id = EXCLUDED.owner_id, answered_by_id = NULL, answered_by_name = NULL`,
       params,
     );
   }
@@ -370,7 +391,16 @@ export class ThreadStore implements ChangeLog {
 
   async thread(threadKey: string): Promise<ThreadLockRow | undefined> {
     const [row] = await this.db.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested FROM cki_threads WHERE thread_key = $1`,
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id FROM cki_threads WHERE thread_key = $1`,
+      [threadKey],
+    );
+    return row;
+  }
+
+  /** Who owns a thread and which agent last ran it; undefined for a thread never run. */
+  async threadOwner(threadKey: string): Promise<{ owner_id: string | null; agent_id: string | null } | undefined> {
+    const [row] = await this.db.query<{ owner_id: string | null; agent_id: string | null }>(
+      `SELECT owner_id, agent_id FROM cki_threads WHERE thread_key = $1`,
       [threadKey],
     );
     return row;
@@ -414,6 +444,7 @@ export class ThreadStore implements ChangeLog {
       `SELECT ${INTERRUPT_COLUMNS} FROM cki_interrupts
         WHERE ($1::text IS NULL OR thread_key = $1) AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR agent_id = $3)
           AND ($4::double precision IS NULL OR (raised_at, thread_key, position, interrupt_hash) > ($4, $5::text, $6::integer, $7::text))
+          AND ($9::text IS NULL OR owner_id = $9) AND ($10::text IS NULL OR answered_by_id = $10)
         ORDER BY raised_at, thread_key, position, interrupt_hash
         LIMIT $8`,
       [
@@ -425,21 +456,23 @@ export class ThreadStore implements ChangeLog {
         after?.[2] ?? null,
         after?.[3] ?? null,
         filter.limit ?? null,
+        filter.ownerKey ?? null,
+        filter.answeredByKey ?? null,
       ],
     );
   }
 
   /** Threads that have run at least once, most recently updated first, paged in SQL. */
-  listThreads(filter: { agentId?: string; after?: ThreadCursor; limit?: number }): Promise<ThreadRow[]> {
+  listThreads(filter: { agentId?: string; ownerKey?: string; after?: ThreadCursor; limit?: number }): Promise<ThreadRow[]> {
     const { after } = filter;
     return this.db.query<ThreadRow>(
-      `SELECT thread_key, agent_id, created_at, updated_at FROM cki_threads t
-        WHERE ($1::text IS NULL OR agent_id = $1)
+      `SELECT thread_key, agent_id, owner_id, created_at, updated_at FROM cki_threads t
+        WHERE ($1::text IS NULL OR agent_id = $1) AND ($6::text IS NULL OR owner_id = $6)
           AND ($2::double precision IS NULL OR (updated_at < $2 OR (updated_at = $2 AND thread_key > $3::text)))
           AND EXISTS (SELECT 1 FROM cki_runs r WHERE r.thread_key = t.thread_key AND r.status = ANY($5::text[]))
         ORDER BY updated_at DESC, thread_key
         LIMIT $4`,
-      [filter.agentId ?? null, after?.[0] ?? null, after?.[1] ?? null, filter.limit ?? null, ENDED_RUN_STATUSES],
+      [filter.agentId ?? null, after?.[0] ?? null, after?.[1] ?? null, filter.limit ?? null, ENDED_RUN_STATUSES, filter.ownerKey ?? null],
     );
   }
 

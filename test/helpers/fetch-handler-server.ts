@@ -22,7 +22,11 @@ export async function serveFetchHandlers(routes: Record<string, FetchHandler>): 
       // The client going away aborts the request, as a fetch-style server does (a stream then ends).
       const aborted = new AbortController();
       res.once('close', () => aborted.abort());
-      const response = await handler(new Request(url, { method: req.method, headers, signal: aborted.signal }));
+      const method = req.method ?? 'GET';
+      const chunks: Buffer[] = [];
+      if (method !== 'GET' && method !== 'HEAD') for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+      const response = await handler(new Request(url, { method, headers, signal: aborted.signal, ...(body ? { body } : {}) }));
       res.writeHead(response.status, Object.fromEntries(response.headers));
       if (!response.body) {
         res.end();
