@@ -4,6 +4,12 @@ import type { InboxInterrupt } from '../inbox/pending-interrupts';
 
 const PREFIX = 'copilotkit-interrupts inbox:';
 const DEFAULT_HEARTBEAT_MS = 15_000;
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store, no-transform',
+  // Proxies that buffer responses (nginx) pass this one through as it is written.
+  'x-accel-buffering': 'no',
+};
 
 /** `Accept: text/event-stream`, which is what `EventSource` sends. */
 export const wantsStream = (request: Request): boolean => (request.headers.get('accept') ?? '').includes('text/event-stream');
@@ -34,22 +40,16 @@ export interface InboxStreamOptions<User> {
  * `heartbeatMs` keeps proxies from closing an idle stream. It ends when the client goes away.
  */
 export async function streamInbox<User>(options: InboxStreamOptions<User>): Promise<Response> {
-  const { request, changes, list, threadId, canWatchThread, user, filtered } = options;
+  const { request, changes, threadId } = options;
+  const list = () => readList(options.list);
   const every = options.heartbeatMs !== undefined && options.heartbeatMs > 0 ? options.heartbeatMs : DEFAULT_HEARTBEAT_MS;
-  let watchThread = false;
-  if (threadId !== undefined) {
-    try {
-      watchThread = canWatchThread ? await canWatchThread(threadId, user, request) : !filtered;
-    } catch (error) {
-      console.error(`${PREFIX} canWatchThread failed: ${describe(error)}`);
-      return errorResponse(500, `${PREFIX} could not tell whether this thread is yours.`);
-    }
-  }
+  const watchThread = await mayWatch(threadId, options);
+  if (watchThread instanceof Response) return watchThread;
   // Heard before the first list is read: a change made while it is read lists again.
   const heard: ThreadChange[] = [];
   let onChange: (change: ThreadChange) => void = (change) => heard.push(change);
   const unsubscribe = changes.subscribeChanges((change) => onChange(change));
-  const first = await list().catch((error: unknown) => errorResponse(503, `${PREFIX} cannot read the interrupts (${describe(error)}).`));
+  const first = await list();
   if (first instanceof Response || request.signal.aborted) {
     unsubscribe();
     return first instanceof Response ? first : new Response(null, { status: 499 });
@@ -70,39 +70,19 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
         }
       };
       const send = (event: string, data: string) => write(`event: ${event}\ndata: ${data}\n\n`);
-      let listing = false;
-      let again = false;
-      const relist = async () => {
-        if (listing) {
-          again = true;
+      const relist = oneAtATime(async () => {
+        const next = open ? await list() : undefined;
+        if (!open || next === undefined) return;
+        if (next instanceof Response) {
+          send('problem', JSON.stringify({ error: await problemOf(next) }));
           return;
         }
-        listing = true;
-        try {
-          do {
-            again = false;
-            const next = await list().catch((error: unknown) =>
-              errorResponse(503, `${PREFIX} cannot read the interrupts (${describe(error)}).`),
-            );
-            if (!open) return;
-            if (next instanceof Response) {
-              const reason = await next.json().then(
-                (parsed: { error?: unknown }) => String(parsed.error ?? next.status),
-                () => String(next.status),
-              );
-              send('problem', JSON.stringify({ error: reason }));
-              continue;
-            }
-            const text = JSON.stringify({ interrupts: next });
-            if (text !== last) {
-              last = text;
-              send('inbox', text);
-            }
-          } while (again && open);
-        } finally {
-          listing = false;
+        const text = JSON.stringify({ interrupts: next });
+        if (text !== last) {
+          last = text;
+          send('inbox', text);
         }
-      };
+      });
       const react = (change: ThreadChange) => {
         if (threadId !== undefined && change.threadId !== threadId) return;
         if (watchThread) send('thread', JSON.stringify({ threadId: change.threadId, seq: change.seq }));
@@ -134,15 +114,51 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
       cleanup();
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store, no-transform',
-      // Proxies that buffer responses (nginx) pass this one through as it is written.
-      'x-accel-buffering': 'no',
-    },
-  });
+  return new Response(body, { status: 200, headers: STREAM_HEADERS });
+}
+
+/** Whether the stream also tells of `threadId`'s changes, or the error response to send instead. */
+async function mayWatch<User>(threadId: string | undefined, options: InboxStreamOptions<User>): Promise<boolean | Response> {
+  if (threadId === undefined) return false;
+  const { canWatchThread, user, request, filtered } = options;
+  try {
+    return canWatchThread ? await canWatchThread(threadId, user, request) : !filtered;
+  } catch (error) {
+    console.error(`${PREFIX} canWatchThread failed: ${describe(error)}`);
+    return errorResponse(500, `${PREFIX} could not tell whether this thread is yours.`);
+  }
+}
+
+/** The list, or the error response a list that threw is answered with. */
+const readList = (list: () => Promise<InboxInterrupt[] | Response>) =>
+  list().catch((error: unknown) => errorResponse(503, `${PREFIX} cannot read the interrupts (${describe(error)}).`));
+
+/** The error an error response carries, for a `problem` event. */
+const problemOf = (response: Response): Promise<string> =>
+  response.json().then(
+    (parsed: { error?: unknown }) => String(parsed.error ?? response.status),
+    () => String(response.status),
+  );
+
+/** `task`, run once at a time: a call while it runs makes it run once more afterwards. */
+function oneAtATime(task: () => Promise<void>): () => Promise<void> {
+  let running = false;
+  let again = false;
+  return async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await task();
+      } while (again);
+    } finally {
+      running = false;
+    }
+  };
 }
 
 function errorResponse(status: number, error: string): Response {

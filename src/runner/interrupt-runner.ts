@@ -576,15 +576,9 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     // Who asks, and whether they may, is settled before anything else: a refused run stops nothing
     // (not even a run it would supersede) and starts nothing.
     let person: Person | undefined;
-    let permitted = false;
+    let permitted: boolean;
     try {
-      const headers = (agent as { headers?: Record<string, string> }).headers;
-      person = await this.personOf(context, headers, 'run');
-      if (person) {
-        const resume = (input as { resume?: unknown }).resume;
-        const action: ThreadAction = Array.isArray(resume) && resume.length > 0 ? 'answer' : 'run';
-        permitted = await this.permit(db, threadId, agent.agentId ?? 'default', person, action);
-      }
+      ({ person, permitted } = await this.admit(db, { threadId, agent, input }, context));
     } catch (error) {
       if (error instanceof RunnerError) refuse(events, error.message, { code: error.code });
       else refuse(events, storeLost(db, 'before the run started', error));
@@ -610,70 +604,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     }
     this.startHeartbeat();
     try {
-      const historic = await this.historicMessageIds(db, threadId, run.runPk);
-      const writer = new EventWriter(db, encode(threadId), run.runPk);
-      const seen: BaseEvent[] = [];
-      // The run's end (RUN_FINISHED, RUN_ERROR and anything after) is held back and sent only once
-      // the run, with the interrupts it raised, is saved: a client never answers an interrupt the
-      // store does not hold yet, and never hears "finished" of a run that was not kept.
-      const held: BaseEvent[] = [];
-      let storeError: unknown;
-      writer.onFailure = (error) => {
-        storeError ??= error;
-        try {
-          agent.abortRun();
-        } catch {
-          // the run is reported as lost either way
-        }
-      };
-      let interruption: string | undefined;
-      try {
-        await agent.runAgent(input, {
-          onEvent: ({ event }) => {
-            let stored = event;
-            if (event.type === EventType.RUN_STARTED && !(event as { input?: unknown }).input) {
-              // As CopilotKit's runner does: the run's input rides on RUN_STARTED, minus messages the
-              // thread already holds, so a replay rebuilds the transcript and the resume answers.
-              const messages = input.messages?.filter((message) => !historic.has(message.id));
-              stored = { ...event, input: { ...input, ...(messages ? { messages } : {}) } } as BaseEvent;
-            }
-            seen.push(stored);
-            if (held.length > 0 || stored.type === EventType.RUN_FINISHED || stored.type === EventType.RUN_ERROR) {
-              held.push(stored);
-              return;
-            }
-            events.next(stored);
-            writer.push(stored);
-          },
-        });
-      } catch (error) {
-        interruption = describe(error);
-      }
-      await writer.drain();
-      const lost = (when: string, error: unknown) => {
-        // The run's rows stay marked running and are never replayed: nothing half-written shows.
-        events.next(runError(storeLost(db, when, error)));
-        events.complete();
-      };
-      if (storeError !== undefined) {
-        lost('during the run; it was not saved', storeError);
-        return;
-      }
-      // The closing events CopilotKit's runner adds (ends of open messages, RUN_ERROR or RUN_FINISHED).
-      const before = seen.length;
-      const appended = finalizeRunEvents(seen, {
-        stopRequested: run.stopRequested,
-        ...(interruption !== undefined ? { interruptionMessage: interruption } : {}),
-      });
-      const tail = [...held, ...(seen.length > before ? seen.splice(before) : appended)];
-      try {
-        await this.finish(db, threadId, run, tail, [...seen, ...tail.slice(held.length)], interruption);
-      } catch (error) {
-        lost('while saving the run; it was not saved', error);
-        return;
-      }
-      for (const event of tail) events.next(event);
-      events.complete();
+      await this.record(db, { threadId, agent, input }, run, events);
     } catch (error) {
       events.next(runError(`${PREFIX} the run on thread ${quote(threadId)} failed: ${describe(error)}`));
       events.complete();
@@ -682,6 +613,81 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       if (this.local.size === 0) this.stopHeartbeat();
       release();
     }
+  }
+
+  /**
+   * Runs the agent and saves what it sends as it goes. The run's end (RUN_FINISHED, RUN_ERROR and
+   * anything after) is held back and sent only once the run, with the interrupts it raised, is
+   * saved: a client never answers an interrupt the store does not hold yet, and never hears
+   * "finished" of a run that was not kept.
+   */
+  private async record(
+    db: ThreadStore,
+    { threadId, agent, input }: AgentRunnerRunRequest,
+    run: LocalRun,
+    events: ReplaySubject<BaseEvent>,
+  ) {
+    const historic = await this.historicMessageIds(db, threadId, run.runPk);
+    const writer = new EventWriter(db, encode(threadId), run.runPk);
+    const seen: BaseEvent[] = [];
+    const held: BaseEvent[] = [];
+    let storeError: unknown;
+    writer.onFailure = (error) => {
+      storeError ??= error;
+      try {
+        agent.abortRun();
+      } catch {
+        // the run is reported as lost either way
+      }
+    };
+    let interruption: string | undefined;
+    try {
+      await agent.runAgent(input, {
+        onEvent: ({ event }) => {
+          let stored = event;
+          if (event.type === EventType.RUN_STARTED && !(event as { input?: unknown }).input) {
+            // As CopilotKit's runner does: the run's input rides on RUN_STARTED, minus messages the
+            // thread already holds, so a replay rebuilds the transcript and the resume answers.
+            const messages = input.messages?.filter((message) => !historic.has(message.id));
+            stored = { ...event, input: { ...input, ...(messages ? { messages } : {}) } } as BaseEvent;
+          }
+          seen.push(stored);
+          if (held.length > 0 || stored.type === EventType.RUN_FINISHED || stored.type === EventType.RUN_ERROR) {
+            held.push(stored);
+            return;
+          }
+          events.next(stored);
+          writer.push(stored);
+        },
+      });
+    } catch (error) {
+      interruption = describe(error);
+    }
+    await writer.drain();
+    const lost = (when: string, error: unknown) => {
+      // The run's rows stay marked running and are never replayed: nothing half-written shows.
+      events.next(runError(storeLost(db, when, error)));
+      events.complete();
+    };
+    if (storeError !== undefined) {
+      lost('during the run; it was not saved', storeError);
+      return;
+    }
+    // The closing events CopilotKit's runner adds (ends of open messages, RUN_ERROR or RUN_FINISHED).
+    const before = seen.length;
+    const appended = finalizeRunEvents(seen, {
+      stopRequested: run.stopRequested,
+      ...(interruption !== undefined ? { interruptionMessage: interruption } : {}),
+    });
+    const tail = [...held, ...(seen.length > before ? seen.splice(before) : appended)];
+    try {
+      await this.finish(db, threadId, run, tail, [...seen, ...tail.slice(held.length)], interruption);
+    } catch (error) {
+      lost('while saving the run; it was not saved', error);
+      return;
+    }
+    for (const event of tail) events.next(event);
+    events.complete();
   }
 
   /** Runs `work` after every earlier claim on this thread from this instance has settled. */
@@ -923,6 +929,23 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     }
   }
 
+  /**
+   * Who asks for a run and whether they may: throws `unauthenticated`, `forbidden` and the like. The
+   * server's own run that settles an expiry is no one's, and may.
+   */
+  private async admit(
+    db: ThreadStore,
+    { threadId, agent, input }: AgentRunnerRunRequest,
+    context: { runner: InterruptRunner; person: Person } | undefined,
+  ): Promise<{ person: Person | undefined; permitted: boolean }> {
+    if (this.expiryRuns.has(input.runId)) return { person: undefined, permitted: true };
+    const person = await this.personOf(context, (agent as { headers?: Record<string, string> }).headers, 'run');
+    if (!person) return { person, permitted: false };
+    const resume = (input as { resume?: unknown }).resume;
+    const action: ThreadAction = Array.isArray(resume) && resume.length > 0 ? 'answer' : 'run';
+    return { person, permitted: await this.permit(db, threadId, agent.agentId ?? 'default', person, action) };
+  }
+
   /** The person a run or connect comes from: the one `route` identified, else `identify` on the forwarded headers. */
   private async personOf(
     context: { runner: InterruptRunner; person: Person } | undefined,
@@ -990,22 +1013,14 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const local = this.local.get(threadId);
     const remote = local ? undefined : await this.remoteRun(db, threadId);
     const liveRunPk = local?.runPk ?? remote?.runPk;
-    const rows = await db.endedRunEvents(encode(threadId), liveRunPk);
-    const history: BaseEvent[] = [];
-    for (const row of rows) {
-      try {
-        history.push(JSON.parse(row.payload) as BaseEvent);
-      } catch (error) {
-        const message =
-          `${PREFIX} thread ${quote(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
-          'Restore or delete that row (table cki_events); other threads are not affected.';
-        console.error(message);
-        if (!control.closed) {
-          subscriber.next(runError(message));
-          subscriber.complete();
-        }
-        return;
+    const history = parseHistory(threadId, await db.endedRunEvents(encode(threadId), liveRunPk));
+    if (typeof history === 'string') {
+      console.error(history);
+      if (!control.closed) {
+        subscriber.next(runError(history));
+        subscriber.complete();
       }
+      return;
     }
     if (control.closed) return;
     const emitted = new Set<string>();
@@ -1251,6 +1266,22 @@ const isInterruptCursor = (key: unknown): boolean =>
 
 const isThreadCursor = (key: unknown): boolean =>
   Array.isArray(key) && key.length === 2 && Number.isFinite(key[0]) && typeof key[1] === 'string';
+
+/** A thread's stored events, parsed; or, for a row that no longer parses, what to tell its operator. */
+function parseHistory(threadId: string, rows: ReadonlyArray<{ payload: string; seq: unknown; run_pk: unknown }>): BaseEvent[] | string {
+  const history: BaseEvent[] = [];
+  for (const row of rows) {
+    try {
+      history.push(JSON.parse(row.payload) as BaseEvent);
+    } catch (error) {
+      return (
+        `${PREFIX} thread ${quote(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
+        'Restore or delete that row (table cki_events); other threads are not affected.'
+      );
+    }
+  }
+  return history;
+}
 
 /** A person as the store keeps them: the JSON text of their id and name. */
 const keysOf = (person: Person): AnswererKeys => ({ id: encode(person.id), name: person.name === undefined ? null : encode(person.name) });
