@@ -23,6 +23,7 @@ const quartiles = (values: number[]): [number, number, number] => [
 ];
 import { measureUnwrapThroughput } from './unwrap-throughput';
 import { measureHostileCorpus } from './hostile-corpus';
+import { measureHostileResumes } from './hostile-resume';
 import { measureConcurrent, measureReplay, mid, p, runnerStores } from './runner';
 
 const args = process.argv.slice(2);
@@ -117,6 +118,28 @@ function hostileRow(): BenchRow {
     pass: result.slowestMs <= HOSTILE_MAX_MS,
     samples: `median of ${result.rounds} per input`,
     note: `slowest: ${result.slowest}. All inputs: ${others}.`,
+  };
+}
+
+/** Figure 6b target: the slowest hostile resume is refused within this many milliseconds (issue 37: under 100 ms of CPU). */
+export const HOSTILE_RESUME_MAX_MS = 100;
+
+async function hostileResumeRow(): Promise<BenchRow> {
+  const result = await measureHostileResumes();
+  const all = Object.entries(result.perInput)
+    .map(([name, ms]) => `${name} ${round(ms)} ms (${result.codes[name] ?? 'no code'})`)
+    .join('; ');
+  const refused = Object.values(result.codes).every((code) => code === 'resume_too_large');
+  return {
+    figure: 'hostile resumes: slowest refusal (normalizeInterrupts)',
+    ours: result.slowestMs,
+    baseline: null,
+    unit: 'ms',
+    ratio: null,
+    target: `<= ${HOSTILE_RESUME_MAX_MS} ms, each refused resume_too_large`,
+    pass: refused && result.slowestMs <= HOSTILE_RESUME_MAX_MS,
+    samples: `median of ${result.rounds} per input`,
+    note: `slowest: ${result.slowest}. All inputs: ${all}.`,
   };
 }
 
@@ -474,6 +497,8 @@ async function main(): Promise<void> {
   if (wants('hostile')) {
     log('hostile: unwrapping the hostile corpus...');
     rows.push(hostileRow());
+    log('hostile: refusing the hostile resumes...');
+    rows.push(await hostileResumeRow());
   }
   if (wants('runner')) {
     rows.push(...(await runnerRows()));

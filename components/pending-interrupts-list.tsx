@@ -20,7 +20,7 @@ export interface PendingInterruptsListLabels {
   expired: string;
   /** A duration: "less than a minute", "5 min", "3 h", "2 days". */
   duration: (ms: number) => string;
-  /** What kind of answer an interrupt asks for, by reason; anything else reads `other`. */
+  /** What kind of answer an interrupt asks for, by reason; anything else reads `other` (a request the agent waits on). */
   reasons: Record<string, string>;
   other: string;
   /** An interrupt with neither title nor message. */
@@ -48,7 +48,7 @@ export const PENDING_LIST_LABELS: PendingInterruptsListLabels = {
   expired: 'expired',
   duration,
   reasons: { [InterruptReason.AIDevToolApproval]: 'Approval', [InterruptReason.UserQuestion]: 'Questions' },
-  other: 'Your answer',
+  other: 'Request',
   untitled: 'A question from the agent',
   current: 'open now',
 };

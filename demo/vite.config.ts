@@ -8,6 +8,10 @@ export default defineConfig({
   base: '/',
   plugins: [react()],
   logLevel: 'warn',
+  // The page is always a production build: packages with a development build (Lit's warns "Lit is
+  // in dev mode" in the console) resolve to their production one even when NODE_ENV says otherwise
+  // (a test runner sets NODE_ENV=test, a shell may set development).
+  resolve: { conditions: ['module', 'browser', 'production'] },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

@@ -35,6 +35,7 @@ export {
   MessageRole,
   MessageStatus,
   RenderMode,
+  ResumeRefusal,
   isTerminalApprovalStatus,
 } from './protocol';
 export type {

@@ -70,6 +70,8 @@ export const Waiting: Story = {
     await expect(items[1]).toHaveTextContent('waiting 42 min, expires in 18 min');
     await expect(items[2]).toHaveTextContent('Questions');
     await expect(items[3]).toHaveTextContent('waiting less than a minute, expired');
+    // A booking (no kind of its own) is a request that waits, not "Your answer".
+    await expect(items[3]).toHaveTextContent(/^Request/);
   },
 };
 

@@ -104,6 +104,9 @@ export const OthersNeedsText: Story = {
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByRole('radio', { name: 'Others' }));
+    // One question: no pager ("‹ 1 / 1 ›" leads nowhere).
+    await expect(canvas.queryByTestId('user-question-prev')).not.toBeInTheDocument();
+    await expect(canvas.getByTestId('user-question-card')).not.toHaveTextContent('1 / 1');
     await expect(canvas.getByTestId('user-question-submit')).toBeDisabled();
     await userEvent.type(canvas.getByTestId('user-question-others-input'), '   ');
     await expect(canvas.getByTestId('user-question-submit')).toBeDisabled();

@@ -52,6 +52,33 @@ export function CardFrame({ interruptId, locale, announcement, phase, busy, chil
     }
   }, [phase, interruptId]);
 
+  // A control the user was on that a change inside the card removes or disables (Edit arguments
+  // turning into its form, Back, a button that waits) would drop focus to the page: one rule here
+  // for every card puts it on the next sensible control of the card instead.
+  useEffect(() => {
+    const frame = root.current;
+    if (!frame || typeof MutationObserver === 'undefined') return undefined;
+    let last: HTMLElement | undefined;
+    const onFocusIn = (event: FocusEvent) => {
+      if (event.target instanceof HTMLElement && event.target !== frame) last = event.target;
+    };
+    const observer = new MutationObserver(() => {
+      // A card that left its interactive body is settled by the phase effect (next open card first).
+      if (frame.dataset.phase !== 'interactive') return;
+      if (!last || (last.isConnected && !last.matches(':disabled'))) return;
+      const active = document.activeElement;
+      if (active && active !== document.body && active !== last) return;
+      last = undefined;
+      nextControl(frame)?.focus({ preventScroll: true });
+    });
+    frame.addEventListener('focusin', onFocusIn);
+    observer.observe(frame, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
+    return () => {
+      frame.removeEventListener('focusin', onFocusIn);
+      observer.disconnect();
+    };
+  }, []);
+
   return (
     <div className="cki-root" lang={locale} ref={root} tabIndex={-1} data-phase={phase}>
       {/* aria-busy sits on the body, not the frame: a busy ancestor would hold back the live region. */}
@@ -62,5 +89,20 @@ export function CardFrame({ interruptId, locale, announcement, phase, busy, chil
         {announcement}
       </div>
     </div>
+  );
+}
+
+const FIELD = 'input:not([type="hidden"]):not(:disabled), textarea:not(:disabled), select:not(:disabled)';
+
+/**
+ * Where focus goes when the control that had it went away inside a card that is still open: the
+ * first field of what replaced it (a form opened), else the card's own group (read out, one Tab
+ * from its buttons), else the frame.
+ */
+function nextControl(frame: HTMLElement): HTMLElement | null {
+  return (
+    frame.querySelector<HTMLElement>(`.cki-approval__edit :is(${FIELD}), .cki-form :is(${FIELD})`) ??
+    frame.querySelector<HTMLElement>('.cki-root__body > [tabindex="-1"]') ??
+    frame
   );
 }

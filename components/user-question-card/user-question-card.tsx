@@ -137,29 +137,32 @@ function QuestionCardBody(props: UserQuestionCardProps & { questions: UserQuesti
             {question.header || labels.questionEyebrow}
           </span>
           {tag ? <Badge tone="info">{tag}</Badge> : null}
-          <div className="cki-pager">
-            <button
-              type="button"
-              className="cki-button cki-button--icon"
-              data-testid="user-question-prev"
-              aria-label={labels.questionPrevious}
-              disabled={index === 0}
-              onClick={() => go(index - 1)}
-            >
-              <span aria-hidden="true">‹</span>
-            </button>
-            <span className="cki-pager__position">{formatLabel(labels.questionPosition, { index: index + 1, total })}</span>
-            <button
-              type="button"
-              className="cki-button cki-button--icon"
-              data-testid="user-question-next"
-              aria-label={labels.questionNext}
-              disabled={index === total - 1}
-              onClick={() => go(index + 1)}
-            >
-              <span aria-hidden="true">›</span>
-            </button>
-          </div>
+          {/* A pager only where there is somewhere to go: one question shows no "1 / 1". */}
+          {total > 1 ? (
+            <div className="cki-pager">
+              <button
+                type="button"
+                className="cki-button cki-button--icon"
+                data-testid="user-question-prev"
+                aria-label={labels.questionPrevious}
+                disabled={index === 0}
+                onClick={() => go(index - 1)}
+              >
+                <span aria-hidden="true">‹</span>
+              </button>
+              <span className="cki-pager__position">{formatLabel(labels.questionPosition, { index: index + 1, total })}</span>
+              <button
+                type="button"
+                className="cki-button cki-button--icon"
+                data-testid="user-question-next"
+                aria-label={labels.questionNext}
+                disabled={index === total - 1}
+                onClick={() => go(index + 1)}
+              >
+                <span aria-hidden="true">›</span>
+              </button>
+            </div>
+          ) : null}
         </div>
         <p className="cki-card__title" id={questionId} ref={questionRef} tabIndex={-1}>
           {question.question}

@@ -11,6 +11,7 @@ import { DEMO_GRAPH_ID, createDemoGraph } from './langgraph-agent';
 import { withHitlRoute } from './langchain-hitl-agent';
 import { serveGraphs } from './langgraph-server';
 import { openDemoStorage } from './storage';
+import { endStreamsOnDisconnect } from './end-streams-on-disconnect';
 import { createInboxHandler } from '../../src/runner';
 import { withNormalizedInterrupts } from '../../src/runtime';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
@@ -182,7 +183,15 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   // The durable runner keeps every thread's events (and one row per interrupt) in the data folder
   // or PostgreSQL: a restarted server, or another one on the same database, replays the thread.
   const runtime = new CopilotRuntime({ agents: agents as never, runner: storage.runner });
-  const copilot = createCopilotNodeListener({ runtime, basePath: RUNTIME_PATH, cors: true, activateChannels: false });
+  const copilot = createCopilotNodeListener({
+    runtime,
+    basePath: RUNTIME_PATH,
+    cors: true,
+    activateChannels: false,
+    // A stream ends with its request: without this, a client that leaves mid-run costs one
+    // "Response object has been garbage collected" error in the log per event still being written.
+    hooks: { onResponse: endStreamsOnDisconnect },
+  });
   const root = resolve(options.staticDir ?? defaultStaticDir());
   // The inbox reads the same runner's interrupt rows. One user on loopback: no `resolveUser`/`filter`.
   const inbox = createInboxHandler({ runner: storage.runner });

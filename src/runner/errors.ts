@@ -13,7 +13,15 @@ export type RunnerErrorCode =
   /** A run was asked for while another holds the thread (`onConcurrentRun: 'throw'`). */
   | 'thread_running'
   /** The runner was closed. */
-  | 'runner_closed';
+  | 'runner_closed'
+  /** `identify` recognised no one in the request. */
+  | 'unauthenticated'
+  /** `identify` returned a person the runner cannot store (an id that is empty, not text, or too long). */
+  | 'bad_identity'
+  /** `identify` threw; the request was refused. */
+  | 'identify_failed'
+  /** The thread belongs to someone else and `authorize` did not allow this (or threw). */
+  | 'forbidden';
 
 /** An error of the durable runner: `code` says which kind, `message` says what to do. */
 export class RunnerError extends Error {

@@ -3,7 +3,10 @@ import { unwrapInterrupt } from '../unwrap';
 import { describe } from './database';
 import { RunnerError } from './errors';
 import type { InterruptRecord, InterruptRunner, StoredInterruptStatus } from './interrupt-runner';
+import type { Person } from './people';
 import type { InboxInterrupt } from '../inbox/pending-interrupts';
+import { isChangeSource, streamInbox, wantsStream } from './inbox-stream';
+import type { ThreadChangeSource } from './notifications';
 
 export type { InboxInterrupt };
 
@@ -13,11 +16,20 @@ export interface InboxResponse {
 }
 
 export interface InboxHandlerOptions<User = undefined> {
-  /** The durable runner whose interrupt rows the inbox lists. */
-  runner: Pick<InterruptRunner, 'listInterrupts'>;
+  /**
+   * The durable runner whose interrupt rows the inbox lists. A runner that tells of changes
+   * (`subscribeChanges`, as `InterruptRunner` does) also serves the live stream. When it was given
+   * `identify`, the inbox asks it who each request comes from (401 when no one) and lists only the
+   * interrupts of the threads that person may read (theirs, and those `authorize` allows).
+   */
+  runner: Pick<InterruptRunner, 'listInterrupts'> &
+    Partial<ThreadChangeSource> &
+    Partial<Pick<InterruptRunner, 'identify' | 'listInterruptsFor'>>;
   /**
    * Who is asking, read from the request (a session cookie, a bearer token). Return `null` or
-   * `undefined` to refuse the request with 401. Without it every request is answered.
+   * `undefined` to refuse the request with 401. Without it (and without the runner's `identify`)
+   * every request is answered. Given, it replaces the runner's `identify` here, and the listing is
+   * scoped by `filter` alone.
    */
   resolveUser?: (request: Request) => User | null | undefined | Promise<User | null | undefined>;
   /**
@@ -25,6 +37,13 @@ export interface InboxHandlerOptions<User = undefined> {
    * interrupt of every thread is listed: fine for a single-user app, never for a multi-tenant one.
    */
   filter?: (interrupt: InboxInterrupt, user: User, request: Request) => boolean | Promise<boolean>;
+  /**
+   * Whether this user may hear that this thread changed (the stream's `thread` events, asked for
+   * with `?threadId=`). Without it they are sent only when there is no `filter` either.
+   */
+  canWatchThread?: (threadId: string, user: User, request: Request) => boolean | Promise<boolean>;
+  /** How often the live stream sends a keep-alive comment (ms). Default 15 000. */
+  heartbeatMs?: number;
 }
 
 const STATUSES: readonly string[] = ['open', 'resolved', 'cancelled', 'changed', 'all'];
@@ -66,6 +85,42 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
   };
 }
 
+/** The rows the request may see, as the inbox sends them, or the error response to send instead. */
+async function listFor<User>(
+  runner: InboxHandlerOptions<User>['runner'],
+  filter: InboxHandlerOptions<User>['filter'],
+  query: { status: string; threadId: string | undefined; agentId: string | undefined; user: User; person: Person | undefined; request: Request },
+): Promise<InboxInterrupt[] | Response> {
+  const { status, threadId, agentId, user, person, request } = query;
+  let rows: InterruptRecord[];
+  try {
+    const rowQuery = {
+      ...(threadId !== undefined ? { threadId } : {}),
+      ...(agentId !== undefined ? { agentId } : {}),
+      ...(status !== 'all' ? { status: status as StoredInterruptStatus } : {}),
+    };
+    rows = person && runner.listInterruptsFor ? await runner.listInterruptsFor(person, rowQuery) : await runner.listInterrupts(rowQuery);
+  } catch (error) {
+    const message = describe(error);
+    console.error(`${PREFIX} cannot list the interrupts: ${message}`);
+    // A bad thread id or query is the caller's mistake; anything else is the store's.
+    return error instanceof RunnerError && (error.code === 'bad_thread_id' || error.code === 'bad_query')
+      ? json(400, { error: message })
+      : json(503, { error: `${PREFIX} cannot read the interrupts (${message}).` });
+  }
+  const interrupts: InboxInterrupt[] = [];
+  try {
+    for (const row of rows) {
+      const interrupt = toInboxInterrupt(row);
+      if (!filter || (await filter(interrupt, user, request))) interrupts.push(interrupt);
+    }
+  } catch (error) {
+    console.error(`${PREFIX} filter failed: ${describe(error)}`);
+    return json(500, { error: `${PREFIX} could not tell which interrupts are yours.` });
+  }
+  return interrupts;
+}
+
 /**
  * A fetch-style endpoint (`(request: Request) => Promise<Response>`) for an inbox: `GET` answers
  * `{ interrupts: InboxInterrupt[] }`, the open interrupts oldest first (`?status=resolved`, `changed`,
@@ -78,7 +133,7 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
  * more than one user.
  */
 export function createInboxHandler<User = undefined>(options: InboxHandlerOptions<User>): (request: Request) => Promise<Response> {
-  const { runner, resolveUser, filter } = options;
+  const { runner, resolveUser, filter, canWatchThread, heartbeatMs } = options;
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response(JSON.stringify({ error: `${PREFIX} only GET is served here (got ${request.method}).` }), {
@@ -94,7 +149,22 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
     const threadId = params.get('threadId') ?? undefined;
     const agentId = params.get('agentId') ?? undefined;
     let user: User;
-    if (resolveUser) {
+    let person: Person | undefined;
+    if (!resolveUser && runner.identify) {
+      try {
+        person = await runner.identify(request);
+      } catch (error) {
+        const code = error instanceof RunnerError ? error.code : 'identify_failed';
+        if (code === 'identify_failed') {
+          console.error(`${PREFIX} identify failed: ${describe(error)}`);
+          return json(500, { error: `${PREFIX} could not tell who is asking.`, code });
+        }
+        return json(401, { error: `${PREFIX} sign in to see the interrupts waiting for you.`, code });
+      }
+    }
+    if (person) {
+      user = person as User;
+    } else if (resolveUser) {
       let resolved: User | null | undefined;
       try {
         resolved = await resolveUser(request);
@@ -108,31 +178,15 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
     } else {
       user = undefined as User;
     }
-    let rows: InterruptRecord[];
-    try {
-      rows = await runner.listInterrupts({
-        ...(threadId !== undefined ? { threadId } : {}),
-        ...(agentId !== undefined ? { agentId } : {}),
-        ...(status !== 'all' ? { status: status as StoredInterruptStatus } : {}),
-      });
-    } catch (error) {
-      const message = describe(error);
-      console.error(`${PREFIX} cannot list the interrupts: ${message}`);
-      // A bad thread id or query is the caller's mistake; anything else is the store's.
-      return error instanceof RunnerError && (error.code === 'bad_thread_id' || error.code === 'bad_query')
-        ? json(400, { error: message })
-        : json(503, { error: `${PREFIX} cannot read the interrupts (${message}).` });
-    }
-    const interrupts: InboxInterrupt[] = [];
-    try {
-      for (const row of rows) {
-        const interrupt = toInboxInterrupt(row);
-        if (!filter || (await filter(interrupt, user, request))) interrupts.push(interrupt);
+    const list = () => listFor(runner, filter, { status, threadId, agentId, user, person, request });
+    if (request.method === 'GET' && wantsStream(request)) {
+      if (!isChangeSource(runner)) {
+        return json(406, { error: `${PREFIX} this runner does not tell of changes; ask for JSON and poll instead.` });
       }
-    } catch (error) {
-      console.error(`${PREFIX} filter failed: ${describe(error)}`);
-      return json(500, { error: `${PREFIX} could not tell which interrupts are yours.` });
+      return streamInbox({ request, changes: runner, list, threadId, canWatchThread, user, heartbeatMs, filtered: filter !== undefined });
     }
+    const interrupts = await list();
+    if (interrupts instanceof Response) return interrupts;
     const body: InboxResponse = { interrupts };
     return json(200, body);
   };

@@ -5,6 +5,8 @@
 export {
   createInterruptRunner,
   InterruptRunner,
+  type ExpiryOptions,
+  type Answerer,
   type InterruptRecord,
   type InterruptRunnerOptions,
   type ListInterruptsQuery,
@@ -13,7 +15,9 @@ export {
   type ThreadRecord,
 } from './interrupt-runner';
 export { RunnerError, type RunnerErrorCode } from './errors';
+export type { Authorize, AuthorizeCheck, Identify, Person, ThreadAction } from './people';
 export { createInboxHandler, type InboxHandlerOptions, type InboxInterrupt, type InboxResponse } from './inbox';
 export { DEFAULT_EMBEDDED_DIR } from './database';
 export { MAX_THREAD_ID_BYTES } from './codec';
 export { SCHEMA_VERSION } from './schema';
+export type { ThreadChange, ThreadChangeListener, ThreadChangeSource } from './notifications';

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { compactEvents, EventType, type AbstractAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import {
@@ -12,15 +13,20 @@ import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import { encode, interruptHash, threadIdProblem } from './codec';
 import { DEFAULT_EMBEDDED_DIR, describe, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
 import { RunnerError } from './errors';
+import { allowedBy, identifyRequest, requestFromHeaders, type Authorize, type Identify, type Person, type ThreadAction } from './people';
 import { ensureSchema } from './schema';
+import { AdvisoryLease, describeExpiryError, ExpirySweeper, InProcessLease, type SettleOutcome } from './expiry';
+import { InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
 import {
   STORED_INTERRUPT_STATUSES,
   ThreadStore,
   type InterruptCursor,
+  type AnswererKeys,
   type InterruptRow,
   type RaisedInterrupt,
   type StoredInterruptStatus,
   type ThreadCursor,
+  type ThreadDeadline,
   type ThreadTransaction,
 } from './thread-store';
 import { ResumeRefusal } from '../protocol/constants';
@@ -33,8 +39,19 @@ export interface InterruptRunnerOptions {
   url?: string;
   /** The embedded store's folder. Default: `.copilotkit-interrupts` in the working directory. */
   dataDir?: string;
-  /** How often a connect that joins a run held by another instance reads its new events (ms). Default 100. */
+  /**
+   * A connect that joins a run held by another instance reads its new events when told of them (a
+   * notification); this is how long it waits without one before reading anyway (ms): the safety net
+   * for a lost notification. Default 1 000.
+   */
   pollIntervalMs?: number;
+  /**
+   * Expired interrupts settled on the server, with nobody online: when every open interrupt of a
+   * thread is past its `expiresAt`, one instance (a lease) resumes the agent with `cancelled` for
+   * them, once, and their rows become `cancelled` with `cancelReason: 'expired'`. On by default;
+   * `false` turns it off (they stay open until a person answers).
+   */
+  expiry?: false | ExpiryOptions;
   /** A run whose instance has not written a heartbeat for this long is considered dead (ms). Default 30 000. */
   staleAfterMs?: number;
   /** PostgreSQL connections per instance. Default 10. */
@@ -45,9 +62,42 @@ export interface InterruptRunnerOptions {
    * what it had done as a stopped run, and starts the new one. As CopilotKit's in-memory runner.
    */
   onConcurrentRun?: 'throw' | 'supersede';
+  /**
+   * Who a request comes from: `{ id, name?, roles? }`, or `null` to refuse it. With it, whoever
+   * starts a thread owns it, and only the owner (or whoever `authorize` allows) may connect to it,
+   * run it or answer its interrupts. Without it the runner serves everyone, as a single-user app
+   * wants. The runner hears of a run or connect only through the headers CopilotKit forwards
+   * (`authorization`, `x-*`; never cookies): wrap the runtime's route with `runner.route(handler)`
+   * so that `identify` reads the whole request once.
+   */
+  identify?: Identify;
+  /** Lets someone other than the owner read, run or answer a thread. Only `true` allows; a throw refuses. */
+  authorize?: Authorize;
+}
+
+export interface ExpiryOptions {
+  /**
+   * The agent to resume for a thread's expiry (by the `agentId` the thread's runs had). Default: the
+   * last agent of that id this instance ran; a thread whose agent this instance has not run yet
+   * waits for an instance that has. The runner resumes a clone of it.
+   */
+  agent?: (agentId: string, threadId: string) => AbstractAgent | undefined | Promise<AbstractAgent | undefined>;
+  /** How often an instance tries to take the expiry lease, and its holder rereads the deadlines (ms). Default 1 000. */
+  checkEveryMs?: number;
 }
 
 export type { StoredInterruptStatus };
+
+/** Key of the session advisory lock that makes one instance the settler of expiries. */
+const EXPIRY_LOCK = 7231962052;
+
+type Feed = InProcessChangeFeed | PostgresChangeFeed;
+
+/** Who answered an interrupt, as `identify` named them when they did. */
+export interface Answerer {
+  id: string;
+  name: string | null;
+}
 
 /** One interrupt raised on a thread, as `listInterrupts` reads it. */
 export interface InterruptRecord {
@@ -65,6 +115,8 @@ export interface InterruptRecord {
   response: unknown;
   /** ISO 8601, or `null` while open. */
   answeredAt: string | null;
+  /** Why a `cancelled` row was closed without a person: `expired` when the server settled its expiry. */
+  cancelReason: 'expired' | null;
   /** The interrupt's own `message` (what the agent asks), when it had one. */
   message: string | null;
   /**
@@ -74,6 +126,10 @@ export interface InterruptRecord {
   interrupt: unknown;
   /** Its place in the set the run raised (0 for the first). */
   position: number;
+  /** The id of the person who started its thread, or `null` when the runner identified no one. */
+  ownerId: string | null;
+  /** Who answered it, or `null` while open or when no one was identified. */
+  answeredBy: Answerer | null;
   /** Pass as `cursor` to list the rows after this one. Opaque. */
   cursor: string;
 }
@@ -83,6 +139,10 @@ export interface ListInterruptsQuery {
   status?: StoredInterruptStatus;
   /** Only the interrupts raised by this agent. */
   agentId?: string;
+  /** Only the interrupts of threads this person owns. */
+  ownerId?: string;
+  /** Only the interrupts this person answered. */
+  answeredById?: string;
   /** At most this many rows (1 to 1000). Default: all. */
   limit?: number;
   /** The `cursor` of the last row of the previous page: the rows after it. */
@@ -95,6 +155,7 @@ export interface ThreadRecord {
   name: null;
   agentId: string;
   organizationId: string;
+  /** The id of the person who started it; `''` when the runner identified no one. */
   createdById: string;
   archived: boolean;
   /** ISO 8601. */
@@ -107,6 +168,8 @@ export interface ThreadRecord {
 
 export interface ListThreadsQuery {
   agentId?: string;
+  /** Only the threads this person owns. */
+  ownerId?: string;
   limit?: number;
   cursor?: string;
 }
@@ -123,6 +186,9 @@ interface LocalRun {
 type ResumeEntry = { interruptId?: unknown; status?: unknown; payload?: unknown };
 
 const MAX_PAGE = 1000;
+
+/** The person a route wrapped by `runner.route` identified, for the run or connect it leads to. */
+const asking = new AsyncLocalStorage<{ runner: InterruptRunner; person: Person }>();
 const PREFIX = 'copilotkit-interrupts runner:';
 
 /**
@@ -146,8 +212,16 @@ class Refusal extends Error {
  * in-memory runner (the run's input on RUN_STARTED, compacted replay on connect, joining a running
  * thread, `isRunning`, `stop`) and keeps one row per interrupt, answered exactly once.
  */
-export class InterruptRunner extends AgentRunner {
+export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   private readonly database: Promise<ThreadStore>;
+  /** The change feed (PostgreSQL's LISTEN/NOTIFY, or in process), once the store is open. */
+  private feed: Feed | undefined;
+  private readonly changeListeners = new Set<ThreadChangeListener>();
+  private sweeper: ExpirySweeper | undefined;
+  /** The last agent this instance ran per agent id: what an expiry resumes by default. */
+  private readonly knownAgents = new Map<string, AbstractAgent>();
+  /** Runs this instance started to settle expiries: the rows they cancel say `expired`. */
+  private readonly expiryRuns = new Set<string>();
   private readonly instanceId = randomUUID();
   private readonly local = new Map<string, LocalRun>();
   /** Claims on one thread from this instance, one after the other (see `claim`). */
@@ -155,17 +229,108 @@ export class InterruptRunner extends AgentRunner {
   private readonly pollIntervalMs: number;
   private readonly staleAfterMs: number;
   private readonly onConcurrentRun: 'throw' | 'supersede';
+  private readonly identifier: Identify | undefined;
+  private readonly authorizer: Authorize | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(options: InterruptRunnerOptions = {}) {
     super();
-    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.staleAfterMs = options.staleAfterMs ?? 30_000;
     this.onConcurrentRun = options.onConcurrentRun === 'supersede' ? 'supersede' : 'throw';
-    this.database = openStore(options);
+    this.identifier = options.identify;
+    this.authorizer = options.authorize;
+    this.database = openStore(options).then(async (store) => {
+      await this.startLive(store, options);
+      return store;
+    });
     // Reported once here; every run and connect also reports it on its own stream.
     this.database.catch((error: unknown) => console.error(describe(error)));
+  }
+
+  /**
+   * Calls `listener` with `{ threadId, seq }` each time a change of a thread (new events, an answer,
+   * a finished run, an expiry) is committed, by this instance or another on the same store, until
+   * the returned function is called. The rows stay the truth: read them again on a change.
+   */
+  subscribeChanges(listener: ThreadChangeListener): () => void {
+    this.changeListeners.add(listener);
+    return () => void this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Starts hearing changes, and the expiry sweeper. On PostgreSQL a listener that cannot connect
+   * keeps trying in the background: the runner works meanwhile on its slow safety net.
+   */
+  private async startLive(store: ThreadStore, options: InterruptRunnerOptions): Promise<void> {
+    if (this.closing) return;
+    const feed: Feed =
+      options.url !== undefined ? new PostgresChangeFeed(store, options.url) : new InProcessChangeFeed(store, store.location);
+    if (feed instanceof InProcessChangeFeed) store.onCommitted = (change) => feed.published(change);
+    feed.subscribeChanges((change) => {
+      for (const listener of [...this.changeListeners]) {
+        try {
+          listener(change);
+        } catch (error) {
+          console.error(`${PREFIX} a thread change listener threw: ${describe(error)}`);
+        }
+      }
+    });
+    this.feed = feed;
+    await feed.start();
+    if (options.expiry === false) return;
+    const expiry = options.expiry ?? {};
+    this.sweeper = new ExpirySweeper({
+      store: { deadlines: () => store.deadlines(), now: () => store.now() },
+      lease: feed instanceof PostgresChangeFeed ? new AdvisoryLease(feed, EXPIRY_LOCK) : new InProcessLease(store.location),
+      changes: feed,
+      settle: (deadline) => this.settleExpired(deadline, expiry),
+      onError: (error, deadline) => console.error(describeExpiryError(error, deadline)),
+      ...(expiry.checkEveryMs !== undefined ? { checkEveryMs: expiry.checkEveryMs } : {}),
+    });
+    this.sweeper.start();
+  }
+
+  /**
+   * Resumes the thread's agent with `cancelled` for its expired interrupts. The claim closes each
+   * row only while it is open, so a second settler, or a person answering first, is refused.
+   */
+  private async settleExpired(deadline: ThreadDeadline, options: ExpiryOptions): Promise<SettleOutcome> {
+    const { threadId, interruptIds, agentId } = deadline;
+    const given = (await options.agent?.(agentId, threadId)) ?? this.knownAgents.get(agentId);
+    if (!given) return 'busy';
+    const agent = given.clone() as AbstractAgent;
+    // An AG-UI agent remembers the interrupts its last run raised and refuses, before running, a
+    // resume that answers one past its expiresAt ("Interrupt … expired"). Settling that expiry is
+    // this very resume: the cancelled ones are no longer the agent object's to guard.
+    const settled = new Set(interruptIds);
+    agent.pendingInterrupts = (agent.pendingInterrupts ?? []).filter((interrupt) => !settled.has(interrupt.id));
+    const input = {
+      threadId,
+      runId: randomUUID(),
+      messages: [],
+      state: {},
+      tools: [],
+      context: [],
+      forwardedProps: {},
+      resume: interruptIds.map((interruptId) => ({ interruptId, status: 'cancelled' })),
+    } as RunAgentInput;
+    this.expiryRuns.add(input.runId);
+    try {
+      const events = await new Promise<BaseEvent[]>((resolve, reject) => {
+        const seen: BaseEvent[] = [];
+        this.run({ threadId, agent, input }).subscribe({ next: (event) => seen.push(event), error: reject, complete: () => resolve(seen) });
+      });
+      const error = events.find((event) => event.type === EventType.RUN_ERROR) as { code?: unknown } | undefined;
+      if (!error) return 'settled';
+      if (error.code === ResumeRefusal.AlreadyAnswered || error.code === ResumeRefusal.NotOpen || error.code === ResumeRefusal.Changed)
+        return 'answered';
+      if (error.code === 'thread_running') return 'busy';
+      return 'settled'; // the agent ran and failed: the rows were claimed; its error is in the thread
+    } finally {
+      this.expiryRuns.delete(input.runId);
+    }
   }
 
   /** Resolves once the store is open and its schema checked; rejects with what went wrong and what to do. */
@@ -179,14 +344,16 @@ export class InterruptRunner extends AgentRunner {
       threadIdProblem(request.threadId) ??
       (this.closing ? `${PREFIX} the runner is closed; thread ${quote(request.threadId)} was not run.` : undefined);
     if (problem) refuse(events, problem);
-    else void this.execute(request, events);
+    else void this.execute(request, events, asking.getStore());
     return events.asObservable();
   }
 
   connect(request: AgentRunnerConnectRequest): Observable<BaseEvent> {
+    // Read here, in the request's context: the subscription may come later.
+    const context = asking.getStore();
     return new Observable<BaseEvent>((subscriber) => {
       const control = { closed: false };
-      void this.replay(request.threadId, subscriber, control).catch((error: unknown) => {
+      void this.replay(request, context, subscriber, control).catch((error: unknown) => {
         if (control.closed) return;
         subscriber.next(runError(`${PREFIX} cannot read thread ${quote(request.threadId)}: ${describe(error)}`));
         subscriber.complete();
@@ -205,6 +372,8 @@ export class InterruptRunner extends AgentRunner {
   }
 
   async stop({ threadId, runId }: AgentRunnerStopRequest): Promise<boolean> {
+    // Stopping is running: within `route`, only for whoever may run the thread.
+    if (!(await this.routePersonMay(threadId, 'run'))) return false;
     const run = this.local.get(threadId);
     if (run) {
       if ((runId !== undefined && run.runId !== runId) || run.stopRequested) return false;
@@ -217,11 +386,73 @@ export class InterruptRunner extends AgentRunner {
   }
 
   /**
+   * Who sent `request`, as the `identify` option says: the person, or `undefined` when the runner
+   * has no `identify`. Refusals throw a RunnerError (`unauthenticated`, `bad_identity`,
+   * `identify_failed`). The inbox endpoint asks this; so does `route`.
+   */
+  async identify(request: Request): Promise<Person | undefined> {
+    return this.identifier ? identifyRequest(this.identifier, request) : undefined;
+  }
+
+  /**
+   * Wraps the runtime's fetch-style route (`createCopilotRuntimeHandler(...)`): identifies each
+   * request once, from the whole request (cookies included), refuses with 401 when no one is
+   * recognised, and lets the runs and connects it leads to know who asked. Without `identify` it
+   * passes every request through unchanged.
+   */
+  route(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+    return async (request) => {
+      if (!this.identifier) return handler(request);
+      let person: Person;
+      try {
+        person = await identifyRequest(this.identifier, request);
+      } catch (error) {
+        const code = error instanceof RunnerError ? error.code : 'identify_failed';
+        if (code === 'identify_failed') console.error(describe(error));
+        return new Response(JSON.stringify({ error: describe(error), code }), {
+          status: code === 'identify_failed' ? 500 : 401,
+          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        });
+      }
+      return asking.run({ runner: this, person }, () => handler(request));
+    };
+  }
+
+  /**
+   * The interrupts `user` may read: those of the threads they own (filtered in SQL), and, with
+   * `authorize`, those of other threads it lets them read (asked once per thread; a throw hides
+   * the thread). With `authorize`, a page may hold fewer than `limit` rows.
+   */
+  async listInterruptsFor(user: Person, query: Omit<ListInterruptsQuery, 'ownerId'> = {}): Promise<InterruptRecord[]> {
+    if (!isObject(user) || typeof user.id !== 'string') {
+      throw new RunnerError('bad_identity', `${PREFIX} listInterruptsFor: user must be a person { id, name?, roles? }.`);
+    }
+    if (!this.authorizer) return this.listInterrupts({ ...query, ownerId: user.id });
+    const rows = await this.listInterrupts(query);
+    const verdicts = new Map<string, Promise<boolean>>();
+    const kept: InterruptRecord[] = [];
+    for (const row of rows) {
+      if (row.ownerId === user.id) {
+        kept.push(row);
+        continue;
+      }
+      const key = encode([row.threadId, row.agentId]);
+      let verdict = verdicts.get(key);
+      if (!verdict) {
+        verdict = allowedBy(this.authorizer, { user, threadId: row.threadId, agentId: row.agentId, action: 'read' });
+        verdicts.set(key, verdict);
+      }
+      if (await verdict) kept.push(row);
+    }
+    return kept;
+  }
+
+  /**
    * The interrupts raised on threads, oldest first (those raised together in the order they were
    * raised), for audits and inboxes. Filtered and paged by the database.
    */
   async listInterrupts(query: ListInterruptsQuery = {}): Promise<InterruptRecord[]> {
-    const { threadId, status, agentId } = query;
+    const { threadId, status, agentId, ownerId, answeredById } = query;
     if (status !== undefined && !STORED_INTERRUPT_STATUSES.includes(status)) {
       throw new RunnerError(
         'bad_query',
@@ -231,6 +462,8 @@ export class InterruptRunner extends AgentRunner {
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '' || agentId.includes('\u0000'))) {
       throw new RunnerError('bad_query', `${PREFIX} listInterrupts: agentId must be a non-empty string without NUL.`);
     }
+    const ownerKey = personKey(ownerId, 'listInterrupts', 'ownerId');
+    const answeredByKey = personKey(answeredById, 'listInterrupts', 'answeredById');
     const threadKey = threadId === undefined ? undefined : checkedThreadKey(threadId);
     const limit = pageSize(query.limit, 'listInterrupts');
     const after =
@@ -240,6 +473,8 @@ export class InterruptRunner extends AgentRunner {
       ...(threadKey !== undefined ? { threadKey } : {}),
       ...(status !== undefined ? { status } : {}),
       ...(agentId !== undefined ? { agentId } : {}),
+      ...(ownerKey !== undefined ? { ownerKey } : {}),
+      ...(answeredByKey !== undefined ? { answeredByKey } : {}),
       ...(after ? { after } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
@@ -255,11 +490,13 @@ export class InterruptRunner extends AgentRunner {
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '' || agentId.includes('\u0000'))) {
       throw new RunnerError('bad_query', `${PREFIX} listThreads: agentId must be a non-empty string without NUL.`);
     }
+    const ownerKey = personKey(query.ownerId, 'listThreads', 'ownerId');
     const limit = pageSize(query.limit, 'listThreads');
     const after = query.cursor === undefined ? undefined : (readCursor(query.cursor, isThreadCursor, 'listThreads') as ThreadCursor);
     const store = await this.database;
     const rows = await store.listThreads({
       ...(agentId !== undefined ? { agentId } : {}),
+      ...(ownerKey !== undefined ? { ownerKey } : {}),
       ...(after ? { after } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
@@ -268,7 +505,7 @@ export class InterruptRunner extends AgentRunner {
       name: null,
       agentId: row.agent_id ?? 'default',
       organizationId: '',
-      createdById: '',
+      createdById: row.owner_id === null ? '' : (JSON.parse(row.owner_id) as string),
       archived: false,
       createdAt: new Date(Number(row.created_at)).toISOString(),
       updatedAt: new Date(Number(row.updated_at)).toISOString(),
@@ -279,6 +516,9 @@ export class InterruptRunner extends AgentRunner {
   /** A thread's events, compacted, as a connect replays them (ended runs only); `[]` for a thread never run. */
   async getThreadEvents(threadId: string): Promise<BaseEvent[]> {
     const threadKey = checkedThreadKey(threadId);
+    if (!(await this.routePersonMay(threadId, 'read'))) {
+      throw new RunnerError('forbidden', `${PREFIX} thread ${quote(threadId)} belongs to someone else; nothing was read.`);
+    }
     const store = await this.database;
     const rows = await store.endedRunEvents(threadKey, undefined);
     return compactEvents(rows.map((row) => parseStored(threadId, row)));
@@ -310,6 +550,9 @@ export class InterruptRunner extends AgentRunner {
       for (const run of runs) this.abort(run);
       await Promise.all(runs.map((run) => run.finished));
       this.stopHeartbeat();
+      await this.database.catch(() => undefined);
+      await this.sweeper?.stop();
+      await this.feed?.close();
       const db = await this.database.catch(() => undefined);
       await db?.close();
     })();
@@ -318,7 +561,11 @@ export class InterruptRunner extends AgentRunner {
 
   // ---- running ----
 
-  private async execute({ threadId, agent, input }: AgentRunnerRunRequest, events: ReplaySubject<BaseEvent>): Promise<void> {
+  private async execute(
+    { threadId, agent, input }: AgentRunnerRunRequest,
+    events: ReplaySubject<BaseEvent>,
+    context: { runner: InterruptRunner; person: Person } | undefined,
+  ): Promise<void> {
     let db: ThreadStore;
     try {
       db = await this.database;
@@ -326,13 +573,25 @@ export class InterruptRunner extends AgentRunner {
       refuse(events, describe(error));
       return;
     }
+    // Who asks, and whether they may, is settled before anything else: a refused run stops nothing
+    // (not even a run it would supersede) and starts nothing.
+    let person: Person | undefined;
+    let permitted: boolean;
+    try {
+      ({ person, permitted } = await this.admit(db, { threadId, agent, input }, context));
+    } catch (error) {
+      if (error instanceof RunnerError) refuse(events, error.message, { code: error.code });
+      else refuse(events, storeLost(db, 'before the run started', error));
+      return;
+    }
+    if (!this.expiryRuns.has(input.runId)) this.knownAgents.set(agent.agentId ?? 'default', agent);
     let release!: () => void;
     const finished = new Promise<void>((resolve) => (release = resolve));
     let run: LocalRun;
     try {
       if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
-        const runPk = await this.claim(db, threadId, agent, input);
+        const runPk = await this.claim(db, threadId, agent, input, person, permitted);
         const claimed: LocalRun = { runPk, runId: input.runId, agent, events, stopRequested: false, finished };
         this.local.set(threadId, claimed);
         return claimed;
@@ -345,70 +604,7 @@ export class InterruptRunner extends AgentRunner {
     }
     this.startHeartbeat();
     try {
-      const historic = await this.historicMessageIds(db, threadId, run.runPk);
-      const writer = new EventWriter(db, run.runPk);
-      const seen: BaseEvent[] = [];
-      // The run's end (RUN_FINISHED, RUN_ERROR and anything after) is held back and sent only once
-      // the run, with the interrupts it raised, is saved: a client never answers an interrupt the
-      // store does not hold yet, and never hears "finished" of a run that was not kept.
-      const held: BaseEvent[] = [];
-      let storeError: unknown;
-      writer.onFailure = (error) => {
-        storeError ??= error;
-        try {
-          agent.abortRun();
-        } catch {
-          // the run is reported as lost either way
-        }
-      };
-      let interruption: string | undefined;
-      try {
-        await agent.runAgent(input, {
-          onEvent: ({ event }) => {
-            let stored = event;
-            if (event.type === EventType.RUN_STARTED && !(event as { input?: unknown }).input) {
-              // As CopilotKit's runner does: the run's input rides on RUN_STARTED, minus messages the
-              // thread already holds, so a replay rebuilds the transcript and the resume answers.
-              const messages = input.messages?.filter((message) => !historic.has(message.id));
-              stored = { ...event, input: { ...input, ...(messages ? { messages } : {}) } } as BaseEvent;
-            }
-            seen.push(stored);
-            if (held.length > 0 || stored.type === EventType.RUN_FINISHED || stored.type === EventType.RUN_ERROR) {
-              held.push(stored);
-              return;
-            }
-            events.next(stored);
-            writer.push(stored);
-          },
-        });
-      } catch (error) {
-        interruption = describe(error);
-      }
-      await writer.drain();
-      const lost = (when: string, error: unknown) => {
-        // The run's rows stay marked running and are never replayed: nothing half-written shows.
-        events.next(runError(storeLost(db, when, error)));
-        events.complete();
-      };
-      if (storeError !== undefined) {
-        lost('during the run; it was not saved', storeError);
-        return;
-      }
-      // The closing events CopilotKit's runner adds (ends of open messages, RUN_ERROR or RUN_FINISHED).
-      const before = seen.length;
-      const appended = finalizeRunEvents(seen, {
-        stopRequested: run.stopRequested,
-        ...(interruption !== undefined ? { interruptionMessage: interruption } : {}),
-      });
-      const tail = [...held, ...(seen.length > before ? seen.splice(before) : appended)];
-      try {
-        await this.finish(db, threadId, run, tail, [...seen, ...tail.slice(held.length)], interruption);
-      } catch (error) {
-        lost('while saving the run; it was not saved', error);
-        return;
-      }
-      for (const event of tail) events.next(event);
-      events.complete();
+      await this.record(db, { threadId, agent, input }, run, events);
     } catch (error) {
       events.next(runError(`${PREFIX} the run on thread ${quote(threadId)} failed: ${describe(error)}`));
       events.complete();
@@ -417,6 +613,81 @@ export class InterruptRunner extends AgentRunner {
       if (this.local.size === 0) this.stopHeartbeat();
       release();
     }
+  }
+
+  /**
+   * Runs the agent and saves what it sends as it goes. The run's end (RUN_FINISHED, RUN_ERROR and
+   * anything after) is held back and sent only once the run, with the interrupts it raised, is
+   * saved: a client never answers an interrupt the store does not hold yet, and never hears
+   * "finished" of a run that was not kept.
+   */
+  private async record(
+    db: ThreadStore,
+    { threadId, agent, input }: AgentRunnerRunRequest,
+    run: LocalRun,
+    events: ReplaySubject<BaseEvent>,
+  ) {
+    const historic = await this.historicMessageIds(db, threadId, run.runPk);
+    const writer = new EventWriter(db, encode(threadId), run.runPk);
+    const seen: BaseEvent[] = [];
+    const held: BaseEvent[] = [];
+    let storeError: unknown;
+    writer.onFailure = (error) => {
+      storeError ??= error;
+      try {
+        agent.abortRun();
+      } catch {
+        // the run is reported as lost either way
+      }
+    };
+    let interruption: string | undefined;
+    try {
+      await agent.runAgent(input, {
+        onEvent: ({ event }) => {
+          let stored = event;
+          if (event.type === EventType.RUN_STARTED && !(event as { input?: unknown }).input) {
+            // As CopilotKit's runner does: the run's input rides on RUN_STARTED, minus messages the
+            // thread already holds, so a replay rebuilds the transcript and the resume answers.
+            const messages = input.messages?.filter((message) => !historic.has(message.id));
+            stored = { ...event, input: { ...input, ...(messages ? { messages } : {}) } } as BaseEvent;
+          }
+          seen.push(stored);
+          if (held.length > 0 || stored.type === EventType.RUN_FINISHED || stored.type === EventType.RUN_ERROR) {
+            held.push(stored);
+            return;
+          }
+          events.next(stored);
+          writer.push(stored);
+        },
+      });
+    } catch (error) {
+      interruption = describe(error);
+    }
+    await writer.drain();
+    const lost = (when: string, error: unknown) => {
+      // The run's rows stay marked running and are never replayed: nothing half-written shows.
+      events.next(runError(storeLost(db, when, error)));
+      events.complete();
+    };
+    if (storeError !== undefined) {
+      lost('during the run; it was not saved', storeError);
+      return;
+    }
+    // The closing events CopilotKit's runner adds (ends of open messages, RUN_ERROR or RUN_FINISHED).
+    const before = seen.length;
+    const appended = finalizeRunEvents(seen, {
+      stopRequested: run.stopRequested,
+      ...(interruption !== undefined ? { interruptionMessage: interruption } : {}),
+    });
+    const tail = [...held, ...(seen.length > before ? seen.splice(before) : appended)];
+    try {
+      await this.finish(db, threadId, run, tail, [...seen, ...tail.slice(held.length)], interruption);
+    } catch (error) {
+      lost('while saving the run; it was not saved', error);
+      return;
+    }
+    for (const event of tail) events.next(event);
+    events.complete();
   }
 
   /** Runs `work` after every earlier claim on this thread from this instance has settled. */
@@ -451,11 +722,20 @@ export class InterruptRunner extends AgentRunner {
     const threadKey = encode(threadId);
     const deadline = Date.now() + this.staleAfterMs;
     let asked = false;
-    while (Date.now() < deadline) {
-      const thread = await store.thread(threadKey);
-      if (!thread || thread.running_run_pk == null || Number(thread.heartbeat_at) <= Date.now() - this.staleAfterMs) return;
-      if (!asked) asked = await store.requestStop(threadKey, null, Date.now() - this.staleAfterMs);
-      await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
+    // The stopped run's end is a change of the thread: heard at once, read again on the safety net.
+    const wake = new ChangeWaiter();
+    const unsubscribe = this.subscribeChanges((change) => {
+      if (change.threadId === threadId) wake.notify();
+    });
+    try {
+      while (Date.now() < deadline) {
+        const thread = await store.thread(threadKey);
+        if (!thread || thread.running_run_pk == null || Number(thread.heartbeat_at) <= Date.now() - this.staleAfterMs) return;
+        if (!asked) asked = await store.requestStop(threadKey, null, Date.now() - this.staleAfterMs);
+        await wake.wait(this.pollIntervalMs);
+      }
+    } finally {
+      unsubscribe();
     }
   }
 
@@ -463,14 +743,26 @@ export class InterruptRunner extends AgentRunner {
    * One transaction: takes the thread, closes the interrupts the resume answers (each only while it
    * is open on this thread), and records the run. Either all of it happens or the run is refused.
    */
-  private claim(store: ThreadStore, threadId: string, agent: AbstractAgent, input: RunAgentInput): Promise<number> {
+  private claim(
+    store: ThreadStore,
+    threadId: string,
+    agent: AbstractAgent,
+    input: RunAgentInput,
+    person: Person | undefined,
+    permitted: boolean,
+  ): Promise<number> {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
+    const by = person ? keysOf(person) : null;
     return store.transaction(async (tx) => {
       const now = Date.now();
-      await tx.ensureThread(threadKey, agentId, now);
+      await tx.ensureThread(threadKey, agentId, now, by);
       const thread = await tx.lockThread(threadKey);
-      const answers = await this.answer(tx, threadId, input, now);
+      // A thread first run by someone else between `permit` and here: theirs, and not allowed.
+      if (by && !permitted && thread?.owner_id !== by.id) {
+        throw new Refusal(`${PREFIX} thread ${quote(threadId)} belongs to someone else; the run was refused.`, 'forbidden');
+      }
+      const answers = await this.answer(tx, threadId, input, now, by);
       const held = thread?.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
       const busy =
         held !== undefined &&
@@ -481,12 +773,19 @@ export class InterruptRunner extends AgentRunner {
       const runPk = await tx.createRun(threadKey, encode(input.runId), agentId, now);
       await tx.markAnsweredBy(threadKey, answers, runPk);
       await tx.holdThread(threadKey, runPk, this.instanceId, agentId, now);
+      await tx.bumpChange(threadKey);
       return runPk;
     });
   }
 
   /** Closes each interrupt the resume answers, or refuses the whole resume naming the id and why. */
-  private async answer(tx: ThreadTransaction, threadId: string, input: RunAgentInput, now: number): Promise<string[]> {
+  private async answer(
+    tx: ThreadTransaction,
+    threadId: string,
+    input: RunAgentInput,
+    now: number,
+    by: AnswererKeys | null,
+  ): Promise<string[]> {
     const resume = (input as { resume?: unknown }).resume;
     if (resume === undefined || resume === null) return [];
     if (!Array.isArray(resume))
@@ -504,7 +803,8 @@ export class InterruptRunner extends AgentRunner {
         );
       }
       const hash = interruptHash(id);
-      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now)) {
+      const expired = status === 'cancelled' && this.expiryRuns.has(input.runId) ? 'expired' : null;
+      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now, by, expired)) {
         hashes.push(hash);
         continue;
       }
@@ -573,6 +873,7 @@ export class InterruptRunner extends AgentRunner {
       if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
       await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
       await tx.releaseThread(threadKey, run.runPk, now);
+      await tx.bumpChange(threadKey);
     });
   }
 
@@ -607,9 +908,81 @@ export class InterruptRunner extends AgentRunner {
     }
   }
 
+  // ---- who may ----
+
+  /**
+   * Within `route` (a person known), whether they may `action` on the thread; true outside it, where
+   * the caller is the app's own code. A thread never run is no one's yet.
+   */
+  private async routePersonMay(threadId: string, action: ThreadAction): Promise<boolean> {
+    const context = asking.getStore();
+    if (!this.identifier || context?.runner !== this || threadIdProblem(threadId)) return true;
+    const db = await this.database;
+    const row = await db.threadOwner(encode(threadId));
+    if (!row) return true;
+    try {
+      await this.permit(db, threadId, row.agent_id ?? 'default', context.person, action);
+      return true;
+    } catch (error) {
+      if (error instanceof RunnerError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Who asks for a run and whether they may: throws `unauthenticated`, `forbidden` and the like. The
+   * server's own run that settles an expiry is no one's, and may.
+   */
+  private async admit(
+    db: ThreadStore,
+    { threadId, agent, input }: AgentRunnerRunRequest,
+    context: { runner: InterruptRunner; person: Person } | undefined,
+  ): Promise<{ person: Person | undefined; permitted: boolean }> {
+    if (this.expiryRuns.has(input.runId)) return { person: undefined, permitted: true };
+    const person = await this.personOf(context, (agent as { headers?: Record<string, string> }).headers, 'run');
+    if (!person) return { person, permitted: false };
+    const resume = (input as { resume?: unknown }).resume;
+    const action: ThreadAction = Array.isArray(resume) && resume.length > 0 ? 'answer' : 'run';
+    return { person, permitted: await this.permit(db, threadId, agent.agentId ?? 'default', person, action) };
+  }
+
+  /** The person a run or connect comes from: the one `route` identified, else `identify` on the forwarded headers. */
+  private async personOf(
+    context: { runner: InterruptRunner; person: Person } | undefined,
+    headers: Record<string, string> | undefined,
+    path: string,
+  ): Promise<Person | undefined> {
+    if (!this.identifier) return undefined;
+    if (context?.runner === this) return context.person;
+    return identifyRequest(this.identifier, requestFromHeaders(headers, path));
+  }
+
+  /**
+   * Whether `person` may do `action` on the thread: true when they own it or `authorize` allows it;
+   * false for a thread not yet run (it becomes theirs; the claim checks that no one took it first);
+   * throws `forbidden` otherwise. A thread started before the runner identified anyone has no
+   * owner: only `authorize` lets anyone in.
+   */
+  private async permit(db: ThreadStore, threadId: string, agentId: string, person: Person, action: ThreadAction): Promise<boolean> {
+    const row = await db.threadOwner(encode(threadId));
+    if (!row) return false;
+    if (row.owner_id === encode(person.id)) return true;
+    if (await allowedBy(this.authorizer, { user: person, threadId, agentId, action })) return true;
+    throw new RunnerError(
+      'forbidden',
+      `${PREFIX} thread ${quote(threadId)} belongs to someone else, and authorize did not allow ${action}; nothing was ${action === 'read' ? 'read' : 'run'}.`,
+    );
+  }
+
   // ---- replay and joining ----
 
-  private async replay(threadId: string, subscriber: Subscriber<BaseEvent>, control: { closed: boolean }): Promise<void> {
+  private async replay(
+    request: AgentRunnerConnectRequest,
+    context: { runner: InterruptRunner; person: Person } | undefined,
+    subscriber: Subscriber<BaseEvent>,
+    control: { closed: boolean },
+  ): Promise<void> {
+    const { threadId } = request;
     const problem = threadIdProblem(threadId);
     if (problem) {
       subscriber.next(runError(problem));
@@ -617,26 +990,37 @@ export class InterruptRunner extends AgentRunner {
       return;
     }
     const db = await this.database;
-    // Which run is live is read first, and that run is left out of the history: it is joined instead.
-    const local = this.local.get(threadId);
-    const remote = local ? undefined : await this.remoteRun(db, threadId);
-    const liveRunPk = local?.runPk ?? remote?.runPk;
-    const rows = await db.endedRunEvents(encode(threadId), liveRunPk);
-    const history: BaseEvent[] = [];
-    for (const row of rows) {
+    if (this.identifier) {
+      // Nothing of the thread is read before the person is known and allowed.
       try {
-        history.push(JSON.parse(row.payload) as BaseEvent);
+        const person = await this.personOf(context, request.headers, 'connect');
+        const row = await db.threadOwner(encode(threadId));
+        if (!row) {
+          subscriber.complete();
+          return;
+        }
+        await this.permit(db, threadId, request.agentId ?? row.agent_id ?? 'default', person!, 'read');
       } catch (error) {
-        const message =
-          `${PREFIX} thread ${quote(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
-          'Restore or delete that row (table cki_events); other threads are not affected.';
-        console.error(message);
+        if (!(error instanceof RunnerError)) throw error;
         if (!control.closed) {
-          subscriber.next(runError(message));
+          subscriber.next(runError(error.message, { code: error.code }));
           subscriber.complete();
         }
         return;
       }
+    }
+    // Which run is live is read first, and that run is left out of the history: it is joined instead.
+    const local = this.local.get(threadId);
+    const remote = local ? undefined : await this.remoteRun(db, threadId);
+    const liveRunPk = local?.runPk ?? remote?.runPk;
+    const history = parseHistory(threadId, await db.endedRunEvents(encode(threadId), liveRunPk));
+    if (typeof history === 'string') {
+      console.error(history);
+      if (!control.closed) {
+        subscriber.next(runError(history));
+        subscriber.complete();
+      }
+      return;
     }
     if (control.closed) return;
     const emitted = new Set<string>();
@@ -661,7 +1045,7 @@ export class InterruptRunner extends AgentRunner {
       return;
     }
     if (remote) {
-      await this.follow(db, remote.runPk, subscriber, control, fresh);
+      await this.follow(db, threadId, remote.runPk, subscriber, control, fresh);
       return;
     }
     subscriber.complete();
@@ -670,12 +1054,19 @@ export class InterruptRunner extends AgentRunner {
   /** Reads a run held by another instance as its events are written, until it ends. */
   private async follow(
     db: ThreadStore,
+    threadId: string,
     runPk: number,
     subscriber: Subscriber<BaseEvent>,
     control: { closed: boolean },
     fresh: (event: BaseEvent) => boolean,
   ) {
     let seq = -1;
+    // Woken by the run's next commit (its events, its end); the timeout is only the safety net.
+    const wake = new ChangeWaiter();
+    const unsubscribe = this.subscribeChanges((change) => {
+      if (change.threadId === threadId) wake.notify();
+    });
+    subscriber.add(unsubscribe);
     while (!control.closed) {
       // The status is read before the events: a run is ended in the transaction that saves its last events.
       const run = await db.runProgress(runPk);
@@ -698,8 +1089,9 @@ export class InterruptRunner extends AgentRunner {
         subscriber.next(runError(`${PREFIX} the instance running this thread stopped answering; the run did not finish.`));
         break;
       }
-      await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
+      await wake.wait(this.pollIntervalMs);
     }
+    unsubscribe();
     if (!control.closed) subscriber.complete();
   }
 
@@ -752,6 +1144,7 @@ class EventWriter {
 
   constructor(
     private readonly store: ThreadStore,
+    private readonly threadKey: string,
     private readonly runPk: number,
   ) {}
 
@@ -773,7 +1166,7 @@ class EventWriter {
     try {
       while (this.pending.length > 0 && !this.failed) {
         const batch = this.pending.splice(0, 200);
-        await this.store.appendEvents(this.runPk, batch.map(encode), this.next);
+        await this.store.appendEvents(this.threadKey, this.runPk, batch.map(encode), this.next);
         this.next += batch.length;
         for (const event of batch) this.written.add(event);
       }
@@ -783,6 +1176,33 @@ class EventWriter {
     } finally {
       this.flushing = undefined;
     }
+  }
+}
+
+/** Wakes a waiting follower when told; a notice that comes before the wait is kept for it. */
+class ChangeWaiter {
+  #pending = false;
+  #wake: (() => void) | undefined;
+
+  notify() {
+    if (this.#wake) this.#wake();
+    else this.#pending = true;
+  }
+
+  wait(timeoutMs: number): Promise<void> {
+    if (this.#pending) {
+      this.#pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.#wake = done;
+    });
   }
 }
 
@@ -847,6 +1267,32 @@ const isInterruptCursor = (key: unknown): boolean =>
 const isThreadCursor = (key: unknown): boolean =>
   Array.isArray(key) && key.length === 2 && Number.isFinite(key[0]) && typeof key[1] === 'string';
 
+/** A thread's stored events, parsed; or, for a row that no longer parses, what to tell its operator. */
+function parseHistory(threadId: string, rows: ReadonlyArray<{ payload: string; seq: unknown; run_pk: unknown }>): BaseEvent[] | string {
+  const history: BaseEvent[] = [];
+  for (const row of rows) {
+    try {
+      history.push(JSON.parse(row.payload) as BaseEvent);
+    } catch (error) {
+      return (
+        `${PREFIX} thread ${quote(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
+        'Restore or delete that row (table cki_events); other threads are not affected.'
+      );
+    }
+  }
+  return history;
+}
+
+/** A person as the store keeps them: the JSON text of their id and name. */
+const keysOf = (person: Person): AnswererKeys => ({ id: encode(person.id), name: person.name === undefined ? null : encode(person.name) });
+
+/** The JSON key of a person id a listing filters by, or a `bad_query` error. */
+function personKey(id: unknown, method: string, field: string): string | undefined {
+  if (id === undefined) return undefined;
+  if (typeof id !== 'string' || id === '') throw new RunnerError('bad_query', `${PREFIX} ${method}: ${field} must be a non-empty string.`);
+  return encode(id);
+}
+
 /** The JSON key of a thread id, or a `bad_thread_id` error naming why it cannot be stored. */
 function checkedThreadKey(threadId: string): string {
   const problem = threadIdProblem(threadId);
@@ -888,9 +1334,18 @@ function toRecord(row: InterruptRow): InterruptRecord {
     status: row.status,
     response: read(row.response, 'response') ?? null,
     answeredAt: row.answered_at === null ? null : new Date(Number(row.answered_at)).toISOString(),
+    cancelReason: row.status === 'cancelled' && row.closed_reason === 'expired' ? 'expired' : null,
     message: isObject(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null,
     interrupt,
     position: Number(row.position),
+    ownerId: read(row.owner_id, 'owner') as string | null,
+    answeredBy:
+      row.answered_by_id === null
+        ? null
+        : {
+            id: read(row.answered_by_id, 'answerer') as string,
+            name: (read(row.answered_by_name, 'answerer name') as string | null) ?? null,
+          },
     cursor: writeCursor([Number(row.raised_at), row.thread_key, Number(row.position), row.interrupt_hash]),
   };
 }

@@ -86,6 +86,32 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
     backfill: backfillRaisedInterrupts,
   },
+  {
+    version: 3,
+    description:
+      'live threads: a change number per thread, drawn from one sequence (notifications say it, a catch-up reads every thread above one), and why a cancelled interrupt was closed (expired)',
+    statements: [
+      `CREATE SEQUENCE cki_change_seq`,
+      `ALTER TABLE cki_threads ADD COLUMN change_seq bigint NOT NULL DEFAULT 0`,
+      `CREATE INDEX cki_threads_change ON cki_threads (change_seq)`,
+      `ALTER TABLE cki_interrupts ADD COLUMN closed_reason text`,
+    ],
+  },
+  {
+    version: 4,
+    description:
+      'people: a thread has an owner, an interrupt row carries its thread owner and who answered it; listing by either pages by an index',
+    statements: [
+      `ALTER TABLE cki_threads ADD COLUMN owner_id text`,
+      `ALTER TABLE cki_threads ADD COLUMN owner_name text`,
+      `ALTER TABLE cki_interrupts ADD COLUMN owner_id text`,
+      `ALTER TABLE cki_interrupts ADD COLUMN answered_by_id text`,
+      `ALTER TABLE cki_interrupts ADD COLUMN answered_by_name text`,
+      `CREATE INDEX cki_interrupts_owner ON cki_interrupts (owner_id, raised_at, thread_key, position, interrupt_hash)`,
+      `CREATE INDEX cki_interrupts_answered_by ON cki_interrupts (answered_by_id, raised_at, thread_key, position, interrupt_hash)`,
+      `CREATE INDEX cki_threads_owner ON cki_threads (owner_id, updated_at DESC, thread_key)`,
+    ],
+  },
 ];
 
 /** The schema this version of the runner reads and writes. */

@@ -1,4 +1,5 @@
 import type { Database, Sql } from './database';
+import { CHANGE_CHANNEL, type ChangeLog, type ThreadChange } from './notifications';
 
 /**
  * `changed`: answered, but the agent refused the answer because the request had changed since its
@@ -18,6 +19,8 @@ export interface ThreadLockRow {
   heartbeat_at: unknown;
   running_owner: string | null;
   stop_requested: boolean;
+  /** The JSON text of the id of the person who started the thread; null when no one was identified. */
+  owner_id: string | null;
 }
 
 export interface StoredEventRow {
@@ -39,11 +42,27 @@ export interface InterruptRow {
   answered_at: unknown;
   interrupt: string | null;
   position: number;
+  /** Why a cancelled row was closed by the server (`expired`), or null. */
+  closed_reason: string | null;
+  owner_id: string | null;
+  answered_by_id: string | null;
+  answered_by_name: string | null;
+}
+
+/** A thread whose open interrupts all carry an `expiresAt`: settled once the last of them passes. */
+export interface ThreadDeadline {
+  threadId: string;
+  agentId: string;
+  /** The thread's open interrupts (all of them: a resume answers the whole set). */
+  interruptIds: string[];
+  /** When the last of their `expiresAt` passes (ms since the epoch). */
+  settleAt: number;
 }
 
 export interface ThreadRow {
   thread_key: string;
   agent_id: string | null;
+  owner_id: string | null;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -57,8 +76,18 @@ export interface InterruptFilter {
   threadKey?: string;
   status?: StoredInterruptStatus;
   agentId?: string;
+  /** The JSON text of the thread owner's id. */
+  ownerKey?: string;
+  /** The JSON text of the id of the person who answered. */
+  answeredByKey?: string;
   after?: InterruptCursor;
   limit?: number;
+}
+
+/** Who answered, as stored: the JSON text of their id and name. */
+export interface AnswererKeys {
+  id: string;
+  name: string | null;
 }
 
 /** A raised interrupt as it is written: its id, its place in its set, the interrupt as JSON text. */
@@ -71,37 +100,84 @@ export interface RaisedInterrupt {
   position: number;
 }
 
-const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position`;
+const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position, closed_reason, owner_id, answered_by_id, answered_by_name`;
+
+/** A thread key (the JSON text of its id) back to the id; undefined for a row that no longer parses. */
+function decodeThread(key: string): string | undefined {
+  try {
+    const id = JSON.parse(key) as unknown;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The statements of one transaction on the thread store. Every value is a parameter, never spliced
  * into the SQL.
  */
 export class ThreadTransaction {
-  constructor(private readonly sql: Sql) {}
+  /** The changes this transaction made, announced to this process's runners once it commits. */
+  readonly changes: ThreadChange[] = [];
 
-  async ensureThread(threadKey: string, agentId: string, now: number): Promise<void> {
+  constructor(
+    private readonly sql: Sql,
+    /** True on PostgreSQL: the change is announced with NOTIFY, delivered only if this commits. */
+    private readonly notify: boolean,
+  ) {}
+
+  /**
+   * Gives the thread its next change number and, on PostgreSQL, announces `{ thread, seq }` on the
+   * change channel in this same transaction (a rolled-back change is never heard of). The payload
+   * is built from the stored key, which is the id's JSON text: any id, NUL included, fits.
+   */
+  async bumpChange(threadKey: string): Promise<void> {
+    const [row] = this.notify
+      ? await this.sql.query<{ change_seq: unknown }>(
+          `WITH bumped AS (UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING thread_key, change_seq)
+           SELECT change_seq, pg_notify($2, '{"thread":' || thread_key || ',"seq":' || change_seq || '}') FROM bumped`,
+          [threadKey, CHANGE_CHANNEL],
+        )
+      : await this.sql.query<{ change_seq: unknown }>(
+          `UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING change_seq`,
+          [threadKey],
+        );
+    const threadId = decodeThread(threadKey);
+    if (row && threadId !== undefined) this.changes.push({ threadId, seq: Number(row.change_seq) });
+  }
+
+  /** Creates the thread on its first run, owned by whoever started it (keys as JSON text, or null); an existing thread keeps its owner. */
+  async ensureThread(threadKey: string, agentId: string, now: number, owner: AnswererKeys | null): Promise<void> {
     await this.sql.query(
-      `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (thread_key) DO NOTHING`,
-      [threadKey, agentId, now],
+      `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at, owner_id, owner_name) VALUES ($1, $2, $3, $3, $4, $5)
+       ON CONFLICT (thread_key) DO NOTHING`,
+      [threadKey, agentId, now, owner?.id ?? null, owner?.name ?? null],
     );
   }
 
   /** The thread's row, locked until the transaction ends. */
   async lockThread(threadKey: string): Promise<ThreadLockRow | undefined> {
     const [row] = await this.sql.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
       [threadKey],
     );
     return row;
   }
 
-  /** Closes one open interrupt with an answer; false when it was not open. */
-  async answerInterrupt(threadKey: string, hash: string, status: 'resolved' | 'cancelled', response: string | null, now: number) {
+  /** Closes one open interrupt with an answer, saying who gave it (`closedReason` when the server closed it); false when it was not open. */
+  async answerInterrupt(
+    threadKey: string,
+    hash: string,
+    status: 'resolved' | 'cancelled',
+    response: string | null,
+    now: number,
+    by: AnswererKeys | null,
+    closedReason: 'expired' | null = null,
+  ) {
     const rows = await this.sql.query(
-      `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5
+      `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5, answered_by_id = $6, answered_by_name = $7, closed_reason = $8
         WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt_hash`,
-      [threadKey, hash, status, response, now],
+      [threadKey, hash, status, response, now, by?.id ?? null, by?.name ?? null, closedReason],
     );
     return rows.length === 1;
   }
@@ -174,15 +250,17 @@ export class ThreadTransaction {
     const values = raised.map((row) => {
       const at = params.length;
       params.push(row.hash, row.key, row.reason, row.expiresAt, row.interrupt, row.position);
-      return `($1, $${at + 1}, $${at + 2}, $${at + 3}, $4, $${at + 4}, 'open', $3, $2, $${at + 5}, $${at + 6})`;
+      return `($1, $${at + 1}, $${at + 2}, $${at + 3}, $4, $${at + 4}, 'open', $3, $2, $${at + 5}, $${at + 6}, (SELECT owner_id FROM cki_threads WHERE thread_key = $1))`;
     });
+    // Each row carries its thread's owner (which never changes), so listing by owner needs no join.
     await this.sql.query(
-      `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk, agent_id, interrupt, position)
+      `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk, agent_id, interrupt, position, owner_id)
        VALUES ${values.join(', ')}
        ON CONFLICT (thread_key, interrupt_hash) DO UPDATE SET
          reason = EXCLUDED.reason, raised_at = EXCLUDED.raised_at, expires_at = EXCLUDED.expires_at, status = 'open',
-         response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL,
-         agent_id = EXCLUDED.agent_id, interrupt = EXCLUDED.interrupt, position = EXCLUDED.position`,
+         response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL, closed_reason = NULL,
+         agent_id = EXCLUDED.agent_id, interrupt = EXCLUDED.interrupt, position = EXCLUDED.position,
+         owner_id = EXCLUDED.owner_id, answered_by_id = NULL, answered_by_name = NULL`,
       params,
     );
   }
@@ -197,19 +275,105 @@ export class ThreadTransaction {
 }
 
 /** The durable runner's SQL, behind named methods with row types. */
-export class ThreadStore {
+export class ThreadStore implements ChangeLog {
+  /** Told of each committed change (the embedded store's runners hear each other in process). */
+  onCommitted: (change: ThreadChange) => void = () => {};
+
   constructor(readonly db: Database) {}
 
   get location(): string {
     return this.db.location;
   }
 
-  transaction<T>(work: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
-    return this.db.transaction((sql) => work(new ThreadTransaction(sql)));
+  /** True for PostgreSQL (instances on other machines share it and hear changes by NOTIFY). */
+  get shared(): boolean {
+    return this.db.shared;
   }
 
-  appendEvents(runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
-    return appendEvents(this.db, runPk, payloads, firstSeq);
+  async transaction<T>(work: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    let tx!: ThreadTransaction;
+    const result = await this.db.transaction((sql) => work((tx = new ThreadTransaction(sql, this.db.shared))));
+    for (const change of tx.changes) this.onCommitted(change);
+    return result;
+  }
+
+  /** A batch of a run's events, with the thread's next change number (an instance following the run reads it at once). */
+  appendEvents(threadKey: string, runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
+    return this.transaction(async (tx) => {
+      await tx.appendEvents(runPk, payloads, firstSeq);
+      await tx.bumpChange(threadKey);
+    });
+  }
+
+  // ---- the change log a notification feed checks and catches up from ----
+
+  async threadSeq(threadId: string): Promise<number | undefined> {
+    const [row] = await this.db.query<{ change_seq: unknown }>(`SELECT change_seq FROM cki_threads WHERE thread_key = $1`, [
+      JSON.stringify(threadId),
+    ]);
+    return row ? Number(row.change_seq) : undefined;
+  }
+
+  async latestSeq(): Promise<number> {
+    const [row] = await this.db.query<{ seq: unknown }>(`SELECT coalesce(max(change_seq), 0) AS seq FROM cki_threads`);
+    return Number(row?.seq ?? 0);
+  }
+
+  async changesAfter(after: number): Promise<ThreadChange[]> {
+    const rows = await this.db.query<{ thread_key: string; change_seq: unknown }>(
+      `SELECT thread_key, change_seq FROM cki_threads WHERE change_seq > $1 ORDER BY change_seq`,
+      [after],
+    );
+    return rows.flatMap((row) => {
+      const threadId = decodeThread(row.thread_key);
+      return threadId === undefined ? [] : [{ threadId, seq: Number(row.change_seq) }];
+    });
+  }
+
+  // ---- expiry ----
+
+  /**
+   * Threads whose open interrupts all carry a readable `expiresAt` (one without keeps the whole set
+   * open for a person), with the moment the last of them passes.
+   */
+  async deadlines(): Promise<ThreadDeadline[]> {
+    const rows = await this.db.query<{ thread_key: string; interrupt_key: string; expires_at: string | null; agent_id: string }>(
+      `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
+        WHERE status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
+    );
+    const byThread = new Map<string, { ids: string[]; settleAt: number; agentId: string } | null>();
+    for (const row of rows) {
+      const entry = byThread.get(row.thread_key);
+      if (entry === null) continue;
+      let at = NaN;
+      let id: unknown;
+      try {
+        at = row.expires_at === null ? NaN : Date.parse(JSON.parse(row.expires_at) as string);
+        id = JSON.parse(row.interrupt_key);
+      } catch {
+        // an unreadable row: its thread is left to a person
+      }
+      if (Number.isNaN(at) || typeof id !== 'string') {
+        byThread.set(row.thread_key, null);
+        continue;
+      }
+      if (entry) {
+        entry.ids.push(id);
+        entry.settleAt = Math.max(entry.settleAt, at);
+      } else byThread.set(row.thread_key, { ids: [id], settleAt: at, agentId: row.agent_id });
+    }
+    return [...byThread].flatMap(([key, entry]) => {
+      const threadId = decodeThread(key);
+      return entry && threadId !== undefined
+        ? [{ threadId, agentId: entry.agentId, interruptIds: entry.ids, settleAt: entry.settleAt }]
+        : [];
+    });
+  }
+
+  /** The store's clock (ms since the epoch): every instance settles by it, whatever its own says. */
+  async now(): Promise<number> {
+    const [row] = await this.db.query<{ now: unknown }>(`SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now`);
+    return Number(row?.now);
   }
 
   /** Asks the instance holding a thread's run (this one, or `runKey` exactly) to stop it; true when asked. */
@@ -227,7 +391,16 @@ export class ThreadStore {
 
   async thread(threadKey: string): Promise<ThreadLockRow | undefined> {
     const [row] = await this.db.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested FROM cki_threads WHERE thread_key = $1`,
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id FROM cki_threads WHERE thread_key = $1`,
+      [threadKey],
+    );
+    return row;
+  }
+
+  /** Who owns a thread and which agent last ran it; undefined for a thread never run. */
+  async threadOwner(threadKey: string): Promise<{ owner_id: string | null; agent_id: string | null } | undefined> {
+    const [row] = await this.db.query<{ owner_id: string | null; agent_id: string | null }>(
+      `SELECT owner_id, agent_id FROM cki_threads WHERE thread_key = $1`,
       [threadKey],
     );
     return row;
@@ -271,6 +444,7 @@ export class ThreadStore {
       `SELECT ${INTERRUPT_COLUMNS} FROM cki_interrupts
         WHERE ($1::text IS NULL OR thread_key = $1) AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR agent_id = $3)
           AND ($4::double precision IS NULL OR (raised_at, thread_key, position, interrupt_hash) > ($4, $5::text, $6::integer, $7::text))
+          AND ($9::text IS NULL OR owner_id = $9) AND ($10::text IS NULL OR answered_by_id = $10)
         ORDER BY raised_at, thread_key, position, interrupt_hash
         LIMIT $8`,
       [
@@ -282,21 +456,23 @@ export class ThreadStore {
         after?.[2] ?? null,
         after?.[3] ?? null,
         filter.limit ?? null,
+        filter.ownerKey ?? null,
+        filter.answeredByKey ?? null,
       ],
     );
   }
 
   /** Threads that have run at least once, most recently updated first, paged in SQL. */
-  listThreads(filter: { agentId?: string; after?: ThreadCursor; limit?: number }): Promise<ThreadRow[]> {
+  listThreads(filter: { agentId?: string; ownerKey?: string; after?: ThreadCursor; limit?: number }): Promise<ThreadRow[]> {
     const { after } = filter;
     return this.db.query<ThreadRow>(
-      `SELECT thread_key, agent_id, created_at, updated_at FROM cki_threads t
-        WHERE ($1::text IS NULL OR agent_id = $1)
+      `SELECT thread_key, agent_id, owner_id, created_at, updated_at FROM cki_threads t
+        WHERE ($1::text IS NULL OR agent_id = $1) AND ($6::text IS NULL OR owner_id = $6)
           AND ($2::double precision IS NULL OR (updated_at < $2 OR (updated_at = $2 AND thread_key > $3::text)))
           AND EXISTS (SELECT 1 FROM cki_runs r WHERE r.thread_key = t.thread_key AND r.status = ANY($5::text[]))
         ORDER BY updated_at DESC, thread_key
         LIMIT $4`,
-      [filter.agentId ?? null, after?.[0] ?? null, after?.[1] ?? null, filter.limit ?? null, ENDED_RUN_STATUSES],
+      [filter.agentId ?? null, after?.[0] ?? null, after?.[1] ?? null, filter.limit ?? null, ENDED_RUN_STATUSES, filter.ownerKey ?? null],
     );
   }
 

@@ -16,6 +16,7 @@ export {
   MAX_RESUME_ENTRIES,
   RESUME_TOO_LARGE,
   SECRET_ENV as INTERRUPTS_SECRET_ENV,
+  SECRET_MISSING as INTERRUPTS_SECRET_MISSING,
 } from './signed-ids';
 export {
   toolApprovalInterrupt,

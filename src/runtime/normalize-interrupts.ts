@@ -5,7 +5,7 @@ import type { InterruptBackend, RaiseEvent, Refusal } from '../backends/types';
 import { backendSet, reporter, safely } from './backend-set';
 import { checkResume, needsCheck, type CheckWiring, type Checked } from './check-resume';
 import { normalizeRunFinished } from './raise';
-import { resolveSecret } from './signed-ids';
+import { lazySecret, SECRET_MISSING } from './signed-ids';
 import { translateResume } from './translate-resume';
 import { verifyResume } from './verify-resume';
 import { keepWaiting, stopsForInterrupts, trailingUserMessages, withoutResume } from './messages-after-resume';
@@ -17,8 +17,10 @@ export interface NormalizeInterruptsOptions {
   /**
    * The key every id this middleware gives the browser is signed with (HMAC-SHA256), at least 32
    * characters, the same on every server process that may receive the answer. Default: the
-   * `COPILOTKIT_INTERRUPTS_SECRET` environment variable. Without either, `NODE_ENV=production`
-   * throws at once; elsewhere a random key for this process is used (with one warning).
+   * `COPILOTKIT_INTERRUPTS_SECRET` environment variable, read on the first request. Without either,
+   * with `NODE_ENV=production`, every run ends with a RUN_ERROR (`code` `interrupts_secret_missing`)
+   * saying what to set; elsewhere a random key for this process is used (with one warning). A
+   * `secret` passed in that is shorter than 32 throws at once.
    */
   secret?: string | Uint8Array;
   /**
@@ -80,12 +82,12 @@ export function backendsOf(middleware: unknown): readonly InterruptBackend[] {
  * // LangGraph (its answers are checked against the thread): withNormalizedInterrupts(new LangGraphAgent({...}))
  */
 export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): NormalizeInterruptsMiddleware {
-  // Resolved now, so a production server without a secret fails at startup, not on a user's answer.
-  const key = resolveSecret(options.secret);
+  // Read on the first request, not here: `next build` evaluates the route that creates this
+  // middleware, and builds often run without the secrets the server gets at run time.
   const wiring: CheckWiring = {
     ...reporter(options.onProblem),
     backends: backendSet(options.backends ?? [], BUILT_IN_BACKENDS),
-    key: () => key,
+    key: lazySecret(options.secret),
   };
   const middleware: MiddlewareFunction = (received: RunAgentInput, next: AbstractAgent) =>
     new Observable<BaseEvent>((subscriber) => serve(received, next, subscriber, wiring));
@@ -101,6 +103,12 @@ export function normalizeInterrupts(options: NormalizeInterruptsOptions = {}): N
 function serve(received: RunAgentInput, next: AbstractAgent, subscriber: Subscriber<BaseEvent>, wiring: CheckWiring): () => void {
   let subscription: { unsubscribe(): void } | undefined;
   let closed = false;
+  // Every request may sign or verify: without a usable secret none runs, each says why.
+  const unsigned = missingSecret(wiring);
+  if (unsigned) {
+    refuse(subscriber, unsigned, received, wiring);
+    return () => {};
+  }
   const onlyOurs = safely(
     () => wiring.backends.list.some((backend) => backend.onlySignedIds?.(next) === true),
     false,
@@ -123,8 +131,21 @@ function serve(received: RunAgentInput, next: AbstractAgent, subscriber: Subscri
   };
 }
 
+/** A resume's refusal, or the server's own (no secret to sign with). */
+type RunRefusal = Refusal | { message: string; code: typeof SECRET_MISSING; interrupts?: undefined };
+
+/** The refusal that ends every run while the key cannot be resolved (no secret in production, one too short). */
+function missingSecret(wiring: CheckWiring): RunRefusal | undefined {
+  try {
+    wiring.key();
+    return undefined;
+  } catch (error) {
+    return { code: SECRET_MISSING, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** Ends the run with the refusal as a RUN_ERROR (its message, code and any requests it carries), reported. */
-function refuse(subscriber: Subscriber<BaseEvent>, refusal: Refusal, received: RunAgentInput, wiring: CheckWiring): void {
+function refuse(subscriber: Subscriber<BaseEvent>, refusal: RunRefusal, received: RunAgentInput, wiring: CheckWiring): void {
   wiring.report(refusal.message, received);
   subscriber.next({
     type: 'RUN_ERROR',

@@ -44,7 +44,39 @@ export const EPHEMERAL_SECRET_WARNING =
   'using a random one for this process, so ids issued before a restart, or by another process, are refused. ' +
   'Outside development a secret is required.';
 
+/**
+ * The `code` of the RUN_ERROR that ends every run of a server that has no usable secret: no
+ * `secret` option and no {@link SECRET_ENV} in production, or one shorter than
+ * {@link MIN_SECRET_LENGTH}. The message says which and what to set.
+ */
+export const SECRET_MISSING = 'interrupts_secret_missing' as const;
+
 let ephemeral: Buffer | undefined;
+
+/** A secret given, as bytes; throws when it is too short to sign with. */
+function keyOf(given: string | Uint8Array): Buffer {
+  const key = typeof given === 'string' ? Buffer.from(given, 'utf8') : Buffer.from(given);
+  if (key.length < MIN_SECRET_LENGTH) {
+    throw new Error(
+      `${LOG} The secret for interrupt ids (normalizeInterrupts({ secret }) or ${SECRET_ENV}) is ${key.length} long; ` +
+        `it needs at least ${MIN_SECRET_LENGTH} random characters.`,
+    );
+  }
+  return key;
+}
+
+/**
+ * The key ids are signed with, resolved when first asked for and then kept: a secret passed in is
+ * checked at once (it is in the code), the environment is read on first use (a build, `next
+ * build` evaluating the route, often runs without the secrets the server gets at run time).
+ * Without either, production (`NODE_ENV=production`) throws {@link MISSING_SECRET} on every
+ * use until the variable is set; elsewhere a random key for this process is made once, with one
+ * warning.
+ */
+export function lazySecret(secret: string | Uint8Array | undefined): () => Buffer {
+  let key = secret !== undefined && secret !== '' ? keyOf(secret) : undefined;
+  return () => (key ??= resolveSecret(undefined));
+}
 
 /**
  * The key ids are signed with: the `secret` option, else the environment variable. Without
@@ -53,16 +85,7 @@ let ephemeral: Buffer | undefined;
  */
 export function resolveSecret(secret: string | Uint8Array | undefined): Buffer {
   const given = secret ?? envSecret();
-  if (given !== undefined && given !== '') {
-    const key = typeof given === 'string' ? Buffer.from(given, 'utf8') : Buffer.from(given);
-    if (key.length < MIN_SECRET_LENGTH) {
-      throw new Error(
-        `${LOG} The secret for interrupt ids (normalizeInterrupts({ secret }) or ${SECRET_ENV}) is ${key.length} long; ` +
-          `it needs at least ${MIN_SECRET_LENGTH} random characters.`,
-      );
-    }
-    return key;
-  }
+  if (given !== undefined && given !== '') return keyOf(given);
   if (nodeEnv() === 'production') throw new Error(MISSING_SECRET);
   if (!ephemeral) {
     ephemeral = randomBytes(32);

@@ -16,11 +16,14 @@ export interface RunInput {
  */
 export class DemoPage {
   readonly errors: string[] = [];
+  /** Console warnings, apart from `errors`: a flow that checks for a quiet console checks both. */
+  readonly warnings: string[] = [];
   readonly runs: RunInput[] = [];
 
   private constructor(readonly page: Page) {
     page.on('console', (message) => {
       if (message.type() === 'error') this.errors.push(`console: ${message.text()}`);
+      if (message.type() === 'warning') this.warnings.push(`console: ${message.text()}`);
     });
     page.on('pageerror', (error) => this.errors.push(`page: ${error.message}`));
     page.on('request', (request) => this.recordRun(request));

@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateCandidateSlots } from '../../src/time-slots';
-import { launchChromium, type LaunchedBrowser } from '../helpers/chromium';
+import { launchChromium, launchChromiumBrowser, type Browser, type LaunchedBrowser } from '../helpers/chromium';
 import { DemoPage } from './demo-page';
 import { startDemo, type RunningDemo } from './demo-process';
 
@@ -542,5 +543,96 @@ describe('LangGraph agent: LangChain humanInTheLoopMiddleware', () => {
     await bar.getByRole('button', { name: 'Approve all (2)' }).click();
     await demoTab.waitForAnswer(/Done\. send_email: Not before QA/);
     expect(demoTab.resumeRuns).toHaveLength(1);
+  });
+});
+
+// The seams of shared threads, on the suite's one demo server: returning to a thread through the
+// inbox, a message typed while a LangGraph card is open, a second device on the thread. No console
+// filter: any console error or warning on a page, or an error in the server's log, fails the flow.
+describe('shared threads, with a quiet console and server log', () => {
+  const THREAD_KEY = 'copilotkit-interrupts-demo:thread';
+  const contexts: BrowserContext[] = [];
+  const pages: DemoPage[] = [];
+  let logFrom = 0;
+  // Devices are browser contexts: one browser of their own (the suite's is a single profile).
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromiumBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  /** A new device (its own browser context) on the demo's `query` page; `threadId` opens that thread. */
+  async function device(query: string, threadId?: string): Promise<DemoPage> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const key = query ? `${THREAD_KEY}:langgraph` : THREAD_KEY;
+    if (threadId) await page.addInitScript(([k, id]) => window.sessionStorage.setItem(k, id), [key, threadId] as const);
+    const opened = await DemoPage.attach(page, `${demo.url}/${query}`);
+    pages.push(opened);
+    return opened;
+  }
+
+  /** The interrupt cards in the transcript, in order: id and status. */
+  const cardsOf = (tab: DemoPage) =>
+    tab.transcript
+      .locator('[data-interrupt-id]')
+      .evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('data-interrupt-id'), node.getAttribute('data-interrupt-status')]));
+
+  beforeEach(() => {
+    logFrom = demo.output().length;
+  });
+
+  afterEach(async () => {
+    const noticed = pages.flatMap((each) => [...each.errors, ...each.warnings]);
+    pages.splice(0);
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+    expect(noticed).toEqual([]);
+    const log = demo.output().slice(logFrom);
+    expect(log.split('\n').filter((line) => /error|deprecated/i.test(line))).toEqual([]);
+  });
+
+  it('LangGraph: a message typed while a card is open dismisses the card, stays, and gets its reply, also after a reload', async () => {
+    const tab = await device('?agent=langgraph');
+    await tab.send('Book an intro call with the sales team to discuss pricing.');
+    await tab.transcript.getByTestId('time-picker-card').waitFor({ timeout: 30_000 });
+    await tab.send('Hello?');
+    await tab.transcript.getByTestId('time-picker-cancelled').filter({ hasText: 'Dismissed' }).waitFor({ timeout: 30_000 });
+    await tab.waitForAnswer(/demo agent/);
+    const userMessages = () => tab.page.getByTestId('copilot-user-message').allInnerTexts();
+    expect((await userMessages()).map((text) => text.trim())).toEqual([
+      'Book an intro call with the sales team to discuss pricing.',
+      'Hello?',
+    ]);
+    expect(tab.resumeRuns.at(-1)?.resume).toEqual([{ interruptId: expect.any(String), status: 'cancelled' }]);
+    const cards = await cardsOf(tab);
+    expect(cards.map(([, status]) => status)).toEqual(['dismissed']);
+    await tab.screenshot('langgraph-13-steer-away-keeps-the-message');
+
+    await tab.page.reload();
+    await tab.waitForAnswer(/demo agent/);
+    await expect.poll(userMessages, { timeout: 15_000 }).toEqual(['Book an intro call with the sales team to discuss pricing.', 'Hello?']);
+    await expect.poll(() => cardsOf(tab), { timeout: 15_000 }).toEqual(cards);
+  });
+
+  it('two devices on one thread: B answers, and A’s card turns read-only with B’s answer once A’s window has focus, with no click', async () => {
+    const a = await device('');
+    await a.send('Book an intro call with the sales team to discuss pricing.');
+    await a.transcript.getByTestId('time-picker-card').waitFor();
+    const threadId = await a.page.evaluate((key) => window.sessionStorage.getItem(key), THREAD_KEY);
+    expect(threadId).toEqual(expect.any(String));
+
+    const b = await device('', threadId!);
+    const label = toolSlotLabels()[1];
+    await b.transcript.getByTestId('time-picker-slot').filter({ hasText: label }).click();
+    await b.waitForAnswer(new RegExp(`Scheduled ".+" for ${label}`));
+
+    await a.page.bringToFront();
+    const picked = a.transcript.getByTestId('time-picker-picked');
+    await picked.waitFor({ timeout: 15_000 });
+    expect(await picked.getByTestId('read-only-answer').textContent()).toBe(label);
+    expect(await a.transcript.getByTestId('time-picker-slot').count()).toBe(0);
+    expect(a.resumeRuns).toEqual([]);
+    await a.screenshot('14-answered-on-another-device');
   });
 });

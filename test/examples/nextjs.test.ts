@@ -14,12 +14,10 @@ import { DemoPage } from '../e2e/demo-page';
 // app, `next build` then `next start`, driven in Chromium.
 const root = new URL('../..', import.meta.url).pathname;
 const app = join(root, 'examples/nextjs');
-// `next build` and `next start` run in production: the route's normalizeInterrupts() needs its secret.
-const env = {
-  NEXT_TELEMETRY_DISABLED: '1',
-  COPILOTKIT_TELEMETRY_DISABLED: 'true',
-  COPILOTKIT_INTERRUPTS_SECRET: randomBytes(32).toString('hex'),
-};
+// `next build` evaluates the route with no secret (container builds get theirs at run time);
+// `next start` serves in production, where the route's normalizeInterrupts() needs one.
+const buildEnv = { NEXT_TELEMETRY_DISABLED: '1', COPILOTKIT_TELEMETRY_DISABLED: 'true' };
+const env = { ...buildEnv, COPILOTKIT_INTERRUPTS_SECRET: randomBytes(32).toString('hex') };
 
 let server: RunningProcess;
 let chromium: LaunchedBrowser;
@@ -40,7 +38,9 @@ function installPackedLibrary() {
 
 beforeAll(async () => {
   installPackedLibrary();
-  execFileSync('npx', ['--no-install', 'next', 'build'], { cwd: app, env: { ...process.env, ...env }, stdio: 'pipe' });
+  const outside = { ...process.env };
+  delete outside.COPILOTKIT_INTERRUPTS_SECRET;
+  execFileSync('npx', ['--no-install', 'next', 'build'], { cwd: app, env: { ...outside, ...buildEnv }, stdio: 'pipe' });
   [server, chromium] = await Promise.all([
     startProcess({
       command: 'npx',

@@ -19,9 +19,28 @@ export async function serveFetchHandlers(routes: Record<string, FetchHandler>): 
         if (typeof value === 'string') headers.set(name, value);
         else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
       }
-      const response = await handler(new Request(url, { method: req.method, headers }));
+      // The client going away aborts the request, as a fetch-style server does (a stream then ends).
+      const aborted = new AbortController();
+      res.once('close', () => aborted.abort());
+      const method = req.method ?? 'GET';
+      const chunks: Buffer[] = [];
+      if (method !== 'GET' && method !== 'HEAD') for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+      const response = await handler(new Request(url, { method, headers, signal: aborted.signal, ...(body ? { body } : {}) }));
       res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      if (!response.body) {
+        res.end();
+        return;
+      }
+      // Written as it comes: a server-sent event stream never ends on its own.
+      const reader = response.body.getReader();
+      res.once('close', () => void reader.cancel().catch(() => {}));
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        res.write(value);
+      }
+      res.end();
     })().catch((error: unknown) => {
       res.writeHead(500).end(String(error));
     });

@@ -70,6 +70,8 @@ export class ScriptedAgent extends AbstractAgent {
       storedMessages: this.storedMessages,
     });
     (copy as { runs: RunAgentInput[] }).runs = this.runs;
+    // As AbstractAgent.clone does: a copy remembers the interrupts its original's last run raised.
+    copy.pendingInterrupts = structuredClone(this.pendingInterrupts);
     return copy;
   }
 }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createInterruptRunner,
   RunnerError,
+  SCHEMA_VERSION,
   type InterruptRecord,
   type InterruptRunner,
   type InterruptRunnerOptions,
@@ -277,9 +278,12 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         status: 'open',
         response: null,
         answeredAt: null,
+        cancelReason: null,
         message: null,
         interrupt: expect.objectContaining({ id: expect.any(String) }),
         position: 0,
+        ownerId: null,
+        answeredBy: null,
         cursor: expect.any(String),
       },
       expect.objectContaining({ threadId, status: 'open', response: null, answeredAt: null }),
@@ -613,7 +617,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
 
     const newer = createInterruptRunner(own);
     await expect(newer.ready()).rejects.toThrow(
-      /schema version 99, written by a newer copilotkit-interrupts; this version reads version 2/,
+      new RegExp(`schema version 99, written by a newer copilotkit-interrupts; this version reads version ${SCHEMA_VERSION}\\b`),
     );
     await expect(newer.ready()).rejects.toMatchObject({ code: 'schema_newer' });
     const events = await collect(newer.run({ threadId: 't', agent: new ScriptedAgent(() => []), input: inputFor('t') }));
@@ -644,7 +648,13 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         expect(await collect(upgraded.connect({ threadId }))).toEqual(events);
       }
       const listed = await upgraded.listInterrupts();
-      expect(listed.map(({ agentId: _a, position: _p, cursor: _c, ...old }) => old)).toEqual(expected.interrupts);
+      expect(
+        listed.map(({ agentId: _a, position: _p, cursor: _c, cancelReason: _r, ownerId: _o, answeredBy: _b, ...old }) => old),
+      ).toEqual(expected.interrupts);
+      // No row of an older store was closed by the server's expiry.
+      expect(listed.map((row) => row.cancelReason)).toEqual(expected.interrupts.map(() => null));
+      // Rows written before anyone was identified belong to no one and were answered by no one known.
+      expect(listed.map((row) => [row.ownerId, row.answeredBy])).toEqual(listed.map(() => [null, null]));
       // What the rows did not hold before is filled in: the agent, and each interrupt's place in its set.
       expect(listed.map((row) => [row.interruptId, row.agentId, row.position])).toEqual(
         expected.interrupts.map((row) => [
@@ -676,7 +686,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     } finally {
       await upgraded.close();
     }
-    expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '2' }]);
+    expect(await store.sql(own, `SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: String(SCHEMA_VERSION) }]);
   }, 90_000);
 
   it('given interrupts of two agents in sets, listing should page in raise order with a cursor and filter by thread, status and agent', async () => {

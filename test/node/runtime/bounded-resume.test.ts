@@ -7,10 +7,14 @@ import { createTool } from '@mastra/core/tools';
 import { LibSQLStore } from '@mastra/libsql';
 import fc from 'fast-check';
 import { Observable } from 'rxjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, type ScriptedTurn } from '../../../demo/server/scripted-model';
 import { INTERRUPT_ID_REFUSED, RESUME_TOO_LARGE, normalizeInterrupts, withNormalizedInterrupts } from '../../../src/runtime';
+import { createInterruptRunner } from '../../../src/runner';
 import { serveRuntime, type ServedRuntime } from '../../helpers/runtime-server';
 import { acmeBackend } from './acme-backend';
 
@@ -151,6 +155,48 @@ describe('a resume refused at once through CopilotRuntime', () => {
         expect(errorCode(await events(agent, { resume }))).toBe(RESUME_TOO_LARGE);
       }),
       { numRuns: 6, examples: [[2], [20_000]] },
+    );
+    expect(received).toEqual([]);
+  });
+});
+
+describe('a resume over the limits, over HTTP through CopilotRuntime', () => {
+  let durable: ServedRuntime;
+  let store: string;
+  beforeAll(async () => {
+    store = mkdtempSync(join(tmpdir(), 'cki-bounded-'));
+    const runner = createInterruptRunner({ dataDir: join(store, 'threads') });
+    const gate = withNormalizedInterrupts(new GateAgent(), normalizeInterrupts({ secret: SECRET, backends: [acmeBackend], onProblem: () => {} }));
+    durable = await serveRuntime(new CopilotRuntime({ agents: { gate } as never, runner }));
+  });
+  afterAll(async () => {
+    await durable?.close();
+    rmSync(store, { recursive: true, force: true });
+  });
+
+  const overLimits = [
+    ['201 entries', (id: string) => Array.from({ length: 201 }, (_, i) => ({ interruptId: `${id}${'-'.repeat(i)}`, status: 'resolved', payload: {} }))],
+    ['a 5 MB answer', (id: string) => [{ interruptId: id, status: 'resolved', payload: { text: 'x'.repeat(5 * 1024 * 1024) } }]],
+  ] as const;
+
+  it.each(overLimits)('given %s (in-memory runner), the run ends with a RUN_ERROR resume_too_large saying the limit', async (_, resumeFor) => {
+    const { agent, id } = await raised('gate');
+    const seen = await events(agent, { resume: resumeFor(id) });
+    expect(seen).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: RESUME_TOO_LARGE, message: expect.stringMatching(/more than the (200|1048576)/) })]);
+    expect(received).toEqual([]);
+  });
+
+  // The durable runner reads the body first: a 5 MB answer still gets the middleware's code. (Over
+  // 200 entries it refuses on its own, interrupt_not_open for the first id it does not hold.)
+  it('given a 5 MB answer (durable runner), the run ends with a RUN_ERROR resume_too_large saying the limit', async () => {
+    const threadId = `bounded-durable-${++threads}`;
+    const agent = new HttpAgent({ url: `${durable.url}/agent/gate/run`, threadId, agentId: 'gate' });
+    agent.addMessage({ id: `u-${threads}`, role: 'user', content: 'deploy' });
+    const finished = (await events(agent)).find((e) => e.type === 'RUN_FINISHED') as { outcome?: { interrupts?: { id: string }[] } };
+    const id = finished.outcome!.interrupts![0].id;
+    const seen = await events(agent, { resume: overLimits[1][1](id) });
+    expect(seen.find((e) => e.type === 'RUN_ERROR')).toEqual(
+      expect.objectContaining({ code: RESUME_TOO_LARGE, message: expect.stringMatching(/more than the 1048576/) }),
     );
     expect(received).toEqual([]);
   });

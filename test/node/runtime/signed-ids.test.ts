@@ -170,10 +170,43 @@ describe('the secret ids are signed with', () => {
     vi.restoreAllMocks();
   });
 
-  it('given production without a secret, creating the middleware fails at once, naming the option and the environment variable', () => {
+  it('given production without a secret, creating the middleware does not throw (a build evaluates the route without it); every run then ends with interrupts_secret_missing, naming the option and the environment variable, and the agent never runs', async () => {
     process.env.NODE_ENV = 'production';
     delete process.env.COPILOTKIT_INTERRUPTS_SECRET;
-    expect(() => normalizeInterrupts()).toThrow(/normalizeInterrupts\(\{ secret \}\).*COPILOTKIT_INTERRUPTS_SECRET/);
+    const problems: string[] = [];
+    const middleware = normalizeInterrupts({ onProblem: (problem) => problems.push(problem) });
+    for (const runInput of [input('t', 'r1'), input('t', 'r2', [{ interruptId: 'x', status: 'resolved', payload: 1 }])]) {
+      const agent = new LegacyAgent(['Go?']);
+      const events = await firstValueFrom(middleware(runInput, agent).pipe(toArray()));
+      expect(events).toEqual([
+        {
+          type: 'RUN_ERROR',
+          code: 'interrupts_secret_missing',
+          message: expect.stringMatching(/normalizeInterrupts\(\{ secret \}\).*COPILOTKIT_INTERRUPTS_SECRET/),
+        },
+      ]);
+      expect(agent.commands).toEqual([]);
+    }
+    expect(problems).toHaveLength(2);
+  });
+
+  it('given production whose secret is set after the middleware was created (a build, then the server), runs sign with it', async () => {
+    process.env.NODE_ENV = 'production';
+    delete process.env.COPILOTKIT_INTERRUPTS_SECRET;
+    const middleware = normalizeInterrupts({ onProblem: () => {} });
+    process.env.COPILOTKIT_INTERRUPTS_SECRET = SECRET;
+    const events = await firstValueFrom(middleware(input('t', 'r'), new LegacyAgent(['Go?'])).pipe(toArray()));
+    const [{ id }] = (events.find((e) => e.type === 'RUN_FINISHED') as any).outcome.interrupts;
+    const { received } = await answer(id, { threadId: 't', payload: 'go' });
+    expect(received).toEqual([{ resume: 'go', interruptEvent: 'Go?' }]);
+  });
+
+  it('given an environment secret shorter than 32 characters, runs end with interrupts_secret_missing saying the length it needs', async () => {
+    process.env.NODE_ENV = 'production';
+    process.env.COPILOTKIT_INTERRUPTS_SECRET = 'short';
+    const middleware = normalizeInterrupts({ onProblem: () => {} });
+    const events = await firstValueFrom(middleware(input('t', 'r'), new LegacyAgent(['Go?'])).pipe(toArray()));
+    expect(events).toEqual([{ type: 'RUN_ERROR', code: 'interrupts_secret_missing', message: expect.stringContaining('at least 32') }]);
   });
 
   it('given production with the environment variable, the middleware signs with it (an id it issues is accepted with the same secret passed as the option)', async () => {
@@ -199,13 +232,13 @@ describe('the secret ids are signed with', () => {
     const fresh = await import('../../../src/runtime');
     const first = fresh.normalizeInterrupts({ onProblem: () => {} });
     const second = fresh.normalizeInterrupts({ onProblem: () => {} });
-    expect(warn.mock.calls.filter(([text]) => String(text).includes('COPILOTKIT_INTERRUPTS_SECRET'))).toHaveLength(1);
     // Both middlewares of the process share it: one issues, the other accepts.
     const raised = await firstValueFrom(first(input('t', 'r'), new LegacyAgent(['Go?'])).pipe(toArray()));
     const [{ id }] = (raised.find((e) => e.type === 'RUN_FINISHED') as any).outcome.interrupts;
     const agent = new LegacyAgent();
     await firstValueFrom(second(input('t', 'r2', [{ interruptId: id, status: 'resolved', payload: 'go' }]), agent).pipe(toArray()));
     expect(agent.commands).toEqual([{ resume: 'go', interruptEvent: 'Go?' }]);
+    expect(warn.mock.calls.filter(([text]) => String(text).includes('COPILOTKIT_INTERRUPTS_SECRET'))).toHaveLength(1);
   });
 });
 

@@ -15,7 +15,6 @@ const root = join(__dirname, '../../..');
 const ALLOWED: Record<string, number> = {
   'src/controller/interrupt-controller.ts #follow': 115,
   'src/history/create-interrupt-history.ts createInterruptHistory': 110,
-  'src/runner/interrupt-runner.ts execute': 98,
   'src/unwrap/sanitize.ts sanitize': 94,
 };
 

@@ -4,8 +4,9 @@ import { ScriptedAgent } from '../../../../lib/scripted-agent';
 
 // The v2 client calls `GET /api/copilotkit/info` and `POST /api/copilotkit/agent/<id>/run`:
 // the optional catch-all `[[...slug]]` routes them all to one handler.
-// normalizeInterrupts() signs the interrupt ids it sends to the browser. In production it needs a
-// secret: at least 32 random characters, the same on every server (e.g. `openssl rand -hex 32`).
+// normalizeInterrupts() signs the interrupt ids it sends to the browser. In production the server
+// needs a secret (`next build` does not): at least 32 random characters, the same on every server
+// (e.g. `openssl rand -hex 32`). Without one, every run ends with an interrupts_secret_missing error.
 const runtime = new CopilotRuntime({
   agents: {
     default: new ScriptedAgent({ agentId: 'default' }).use(normalizeInterrupts({ secret: process.env.COPILOTKIT_INTERRUPTS_SECRET })),

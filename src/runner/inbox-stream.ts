@@ -1,0 +1,169 @@
+import { describe } from './database';
+import type { ThreadChange, ThreadChangeSource } from './notifications';
+import type { InboxInterrupt } from '../inbox/pending-interrupts';
+
+const PREFIX = 'copilotkit-interrupts inbox:';
+const DEFAULT_HEARTBEAT_MS = 15_000;
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store, no-transform',
+  // Proxies that buffer responses (nginx) pass this one through as it is written.
+  'x-accel-buffering': 'no',
+};
+
+/** `Accept: text/event-stream`, which is what `EventSource` sends. */
+export const wantsStream = (request: Request): boolean => (request.headers.get('accept') ?? '').includes('text/event-stream');
+
+export const isChangeSource = (runner: object): runner is ThreadChangeSource =>
+  typeof (runner as Partial<ThreadChangeSource>).subscribeChanges === 'function';
+
+export interface InboxStreamOptions<User> {
+  request: Request;
+  changes: ThreadChangeSource;
+  /** The rows this request may see now, or the error response to send. */
+  list: () => Promise<InboxInterrupt[] | Response>;
+  /** `?threadId=`: the stream is about this thread (its rows, and its `thread` events). */
+  threadId: string | undefined;
+  canWatchThread: ((threadId: string, user: User, request: Request) => boolean | Promise<boolean>) | undefined;
+  user: User;
+  heartbeatMs: number | undefined;
+  /** The handler has a `filter`: thread events then need `canWatchThread`. */
+  filtered: boolean;
+}
+
+/**
+ * The inbox as server-sent events. On connect, and each time a change makes the list different:
+ * `event: inbox` with `{ interrupts }` (what a `GET` would answer). With `?threadId=`, also
+ * `event: thread` with `{ threadId, seq }` for every committed change of that thread (an answer, a
+ * run started or finished, an expiry), so a device showing it reads it again. When a list cannot
+ * be read: `event: problem` with `{ error }`, and the last list stays true. A comment every
+ * `heartbeatMs` keeps proxies from closing an idle stream. It ends when the client goes away.
+ */
+export async function streamInbox<User>(options: InboxStreamOptions<User>): Promise<Response> {
+  const { request, changes, threadId } = options;
+  const list = () => readList(options.list);
+  const every = options.heartbeatMs !== undefined && options.heartbeatMs > 0 ? options.heartbeatMs : DEFAULT_HEARTBEAT_MS;
+  const watchThread = await mayWatch(threadId, options);
+  if (watchThread instanceof Response) return watchThread;
+  // Heard before the first list is read: a change made while it is read lists again.
+  const heard: ThreadChange[] = [];
+  let onChange: (change: ThreadChange) => void = (change) => heard.push(change);
+  const unsubscribe = changes.subscribeChanges((change) => onChange(change));
+  const first = await list();
+  if (first instanceof Response || request.signal.aborted) {
+    unsubscribe();
+    return first instanceof Response ? first : new Response(null, { status: 499 });
+  }
+
+  const encoder = new TextEncoder();
+  let last = JSON.stringify({ interrupts: first });
+  let cleanup = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const write = (text: string) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          close();
+        }
+      };
+      const send = (event: string, data: string) => write(`event: ${event}\ndata: ${data}\n\n`);
+      const relist = oneAtATime(async () => {
+        const next = open ? await list() : undefined;
+        if (!open || next === undefined) return;
+        if (next instanceof Response) {
+          send('problem', JSON.stringify({ error: await problemOf(next) }));
+          return;
+        }
+        const text = JSON.stringify({ interrupts: next });
+        if (text !== last) {
+          last = text;
+          send('inbox', text);
+        }
+      });
+      const react = (change: ThreadChange) => {
+        if (threadId !== undefined && change.threadId !== threadId) return;
+        if (watchThread) send('thread', JSON.stringify({ threadId: change.threadId, seq: change.seq }));
+        void relist();
+      };
+      const heartbeat = setInterval(() => write(': keep-alive\n\n'), every);
+      heartbeat.unref?.();
+      const close = () => {
+        if (!open) return;
+        open = false;
+        clearInterval(heartbeat);
+        unsubscribe();
+        request.signal.removeEventListener('abort', close);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      cleanup = close;
+      request.signal.addEventListener('abort', close);
+      // A client that loses the stream tries again after a second (EventSource's own retry).
+      write('retry: 1000\n\n');
+      send('inbox', last);
+      onChange = react;
+      for (const change of heard.splice(0)) react(change);
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(body, { status: 200, headers: STREAM_HEADERS });
+}
+
+/** Whether the stream also tells of `threadId`'s changes, or the error response to send instead. */
+async function mayWatch<User>(threadId: string | undefined, options: InboxStreamOptions<User>): Promise<boolean | Response> {
+  if (threadId === undefined) return false;
+  const { canWatchThread, user, request, filtered } = options;
+  try {
+    return canWatchThread ? await canWatchThread(threadId, user, request) : !filtered;
+  } catch (error) {
+    console.error(`${PREFIX} canWatchThread failed: ${describe(error)}`);
+    return errorResponse(500, `${PREFIX} could not tell whether this thread is yours.`);
+  }
+}
+
+/** The list, or the error response a list that threw is answered with. */
+const readList = (list: () => Promise<InboxInterrupt[] | Response>) =>
+  list().catch((error: unknown) => errorResponse(503, `${PREFIX} cannot read the interrupts (${describe(error)}).`));
+
+/** The error an error response carries, for a `problem` event. */
+const problemOf = (response: Response): Promise<string> =>
+  response.json().then(
+    (parsed: { error?: unknown }) => String(parsed.error ?? response.status),
+    () => String(response.status),
+  );
+
+/** `task`, run once at a time: a call while it runs makes it run once more afterwards. */
+function oneAtATime(task: () => Promise<void>): () => Promise<void> {
+  let running = false;
+  let again = false;
+  return async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await task();
+      } while (again);
+    } finally {
+      running = false;
+    }
+  };
+}
+
+function errorResponse(status: number, error: string): Response {
+  return new Response(JSON.stringify({ error }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}

@@ -1,0 +1,343 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { lastValueFrom, toArray, type Observable } from 'rxjs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createInterruptRunner, type InterruptRunner, type InterruptRunnerOptions, type ThreadChange } from '../../../src/runner';
+import { openEmbedded, openPostgres } from '../../../src/runner/database';
+import { ensureSchema, MIGRATIONS } from '../../../src/runner/schema';
+import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
+import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../../helpers/scripted-agent';
+
+const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
+const types = (events: BaseEvent[]) => events.map((event) => event.type);
+
+function inputFor(threadId: string, extra: Partial<RunAgentInput> & { resume?: unknown } = {}): RunAgentInput {
+  return { threadId, runId: randomUUID(), messages: [], state: {}, tools: [], context: [], forwardedProps: {}, ...extra } as RunAgentInput;
+}
+
+/** Raises one interrupt (expiring at `expiresAt`) on a thread's first run; a resume says "Done.". */
+const expiring = (id: string, expiresAt: () => string | undefined) =>
+  new ScriptedAgent((input) =>
+    (input as { resume?: unknown }).resume
+      ? [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)]
+      : [runStarted(input), runFinished(input, interruptOutcome({ id, reason: 'tool_approval', expiresAt: expiresAt() }))],
+  );
+
+const soon = (ms: number) => () => new Date(Date.now() + ms).toISOString();
+const resumesOf = (agent: ScriptedAgent) =>
+  agent.runs.flatMap((run) => ((run as { resume?: unknown }).resume === undefined ? [] : [(run as { resume?: unknown }).resume]));
+const until = (check: () => boolean | Promise<boolean>, timeout = 20_000) => expect.poll(check, { timeout, interval: 25 }).toBe(true);
+/** Several sweeps of a sweeper checking every 50 ms: long enough for a second settle to show. */
+const severalSweeps = () => new Promise((resolve) => setTimeout(resolve, 600));
+
+let cluster: PostgresCluster;
+let databases = 0;
+const tempDirs: string[] = [];
+
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+const stores = {
+  embedded: async (): Promise<InterruptRunnerOptions> => {
+    const dir = mkdtempSync(join(tmpdir(), 'cki-live-'));
+    tempDirs.push(dir);
+    return { dataDir: join(dir, 'store') };
+  },
+  PostgreSQL: async (): Promise<InterruptRunnerOptions> => ({ url: await cluster.createDatabase(`live_${++databases}`) }),
+};
+
+describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads on the %s store', (kind) => {
+  const opened: InterruptRunner[] = [];
+  const open = (options: InterruptRunnerOptions) => {
+    const runner = createInterruptRunner(options);
+    opened.push(runner);
+    return runner;
+  };
+
+  // One store for the tests of a kind (threads apart by id); the upgrade test takes a fresh one.
+  let shared: InterruptRunnerOptions;
+  // Holds the shared store open for the tests of this kind: the embedded store is opened once (its
+  // first open is the slow part), not by each test's first runner.
+  let keeper: InterruptRunner | undefined;
+  beforeAll(async () => {
+    shared = await stores[kind]();
+    keeper = createInterruptRunner({ ...shared, expiry: false });
+    await keeper.ready();
+  }, 90_000);
+  afterAll(async () => {
+    await keeper?.close();
+  });
+
+  afterEach(async () => {
+    for (const runner of opened.splice(0)) await runner.close();
+  });
+
+  it('given a run held by another instance and no polling to speak of, a connect should follow it to its end by notification', async () => {
+    const options = shared;
+    const holder = open({ ...options, expiry: false });
+    // The safety net at a minute: only notifications can bring the run's events within the test.
+    const joiner = open({ ...options, expiry: false, pollIntervalMs: 60_000 });
+    await Promise.all([holder.ready(), joiner.ready()]);
+    const threadId = `join-${randomUUID()}`;
+    const gate = createGate();
+    const agent = new ScriptedAgent((input) => [
+      runStarted(input),
+      ...textMessage('before', 'Working on it.'),
+      () => gate.wait(),
+      ...textMessage('after', 'Done now.'),
+      runFinished(input),
+    ]);
+    const running = collect(holder.run({ threadId, agent, input: inputFor(threadId) }));
+    await until(() => joiner.isRunning({ threadId }));
+    const joined = collect(joiner.connect({ threadId }));
+    gate.open();
+    await running;
+    const events = await joined;
+    expect(types(events)).toContain(EventType.RUN_FINISHED);
+    const texts = events
+      .filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT)
+      .map((event) => (event as { delta?: string }).delta);
+    expect(texts.join(' ')).toContain('Done now.');
+  });
+
+  it('given an interrupt expiring with nobody connected, the agent that raised it should hear cancelled once and the row say expired', async () => {
+    const options = shared;
+    // The agent the runner ran is the one it resumes (a copy, remembering the interrupt it raised).
+    const runner = open({ ...options, expiry: { checkEveryMs: 50 } });
+    await runner.ready();
+    const threadId = `expire-${randomUUID()}`;
+    const agent = expiring('i-expire', soon(400));
+    await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+    expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'open', cancelReason: null })]);
+
+    await until(() => resumesOf(agent).length > 0);
+    expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-expire', status: 'cancelled' }]]);
+    await until(async () => (await runner.listInterrupts({ threadId }))[0]?.status === 'cancelled');
+    expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'cancelled', cancelReason: 'expired' })]);
+    // The agent's own answer to it is in the thread, for a device that comes back.
+    const replay = await collect(runner.connect({ threadId }));
+    expect(
+      replay.filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta?: string }).delta),
+    ).toContain('Done.');
+    await severalSweeps();
+    expect(resumesOf(agent)).toHaveLength(1);
+  });
+
+  it('given an interrupt answered by a person before it expires, the server should not cancel it', async () => {
+    const options = shared;
+    const runner = open({ ...options, expiry: { checkEveryMs: 50 } });
+    await runner.ready();
+    const threadId = `answered-${randomUUID()}`;
+    const agent = expiring('i-answered', soon(300));
+    await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+    await collect(
+      runner.run({
+        threadId,
+        agent,
+        input: inputFor(threadId, { resume: [{ interruptId: 'i-answered', status: 'resolved', payload: 'yes' }] }),
+      }),
+    );
+    await severalSweeps();
+    expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-answered', status: 'resolved', payload: 'yes' }]]);
+    expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved', cancelReason: null })]);
+  });
+
+  it('given expiry turned off, an expired interrupt should stay open for a person to find', async () => {
+    const options = shared;
+    const threadId = `off-${randomUUID()}`;
+    const agent = expiring('i-off', soon(100));
+    const runner = open({ ...options, expiry: false });
+    await runner.ready();
+    await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+    await severalSweeps();
+    expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'open' })]);
+    expect(resumesOf(agent)).toHaveLength(0);
+  });
+
+  it('given a schema-2 database with threads, the runner should upgrade it in place to the live schema and replay every thread as before', async () => {
+    const options = await stores[kind]();
+    const dump = readFileSync(new URL('../../fixtures/runner-v1/v1.sql', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith('\\'))
+      .join('\n');
+    const expected = JSON.parse(readFileSync(new URL('../../fixtures/runner-v1/v1-expected.json', import.meta.url), 'utf8')) as {
+      threads: Record<string, BaseEvent[]>;
+    };
+    // The released v1 rows, upgraded by the version-2 runner's migrations only.
+    if (options.url) {
+      const client = new pg.Client({ connectionString: options.url });
+      await client.connect();
+      await client.query(dump).finally(() => client.end());
+    } else {
+      const raw = await PGlite.create(options.dataDir!);
+      await raw.exec(dump).finally(() => raw.close());
+    }
+    const v2 = options.url ? await openPostgres(options.url, 1) : await openEmbedded(options.dataDir!);
+    try {
+      await ensureSchema(v2, MIGRATIONS.slice(0, 2));
+      expect(await v2.query(`SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '2' }]);
+    } finally {
+      await v2.close();
+    }
+
+    const runner = open({ ...options, expiry: false });
+    await runner.ready();
+    for (const [threadId, events] of Object.entries(expected.threads)) expect(await collect(runner.connect({ threadId }))).toEqual(events);
+    // An upgraded thread's next change is numbered and heard.
+    const heard: ThreadChange[] = [];
+    runner.subscribeChanges((change) => heard.push(change));
+    const graph = new ScriptedAgent(() => [], { agentId: 'langgraph' });
+    await collect(
+      runner.run({
+        threadId: 'v1-open',
+        agent: graph,
+        input: inputFor('v1-open', { resume: [{ interruptId: 'lg-1', status: 'cancelled' }] }),
+      }),
+    );
+    await until(() => heard.some((change) => change.threadId === 'v1-open' && change.seq > 0));
+  }, 90_000);
+});
+
+/** A runner instance in its own process (test/helpers/expiry-instance.ts), which a test can kill. */
+function startInstance(url: string) {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../helpers/expiry-instance.ts')], {
+    env: { ...process.env, CKI_URL: url },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    pid: child.pid!,
+    output: () => output,
+    resumes: () => output.split('\n').filter((line) => line.startsWith('RESUMED ')),
+    ready: () => until(() => output.includes('READY'), 60_000),
+    kill: async (signal: NodeJS.Signals = 'SIGKILL') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** The backend pid holding the expiry lease (the runner's session advisory lock), or undefined. */
+async function leaseHolder(url: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND ((classid::bigint << 32) | objid::bigint) = 7231962052`,
+    );
+    return rows[0]?.pid;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('live threads on PostgreSQL: several instances and faults', () => {
+  const opened: InterruptRunner[] = [];
+  const children: Array<ReturnType<typeof startInstance>> = [];
+  afterEach(async () => {
+    await Promise.all(children.splice(0).map((child) => child.kill()));
+    for (const runner of opened.splice(0)) await runner.close();
+  });
+  const open = (options: InterruptRunnerOptions) => {
+    const runner = createInterruptRunner(options);
+    opened.push(runner);
+    return runner;
+  };
+
+  it('given a notification for an unknown thread, no listener should hear of it and the next real change should still arrive', async () => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    const runner = open({ url, expiry: false });
+    await runner.ready();
+    const heard: ThreadChange[] = [];
+    runner.subscribeChanges((change) => heard.push(change));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`SELECT pg_notify('cki_thread_changes', $1)`, [JSON.stringify({ thread: 'nobody-knows', seq: 1e9 })]);
+      await client.query(`SELECT pg_notify('cki_thread_changes', $1)`, ['not json']);
+    } finally {
+      await client.end();
+    }
+    const threadId = `real-${randomUUID()}`;
+    await collect(runner.run({ threadId, agent: expiring('i-1', () => undefined), input: inputFor(threadId) }));
+    await until(() => heard.some((change) => change.threadId === threadId));
+    expect(heard.filter((change) => change.threadId !== threadId)).toEqual([]);
+  });
+
+  it('given the instance loses its connection, it should reconnect, listen again and catch up the changes made meanwhile', async () => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    const writer = open({ url, expiry: false });
+    const listener = open({ url, expiry: false });
+    await Promise.all([writer.ready(), listener.ready()]);
+    const heard: ThreadChange[] = [];
+    listener.subscribeChanges((change) => heard.push(change));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // Both instances' listening connections end (as a failover does); runs go on meanwhile.
+      await client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE 'LISTEN%'`);
+    } finally {
+      await client.end();
+    }
+    const threads = [0, 1, 2].map((n) => `gap-${n}-${randomUUID()}`);
+    for (const threadId of threads)
+      await collect(writer.run({ threadId, agent: expiring('i-1', () => undefined), input: inputFor(threadId) }));
+    await until(() => threads.every((threadId) => heard.some((change) => change.threadId === threadId)));
+  });
+
+  it('given two instances on one PostgreSQL with expiry on, an expired interrupt should be settled once', async () => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    const agent = expiring('i-twice', soon(500));
+    const a = open({ url, expiry: { agent: () => agent, checkEveryMs: 50 } });
+    const b = open({ url, expiry: { agent: () => agent, checkEveryMs: 50 } });
+    await Promise.all([a.ready(), b.ready()]);
+    const threadId = `two-${randomUUID()}`;
+    await collect(b.run({ threadId, agent, input: inputFor(threadId) }));
+    await until(() => resumesOf(agent).length > 0);
+    await severalSweeps();
+    expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-twice', status: 'cancelled' }]]);
+    expect(await a.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'cancelled', cancelReason: 'expired' })]);
+  });
+
+  it('given the instance holding the expiry lease is killed, another should take it over and settle the interrupt once', async () => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    const first = startInstance(url);
+    children.push(first);
+    await first.ready();
+    await until(async () => (await leaseHolder(url)) !== undefined);
+    const heldBy = await leaseHolder(url);
+
+    const agent = expiring('i-killed', soon(1_500));
+    const second = open({ url, expiry: { agent: () => agent, checkEveryMs: 50 } });
+    await second.ready();
+    const threadId = `killed-${randomUUID()}`;
+    await collect(second.run({ threadId, agent, input: inputFor(threadId) }));
+    // Killed while it holds the lease and the interrupt is still open: its session (and lock) ends with it.
+    await first.kill('SIGKILL');
+    await until(async () => {
+      const holder = await leaseHolder(url);
+      return holder !== undefined && holder !== heldBy;
+    });
+    await until(() => resumesOf(agent).length > 0);
+    await severalSweeps();
+    expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-killed', status: 'cancelled' }]]);
+    expect(first.resumes()).toEqual([]);
+    expect(await second.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'cancelled', cancelReason: 'expired' })]);
+  }, 90_000);
+});
