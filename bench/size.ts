@@ -75,7 +75,7 @@ export const SIZE_MEASURED: Readonly<Record<string, number>> = {
   [CARD_ALONE.label]: 7_580,
   './core': 4_309,
   './runtime': 12_247,
-  './runner': 16_654,
+  './runner': 19_625,
   './mastra': 4_298,
   './locales/zh-CN': 1_940,
   './styles.css': 2_584,

@@ -89,7 +89,14 @@ export function toInboxInterrupt(row: InterruptRecord): InboxInterrupt {
 async function listFor<User>(
   runner: InboxHandlerOptions<User>['runner'],
   filter: InboxHandlerOptions<User>['filter'],
-  query: { status: string; threadId: string | undefined; agentId: string | undefined; user: User; person: Person | undefined; request: Request },
+  query: {
+    status: string;
+    threadId: string | undefined;
+    agentId: string | undefined;
+    user: User;
+    person: Person | undefined;
+    request: Request;
+  },
 ): Promise<InboxInterrupt[] | Response> {
   const { status, threadId, agentId, user, person, request } = query;
   let rows: InterruptRecord[];

@@ -648,9 +648,9 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         expect(await collect(upgraded.connect({ threadId }))).toEqual(events);
       }
       const listed = await upgraded.listInterrupts();
-      expect(
-        listed.map(({ agentId: _a, position: _p, cursor: _c, cancelReason: _r, ownerId: _o, answeredBy: _b, ...old }) => old),
-      ).toEqual(expected.interrupts);
+      expect(listed.map(({ agentId: _a, position: _p, cursor: _c, cancelReason: _r, ownerId: _o, answeredBy: _b, ...old }) => old)).toEqual(
+        expected.interrupts,
+      );
       // No row of an older store was closed by the server's expiry.
       expect(listed.map((row) => row.cancelReason)).toEqual(expected.interrupts.map(() => null));
       // Rows written before anyone was identified belong to no one and were answered by no one known.

@@ -166,7 +166,10 @@ describe('a resume over the limits, over HTTP through CopilotRuntime', () => {
   beforeAll(async () => {
     store = mkdtempSync(join(tmpdir(), 'cki-bounded-'));
     const runner = createInterruptRunner({ dataDir: join(store, 'threads') });
-    const gate = withNormalizedInterrupts(new GateAgent(), normalizeInterrupts({ secret: SECRET, backends: [acmeBackend], onProblem: () => {} }));
+    const gate = withNormalizedInterrupts(
+      new GateAgent(),
+      normalizeInterrupts({ secret: SECRET, backends: [acmeBackend], onProblem: () => {} }),
+    );
     durable = await serveRuntime(new CopilotRuntime({ agents: { gate } as never, runner }));
   });
   afterAll(async () => {
@@ -175,16 +178,28 @@ describe('a resume over the limits, over HTTP through CopilotRuntime', () => {
   });
 
   const overLimits = [
-    ['201 entries', (id: string) => Array.from({ length: 201 }, (_, i) => ({ interruptId: `${id}${'-'.repeat(i)}`, status: 'resolved', payload: {} }))],
+    [
+      '201 entries',
+      (id: string) => Array.from({ length: 201 }, (_, i) => ({ interruptId: `${id}${'-'.repeat(i)}`, status: 'resolved', payload: {} })),
+    ],
     ['a 5 MB answer', (id: string) => [{ interruptId: id, status: 'resolved', payload: { text: 'x'.repeat(5 * 1024 * 1024) } }]],
   ] as const;
 
-  it.each(overLimits)('given %s (in-memory runner), the run ends with a RUN_ERROR resume_too_large saying the limit', async (_, resumeFor) => {
-    const { agent, id } = await raised('gate');
-    const seen = await events(agent, { resume: resumeFor(id) });
-    expect(seen).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: RESUME_TOO_LARGE, message: expect.stringMatching(/more than the (200|1048576)/) })]);
-    expect(received).toEqual([]);
-  });
+  it.each(overLimits)(
+    'given %s (in-memory runner), the run ends with a RUN_ERROR resume_too_large saying the limit',
+    async (_, resumeFor) => {
+      const { agent, id } = await raised('gate');
+      const seen = await events(agent, { resume: resumeFor(id) });
+      expect(seen).toEqual([
+        expect.objectContaining({
+          type: 'RUN_ERROR',
+          code: RESUME_TOO_LARGE,
+          message: expect.stringMatching(/more than the (200|1048576)/),
+        }),
+      ]);
+      expect(received).toEqual([]);
+    },
+  );
 
   // The durable runner reads the body first: a 5 MB answer still gets the middleware's code. (Over
   // 200 entries it refuses on its own, interrupt_not_open for the first id it does not hold.)
