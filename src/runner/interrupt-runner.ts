@@ -587,11 +587,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (!this.expiryRuns.has(input.runId)) this.knownAgents.set(agent.agentId ?? 'default', agent);
     let release!: () => void;
     const finished = new Promise<void>((resolve) => (release = resolve));
+    // Cancels of interrupts the server already closed as expired: the agent heard those once.
+    const expiredHere = new Set<string>();
     let run: LocalRun;
     try {
       if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
-        const runPk = await this.claim(db, threadId, agent, input, person, permitted);
+        const runPk = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
         const claimed: LocalRun = { runPk, runId: input.runId, agent, events, stopRequested: false, finished };
         this.local.set(threadId, claimed);
         return claimed;
@@ -604,7 +606,10 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     }
     this.startHeartbeat();
     try {
-      await this.record(db, { threadId, agent, input }, run, events);
+      // AG-UI's agent refuses a run that leaves an interrupt it remembers unanswered: the expired
+      // ones are no longer its to guard.
+      if (expiredHere.size > 0) agent.pendingInterrupts = (agent.pendingInterrupts ?? []).filter((i) => !expiredHere.has(i.id));
+      await this.record(db, { threadId, agent, input: withoutAnswers(input, expiredHere) }, run, events);
     } catch (error) {
       events.next(runError(`${PREFIX} the run on thread ${quote(threadId)} failed: ${describe(error)}`));
       events.complete();
@@ -750,6 +755,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     input: RunAgentInput,
     person: Person | undefined,
     permitted: boolean,
+    expiredHere: Set<string>,
   ): Promise<number> {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
@@ -762,7 +768,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       if (by && !permitted && thread?.owner_id !== by.id) {
         throw new Refusal(`${PREFIX} thread ${quote(threadId)} belongs to someone else; the run was refused.`, 'forbidden');
       }
-      const answers = await this.answer(tx, threadId, input, now, by);
+      const answers = await this.answer(tx, threadId, input, now, by, expiredHere);
       const held = thread?.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
       const busy =
         held !== undefined &&
@@ -785,6 +791,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     input: RunAgentInput,
     now: number,
     by: AnswererKeys | null,
+    expiredHere: Set<string>,
   ): Promise<string[]> {
     const resume = (input as { resume?: unknown }).resume;
     if (resume === undefined || resume === null) return [];
@@ -814,6 +821,12 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
           `${PREFIX} interrupt ${quote(id)} is not open on thread ${quote(threadId)}: no such interrupt was raised there. The run was refused.`,
           ResumeRefusal.NotOpen,
         );
+      }
+      if (status === 'cancelled' && existing.status === 'cancelled' && existing.closed_reason === 'expired') {
+        // The server settled this expiry first, and this cancel (a device that saw it expire, and
+        // chats on) says the same: taken as given, and kept from the agent, which heard it once.
+        expiredHere.add(id);
+        continue;
       }
       if (existing.status === 'changed') {
         // As the agent's own refusal does: the requests as they are now, for the card to show.
@@ -1266,6 +1279,17 @@ const isInterruptCursor = (key: unknown): boolean =>
 
 const isThreadCursor = (key: unknown): boolean =>
   Array.isArray(key) && key.length === 2 && Number.isFinite(key[0]) && typeof key[1] === 'string';
+
+/** `input` without the resume entries of `ids`; without a resume at all when none is left. */
+function withoutAnswers(input: RunAgentInput, ids: ReadonlySet<string>): RunAgentInput {
+  const resume = (input as { resume?: ResumeEntry[] }).resume;
+  if (ids.size === 0 || !Array.isArray(resume)) return input;
+  const left = resume.filter((entry) => !(typeof entry.interruptId === 'string' && ids.has(entry.interruptId)));
+  if (left.length > 0) return { ...input, resume: left } as RunAgentInput;
+  const rest: RunAgentInput & { resume?: unknown } = { ...input };
+  delete rest.resume;
+  return rest;
+}
 
 /** A thread's stored events, parsed; or, for a row that no longer parses, what to tell its operator. */
 function parseHistory(threadId: string, rows: ReadonlyArray<{ payload: string; seq: unknown; run_pk: unknown }>): BaseEvent[] | string {

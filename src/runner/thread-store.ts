@@ -182,9 +182,12 @@ export class ThreadTransaction {
     return rows.length === 1;
   }
 
-  async readInterrupt(threadKey: string, hash: string): Promise<{ status: StoredInterruptStatus; response: string | null } | undefined> {
-    const [row] = await this.sql.query<{ status: StoredInterruptStatus; response: string | null }>(
-      `SELECT status, response FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`,
+  async readInterrupt(
+    threadKey: string,
+    hash: string,
+  ): Promise<{ status: StoredInterruptStatus; response: string | null; closed_reason: string | null } | undefined> {
+    const [row] = await this.sql.query<{ status: StoredInterruptStatus; response: string | null; closed_reason: string | null }>(
+      `SELECT status, response, closed_reason FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`,
       [threadKey, hash],
     );
     return row;

@@ -16,6 +16,8 @@ import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, t
 
 const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
 const types = (events: BaseEvent[]) => events.map((event) => event.type);
+const ofType = (events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type) as Array<Record<string, unknown>>;
+const errorsOf = (events: BaseEvent[]) => ofType(events, EventType.RUN_ERROR).map((event) => event.message as string);
 
 function inputFor(threadId: string, extra: Partial<RunAgentInput> & { resume?: unknown } = {}): RunAgentInput {
   return { threadId, runId: randomUUID(), messages: [], state: {}, tools: [], context: [], forwardedProps: {}, ...extra } as RunAgentInput;
@@ -133,6 +135,53 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
     ).toContain('Done.');
     await severalSweeps();
     expect(resumesOf(agent)).toHaveLength(1);
+  });
+
+  it('given an interrupt the server settled as expired, a device that saw it expire and chats on should get its run, the agent hearing the message and not a second cancel', async () => {
+    const runner = open({ ...shared, expiry: { checkEveryMs: 50 } });
+    await runner.ready();
+    const threadId = `expired-then-chat-${randomUUID()}`;
+    // Asks once; answers a resume with "Done." and a later message with "Hi.".
+    const expiresAt = soon(300)();
+    const agent = new ScriptedAgent((input, runIndex) =>
+      (input as { resume?: unknown }).resume
+        ? [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)]
+        : runIndex > 0
+          ? [runStarted(input), ...textMessage(`hi-${input.runId}`, 'Hi.'), runFinished(input)]
+          : [runStarted(input), runFinished(input, interruptOutcome({ id: 'i-late', reason: 'tool_approval', expiresAt }))],
+    );
+    await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+    await until(async () => (await runner.listInterrupts({ threadId }))[0]?.cancelReason === 'expired');
+    await until(async () => !(await runner.isRunning({ threadId })));
+
+    // The device's own expiry: the next chat message carries `cancelled` for the card.
+    const message = { id: `m-${randomUUID()}`, role: 'user' as const, content: 'Hello again' };
+    const events = await collect(
+      runner.run({
+        threadId,
+        agent,
+        input: inputFor(threadId, { messages: [message], resume: [{ interruptId: 'i-late', status: 'cancelled' }] }),
+      }),
+    );
+    expect(errorsOf(events)).toEqual([]);
+    expect(types(events)).toContain(EventType.RUN_FINISHED);
+    const last = agent.runs.at(-1) as RunAgentInput & { resume?: unknown };
+    expect(last.resume).toBeUndefined();
+    expect(
+      events.filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT).map((event) => (event as { delta?: string }).delta),
+    ).toEqual(['Hi.']);
+    expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-late', status: 'cancelled' }]]);
+    expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'cancelled', cancelReason: 'expired' })]);
+
+    // A resolve of it is still refused: the answer that stands is the expiry.
+    const late = await collect(
+      runner.run({
+        threadId,
+        agent,
+        input: inputFor(threadId, { resume: [{ interruptId: 'i-late', status: 'resolved', payload: 'yes' }] }),
+      }),
+    );
+    expect(ofType(late, EventType.RUN_ERROR)[0]).toMatchObject({ code: 'interrupt_already_answered' });
   });
 
   it('given an interrupt answered by a person before it expires, the server should not cancel it', async () => {
