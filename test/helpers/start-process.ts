@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface RunningProcess {
@@ -33,7 +34,7 @@ export function startProcess({ command, args, cwd, env, ready, name, timeoutMs =
     detached: true,
   });
   let output = '';
-  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
+  const signalGroup = (signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
@@ -43,6 +44,14 @@ export function startProcess({ command, args, cwd, env, ready, name, timeoutMs =
         resolve();
       }
     });
+  // npm (the group leader) exits before the server it started has finished closing (the LangGraph
+  // server writes its files as it stops): stop resolves once no process of the group runs, so the
+  // caller may remove their folders.
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    await signalGroup(signal);
+    for (let waited = 0; groupRunning(child.pid!) && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    if (groupRunning(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
+  };
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -64,4 +73,30 @@ export function startProcess({ command, args, cwd, env, ready, name, timeoutMs =
       reject(new Error(`${name} exited with code ${code} before it was ready. Output:\n${output}`));
     });
   });
+}
+
+/**
+ * Whether a process of the group `pgid` still runs (zombies aside, which a container's first
+ * process may leave unreaped). Read from /proc where there is one, else by signalling the group.
+ */
+function groupRunning(pgid: number): boolean {
+  if (existsSync('/proc/self/stat')) {
+    return readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .some((pid) => {
+        try {
+          // "pid (comm) state ppid pgrp …": comm may hold spaces, so fields are read after its ')'.
+          const [state, , pgrp] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ');
+          return Number(pgrp) === pgid && state !== 'Z';
+        } catch {
+          return false;
+        }
+      });
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
