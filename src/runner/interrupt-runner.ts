@@ -301,6 +301,11 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const given = (await options.agent?.(agentId, threadId)) ?? this.knownAgents.get(agentId);
     if (!given) return 'busy';
     const agent = given.clone() as AbstractAgent;
+    // The copy is of the agent's last run, which may be of another thread: AG-UI runs an agent on
+    // its own thread, transcript and state, so they are this thread's.
+    agent.threadId = threadId;
+    agent.setMessages(await this.getThreadMessages(threadId));
+    agent.setState((await this.getThreadState(threadId)) ?? {});
     // An AG-UI agent remembers the interrupts its last run raised and refuses, before running, a
     // resume that answers one past its expiresAt ("Interrupt … expired"). Settling that expiry is
     // this very resume: the cancelled ones are no longer the agent object's to guard.

@@ -137,6 +137,31 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
     expect(resumesOf(agent)).toHaveLength(1);
   });
 
+  it('given the agent last ran another thread, the expiry should resume the thread that raised the interrupt, with its own transcript', async () => {
+    const runner = open({ ...shared, expiry: { checkEveryMs: 50 } });
+    await runner.ready();
+    const [raising, other] = [`expire-a-${randomUUID()}`, `expire-b-${randomUUID()}`];
+    const expiresAt = soon(500)();
+    const agent = new ScriptedAgent((input, runIndex) =>
+      (input as { resume?: unknown }).resume
+        ? [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)]
+        : runIndex > 0
+          ? [runStarted(input), ...textMessage(`hi-${input.runId}`, 'Hi.'), runFinished(input)]
+          : [runStarted(input), runFinished(input, interruptOutcome({ id: 'i-away', reason: 'tool_approval', expiresAt }))],
+    );
+    agent.threadId = raising;
+    await collect(runner.run({ threadId: raising, agent, input: inputFor(raising) }));
+    agent.threadId = other;
+    agent.setMessages([{ id: `m-${randomUUID()}`, role: 'user', content: 'On the other thread' }]);
+    await collect(runner.run({ threadId: other, agent, input: inputFor(other) }));
+
+    await until(() => resumesOf(agent).length > 0);
+    const resumed = agent.runs.find((run) => (run as { resume?: unknown }).resume !== undefined)!;
+    expect(resumed.threadId).toBe(raising);
+    expect(resumed.messages.map((message) => message.content)).not.toContain('On the other thread');
+    await until(async () => (await runner.listInterrupts({ threadId: raising }))[0]?.cancelReason === 'expired');
+  });
+
   it('given an interrupt the server settled as expired, a device that saw it expire and chats on should get its run, the agent hearing the message and not a second cancel', async () => {
     const runner = open({ ...shared, expiry: { checkEveryMs: 50 } });
     await runner.ready();
