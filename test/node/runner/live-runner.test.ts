@@ -31,6 +31,16 @@ const expiring = (id: string, expiresAt: () => string | undefined) =>
       : [runStarted(input), runFinished(input, interruptOutcome({ id, reason: 'tool_approval', expiresAt: expiresAt() }))],
   );
 
+/** Like {@link expiring}, but only its first run asks: a later message gets "Hi.". */
+const asksOnce = (id: string, expiresAt: string) =>
+  new ScriptedAgent((input, runIndex) =>
+    (input as { resume?: unknown }).resume
+      ? [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)]
+      : runIndex > 0
+        ? [runStarted(input), ...textMessage(`hi-${input.runId}`, 'Hi.'), runFinished(input)]
+        : [runStarted(input), runFinished(input, interruptOutcome({ id, reason: 'tool_approval', expiresAt }))],
+  );
+
 const soon = (ms: number) => () => new Date(Date.now() + ms).toISOString();
 const resumesOf = (agent: ScriptedAgent) =>
   agent.runs.flatMap((run) => ((run as { resume?: unknown }).resume === undefined ? [] : [(run as { resume?: unknown }).resume]));
@@ -142,13 +152,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
     await runner.ready();
     const [raising, other] = [`expire-a-${randomUUID()}`, `expire-b-${randomUUID()}`];
     const expiresAt = soon(500)();
-    const agent = new ScriptedAgent((input, runIndex) =>
-      (input as { resume?: unknown }).resume
-        ? [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)]
-        : runIndex > 0
-          ? [runStarted(input), ...textMessage(`hi-${input.runId}`, 'Hi.'), runFinished(input)]
-          : [runStarted(input), runFinished(input, interruptOutcome({ id: 'i-away', reason: 'tool_approval', expiresAt }))],
-    );
+    const agent = asksOnce('i-away', expiresAt);
     agent.threadId = raising;
     await collect(runner.run({ threadId: raising, agent, input: inputFor(raising) }));
     agent.threadId = other;
@@ -166,15 +170,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
     const runner = open({ ...shared, expiry: { checkEveryMs: 50 } });
     await runner.ready();
     const threadId = `expired-then-chat-${randomUUID()}`;
-    // Asks once; answers a resume with "Done." and a later message with "Hi.".
     const expiresAt = soon(300)();
-    const agent = new ScriptedAgent((input, runIndex) =>
-      (input as { resume?: unknown }).resume
-        ? [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)]
-        : runIndex > 0
-          ? [runStarted(input), ...textMessage(`hi-${input.runId}`, 'Hi.'), runFinished(input)]
-          : [runStarted(input), runFinished(input, interruptOutcome({ id: 'i-late', reason: 'tool_approval', expiresAt }))],
-    );
+    const agent = asksOnce('i-late', expiresAt);
     await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
     await until(async () => (await runner.listInterrupts({ threadId }))[0]?.cancelReason === 'expired');
     await until(async () => !(await runner.isRunning({ threadId })));
