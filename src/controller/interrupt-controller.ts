@@ -262,7 +262,7 @@ export class InterruptController<View = unknown> {
         if (!Array.isArray(input?.resume) || input.resume.length === 0) return;
         const resume = input.resume.filter((r): r is ResumeEntry => typeof r?.interruptId === 'string');
         const withChat = !!input.messages?.some((m) => m.role === 'user');
-        this.#dispatch(this.session.answeredInThread(resume, withChat));
+        this.#dispatch(this.session.answeredInThread(resume, { withChat, stream }));
       },
       onRunFinishedEvent: ({ outcome, interrupts, input, messages }) => {
         const carrying = this.#carriedBy(input);
@@ -283,10 +283,10 @@ export class InterruptController<View = unknown> {
         if (!stopped) {
           // A run went on without this set's answers: a thread's connect replays the run that
           // answered it, after the one that raised it.
-          if (!carrying && this.session.openSet.length) this.#dispatch(this.session.otherRunStarted());
+          if (!carrying && this.session.openSet.length) this.#dispatch(this.session.otherRunStarted({ stream: input }));
           return;
         }
-        this.#raisedBy(this.#runOf(input), interrupts, messages);
+        this.#raisedBy(input, interrupts, messages);
       },
       onCustomEvent: ({ event, input, messages }) => {
         if (event?.name !== 'on_interrupt') return;
@@ -342,7 +342,6 @@ export class InterruptController<View = unknown> {
       unpatch();
       unwatch();
       unlisten();
-      this.session.replayEnded();
       subscription.unsubscribe();
       errors?.unsubscribe();
       for (const cancel of this.#scheduled.values()) cancel();
@@ -367,19 +366,13 @@ export class InterruptController<View = unknown> {
     this.#dispatch(decisions);
   }
 
-  /**
-   * A run the chat starts for the user's message goes through the agent's `runAgent`, which
-   * refuses it (CopilotKit logs the refusal as an error) while an interrupt waits for an answer.
-   * The session decides what that run carries (the answers owed, `cancelled` for the cards the
-   * message dismisses) or that it waits; the controller adds it before the agent checks. Returns
-   * the function that takes the wrapper off.
-   */
   /** A run left `interrupts` open (its stop, or a refusal as changed): they are the open set. */
-  #raisedBy(runId: string | undefined, interrupts: RaisedInterrupt[], messages: RunMessages | undefined) {
+  #raisedBy(input: RunInput | undefined, interrupts: RaisedInterrupt[], messages: RunMessages | undefined) {
     this.#followThread();
     const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
     const anchor = lastId(messages);
-    const decisions = this.session.raised(runId ?? 'unknown', raised, this.#recordedElsewhere(anchor));
+    // Each connect streams the thread under its own input: the stream its replay is counted on.
+    const decisions = this.session.raised(this.#runOf(input) ?? 'unknown', raised, this.#recordedElsewhere(anchor), { stream: input });
     for (const key of this.session.openSet) if (!this.#anchors.has(keyOf(key))) this.#anchors.set(keyOf(key), anchor);
     // Drawn now: CopilotKit's `useInterrupt` shows the set once the run is over, and one that
     // mounted during the run (the hook remounted) never hears of it (AG-UI keeps a run's subscribers).
@@ -387,6 +380,13 @@ export class InterruptController<View = unknown> {
     this.#dispatch(decisions);
   }
 
+  /**
+   * A run the chat starts for the user's message goes through the agent's `runAgent`, which
+   * refuses it (CopilotKit logs the refusal as an error) while an interrupt waits for an answer.
+   * The session decides what that run carries (the answers owed, `cancelled` for the cards the
+   * message dismisses) or that it waits; the controller adds it before the agent checks. Returns
+   * the function that takes the wrapper off.
+   */
   #carryAnswersInChatRuns(agent: ControlledAgent): () => void {
     const runAgent = agent.runAgent;
     if (typeof runAgent !== 'function') return () => undefined;
@@ -462,7 +462,7 @@ export class InterruptController<View = unknown> {
       // Another device's answer refused as changed (live, or in the thread's replay): the
       // requests the refusal carries, signed by the server, are the thread's open set now.
       if (event?.code === ResumeRefusal.Changed && Array.isArray(event.interrupts) && event.interrupts.length > 0) {
-        this.#raisedBy(this.#runOf(input), event.interrupts as RaisedInterrupt[], messages);
+        this.#raisedBy(input, event.interrupts as RaisedInterrupt[], messages);
       }
       return expected;
     }
@@ -502,13 +502,21 @@ export class InterruptController<View = unknown> {
     const connectAgent = agent.connectAgent;
     if (typeof connectAgent !== 'function') return () => undefined;
     const own = Object.prototype.hasOwnProperty.call(agent, 'connectAgent');
+    // The connects under way; each ends its replay once, when it settles or the hook lets go.
+    const connects = new Set<symbol>();
+    const ended = (connect: symbol) => {
+      if (connects.delete(connect)) this.session.replayEnded();
+    };
     const replaying = (params?: unknown, subscriber?: unknown): Promise<unknown> => {
       this.#followThread();
+      const connect = Symbol('connect');
+      connects.add(connect);
       this.session.replayStarted();
-      return connectAgent.call(agent, params, subscriber).finally(() => this.session.replayEnded());
+      return connectAgent.call(agent, params, subscriber).finally(() => ended(connect));
     };
     agent.connectAgent = replaying;
     return () => {
+      for (const connect of connects) ended(connect);
       if (agent.connectAgent !== replaying) return;
       if (own) agent.connectAgent = connectAgent;
       else delete agent.connectAgent;

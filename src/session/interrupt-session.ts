@@ -214,12 +214,18 @@ export class InterruptSession {
   #attached = true;
   /** How many times each run of each thread has stopped for interrupts. */
   #raises = new Map<string, number>();
-  /** While the chat replays a thread: the stops of each run counted again from the thread's start. */
-  #replay?: Map<string, number>;
+  /**
+   * While the chat replays a thread: the stops of each run counted again from the thread's start,
+   * per stream. Connects can overlap (the chat may connect twice on one switch), and each replays
+   * the whole thread: counted together, the second would raise every stop again.
+   */
+  #replay?: Map<unknown, Map<string, number>>;
+  /** How many replays are under way: the replay lasts until the last one ends. */
+  #replaying = 0;
   /** The interrupts the current replay raised first: what settles them there may be this device's own past answer. */
   #replayed = new Set<string>();
-  /** The interrupts the current replay has raised so far, new or seen before. */
-  #passed = new Set<string>();
+  /** The interrupts each replay under way has raised so far (per stream), new or seen before. */
+  #passed = new Map<unknown, Set<string>>();
   /** The open sets of the threads the chat left, kept with their thread until it shows them again. */
   #parked = new Map<string, InterruptKey[]>();
   /** The chat left a thread with an open set and the agent has not stopped since. */
@@ -306,17 +312,24 @@ export class InterruptSession {
    * the chat left in this thread, which its replay brings back with the answers given meanwhile
    * (sent now if the set is complete). Interrupts sharing an id are each shown, and refused.
    */
-  raised(runId: string, interrupts: readonly RaisedInterrupt[], recorded: (id: string) => boolean = () => false): SessionDecision[] {
+  raised(
+    runId: string,
+    interrupts: readonly RaisedInterrupt[],
+    recorded: (id: string) => boolean = () => false,
+    { stream }: { stream?: unknown } = {},
+  ): SessionDecision[] {
     const ids = interrupts.map((i) => i.id);
     const run = this.#threadId + SEP + runId;
-    const replay = this.#replay;
+    const replay = this.#replayOf(stream);
     if (replay) {
       // A replay counts the stops of each run again from the thread's start, so each one it raises
       // gets the key it had when it happened: a stop already settled here is that stop, seen again.
       const raise = replay.get(run) ?? 0;
       replay.set(run, raise + 1);
       const keys = this.#keysOf(runId, raise, ids);
-      for (const key of keys) this.#passed.add(keyOf(key));
+      const passed = this.#passed.get(stream) ?? new Set<string>();
+      for (const key of keys) passed.add(keyOf(key));
+      this.#passed.set(stream, passed);
       const parked = this.#parked.get(this.#threadId);
       const known = keys.every((k) => this.#entries.has(keyOf(k)));
       if (known && !(parked && sameIds(parked, ids)) && this.#entriesOf(keys).every(settled)) return [NOTHING];
@@ -367,11 +380,19 @@ export class InterruptSession {
    * comes back, and only a stop the session never saw opens anything new.
    */
   replayStarted(): SessionDecision[] {
-    this.replayEnded();
+    if (this.#replaying++ > 0) return [NOTHING];
     this.#replay = new Map();
     this.#replayed.clear();
     this.#passed.clear();
     return [NOTHING];
+  }
+
+  /** The count of stops per run the replay on `stream` (the events of one connect) has passed. */
+  #replayOf(stream: unknown): Map<string, number> | undefined {
+    const replays = this.#replay;
+    if (!replays) return undefined;
+    if (!replays.has(stream)) replays.set(stream, new Map());
+    return replays.get(stream);
   }
 
   /**
@@ -395,11 +416,12 @@ export class InterruptSession {
   }
 
   /**
-   * A replay that has not yet reached the set open here is still in the thread's past: the runs it
-   * passes (the answers to older stops, the turns between) say nothing of that set.
+   * A replay that has not yet reached the set open here on `stream` is still in the thread's past:
+   * the runs it passes (the answers to older stops, the turns between) say nothing of that set.
    */
-  #replayBehindOpenSet(): boolean {
-    return !!this.#replay && this.#open.some((key) => !this.#passed.has(keyOf(key)));
+  #replayBehindOpenSet(stream: unknown): boolean {
+    const passed = this.#passed.get(stream);
+    return !!this.#replay && this.#open.some((key) => !passed?.has(keyOf(key)));
   }
 
   /** Between {@link replayStarted} and {@link replayEnded}: the runs the chat sees are the thread's, replayed. */
@@ -407,11 +429,17 @@ export class InterruptSession {
     return this.#replay !== undefined;
   }
 
-  /** The replay is over: later stops of a run count on from the most either count reached. */
+  /**
+   * A replay is over. Once the last one under way ends, later stops of a run count on from the
+   * most any count reached.
+   */
   replayEnded(): void {
-    const replay = this.#replay;
+    if (this.#replaying === 0 || --this.#replaying > 0) return;
+    const replays = this.#replay;
     this.#replay = undefined;
-    if (replay) for (const [run, n] of replay) this.#raises.set(run, Math.max(this.#raises.get(run) ?? 0, n));
+    for (const replay of replays?.values() ?? []) {
+      for (const [run, n] of replay) this.#raises.set(run, Math.max(this.#raises.get(run) ?? 0, n));
+    }
   }
 
   /** Every interrupt of the open set whose id another one shares is refused, its card saying why. */
@@ -458,9 +486,10 @@ export class InterruptSession {
   /**
    * A run that does not carry this set's answers started (a chat message, when the agent does not
    * block it). The set is closed; an answer still waiting for its paint then fails, kept for Retry.
+   * `stream`: the events the run came in (a connect's, in a replay).
    */
-  otherRunStarted(): SessionDecision[] {
-    if (this.#open.length === 0 || this.#replayBehindOpenSet()) return [NOTHING];
+  otherRunStarted({ stream }: { stream?: unknown } = {}): SessionDecision[] {
+    if (this.#open.length === 0 || this.#replayBehindOpenSet(stream)) return [NOTHING];
     this.#answerFirst = undefined;
     this.#closed = this.#open;
     this.#open = [];
@@ -546,13 +575,16 @@ export class InterruptSession {
    * stored input (a thread's replay on connect, or a run another device started). Those interrupts
    * are settled with that answer, not this tab's: their cards turn read-only with it. One the run
    * did not address went on without an answer (`cancelled`); `withChat`: the run also carried a chat
-   * message, so its `cancelled` ones were dismissed by chatting on. Interrupts this tab already
-   * answered and is sending keep their own course.
+   * message, so its `cancelled` ones were dismissed by chatting on; `stream`: the events the run came
+   * in. Interrupts this tab already answered and is sending keep their own course.
    */
-  answeredInThread(resume: readonly ResumeEntry[], withChat: boolean): SessionDecision[] {
+  answeredInThread(
+    resume: readonly ResumeEntry[],
+    { withChat = false, stream }: { withChat?: boolean; stream?: unknown } = {},
+  ): SessionDecision[] {
     const entries = this.#entriesOf(this.#open);
     // A run while this tab's resume is on its way is that resume's: it is left to it.
-    if (entries.length === 0 || this.sending || this.#replayBehindOpenSet()) return [NOTHING];
+    if (entries.length === 0 || this.sending || this.#replayBehindOpenSet(stream)) return [NOTHING];
     const settled: InterruptKey[] = [];
     for (const entry of entries) {
       if (entry.phase !== 'open' && entry.phase !== 'answered' && entry.phase !== 'expired' && !entry.refused) continue;

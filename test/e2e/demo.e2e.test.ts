@@ -592,6 +592,42 @@ describe('shared threads, with a quiet console and server log', () => {
     expect(log.split('\n').filter((line) => /error|deprecated/i.test(line))).toEqual([]);
   });
 
+  it('Mastra: returning to a thread through the inbox draws each card once, and so does a reload', async () => {
+    const tab = await device('');
+    const { page } = tab;
+    const labels = toolSlotLabels();
+    await tab.send('Book an intro call with the sales team to discuss pricing.');
+    await tab.transcript.getByTestId('time-picker-slot').filter({ hasText: labels[0] }).click();
+    await tab.waitForAnswer(new RegExp(`for ${labels[0]}`));
+    await tab.send('Schedule a 1:1 with Alice next week to review Q2 goals.');
+    await tab.transcript.getByTestId('time-picker-card').waitFor();
+    const threadA = tab.runs[0].threadId!;
+    const expected = await cardsOf(tab);
+    expect(expected.map(([, status]) => status)).toEqual(['resolved', 'pending']);
+
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect.poll(() => cardsOf(tab)).toEqual([]);
+    await tab.send('Hello');
+    await tab.waitForAnswer(/demo agent/);
+
+    const entryA = page
+      .getByRole('region', { name: /Waiting for you/ })
+      .locator(`[data-testid="pending-thread"][data-thread-id="${threadA}"]`);
+    await entryA.waitFor({ timeout: 15_000 });
+    await entryA.click();
+    await tab.transcript.getByTestId('time-picker-card').waitFor({ timeout: 15_000 });
+    await expect.poll(() => cardsOf(tab), { timeout: 15_000 }).toEqual(expected);
+    await expect.poll(() => entryA.getAttribute('aria-current')).toBe('true');
+    expect(await cardsOf(tab)).toEqual(expected);
+    await tab.screenshot('12-inbox-return-each-card-once');
+
+    await page.reload();
+    await tab.transcript.getByTestId('time-picker-card').waitFor({ timeout: 15_000 });
+    await expect.poll(() => cardsOf(tab), { timeout: 15_000 }).toEqual(expected);
+    await tab.waitForAnswer(new RegExp(`for ${labels[0]}`));
+    expect(await cardsOf(tab)).toEqual(expected);
+  });
+
   it('LangGraph: a message typed while a card is open dismisses the card, stays, and gets its reply, also after a reload', async () => {
     const tab = await device('?agent=langgraph');
     await tab.send('Book an intro call with the sales team to discuss pricing.');

@@ -340,7 +340,7 @@ class AnsweredInThread implements Cmd {
     const resume = open
       .filter((_, i) => this.picks[i % Math.max(1, this.picks.length)])
       .map((k) => ({ interruptId: k.id, status: 'resolved' as const, payload: 'elsewhere' }));
-    const decisions = w.session.answeredInThread(resume, this.withChat);
+    const decisions = w.session.answeredInThread(resume, { withChat: this.withChat });
     if (!sending) for (const key of open) w.settledElsewhere.add(keyOf(key));
     apply(w, decisions);
   }

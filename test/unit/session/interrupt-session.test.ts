@@ -280,7 +280,7 @@ describe('InterruptSession', () => {
         { interruptId: 'a', status: 'resolved', payload: 'phone' },
         { interruptId: 'b', status: 'resolved', payload: 'phone' },
       ],
-      false,
+      { withChat: false },
     );
     expect(decisions).toEqual([{ type: 'record', keys: [key('a'), key('b')] }]);
     expect(s.get(key('a'))).toMatchObject({ phase: 'resolved', answer: { status: 'resolved', payload: 'phone' } });
@@ -403,13 +403,13 @@ describe('InterruptSession', () => {
     // The chat passes the old stop and the run that answered it: that is the thread's past.
     expect(s.replayedStop(['old'])).toBe(true);
     expect(s.raised('run-1', [{ id: 'old' }])).toEqual([{ type: 'nothing' }]);
-    expect(s.answeredInThread([{ interruptId: 'old', status: 'resolved', payload: 'then' }], false)).toEqual([{ type: 'nothing' }]);
+    expect(s.answeredInThread([{ interruptId: 'old', status: 'resolved', payload: 'then' }])).toEqual([{ type: 'nothing' }]);
     expect(s.otherRunStarted()).toEqual([{ type: 'nothing' }]);
     expect(s.openSet).toEqual([key('now', 'run-3')]);
     expect(s.get(key('now', 'run-3'))?.phase).toBe('open');
     // The replay reaches the open set, then a run another device sent answers it.
     s.raised('run-3', [{ id: 'now' }]);
-    s.answeredInThread([{ interruptId: 'now', status: 'resolved', payload: 'there' }], false);
+    s.answeredInThread([{ interruptId: 'now', status: 'resolved', payload: 'there' }]);
     s.replayEnded();
     expect(s.get(key('now', 'run-3'))).toMatchObject({ phase: 'resolved', elsewhere: true, answer: { payload: 'there' } });
     expect(s.get(key('old'))?.phase).toBe('resolved');
