@@ -4,6 +4,7 @@ import { formatLabel, resolveLanguage } from '../../src/i18n/labels';
 import { InterruptReason } from '../../src/protocol/constants';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import type { InterruptController } from '../../hooks/card-view';
+import { handFocusTo } from '../shared/focus-after-answer';
 import { toolCallOf } from '../../src/unwrap/approval-call';
 
 /**
@@ -32,8 +33,17 @@ export function BatchReview({ controller, interrupts }: { controller: InterruptC
   const view = useSyncExternalStore(controller.subscribe, () => controller.view);
   const [reason, setReason] = useState('');
   // What the last "all" did, said where the buttons were: keyboard focus lands there, not on <body>.
-  const [done, setDone] = useState<{ approved: boolean; count: number } | null>(null);
+  const [done, setDone] = useState<{ approved: boolean; count: number; ids: string[] } | null>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);
+  // The notice had focus when the set moved on and the bar went with it: the answered cards take it.
+  const heldFocus = useRef<string[] | null>(null);
+  useEffect(
+    () => () => {
+      const active = document.activeElement;
+      if (heldFocus.current && (!active || active === document.body)) handFocusTo(heldFocus.current);
+    },
+    [],
+  );
   const ids = { title: useId(), reason: useId() };
   const waiting = pendingApprovals(interrupts, records);
   const { locale, labels } = resolveLanguage(view.locale, view.labels);
@@ -41,7 +51,18 @@ export function BatchReview({ controller, interrupts }: { controller: InterruptC
   if (waiting.length < 2) {
     if (!done) return null;
     return (
-      <p ref={doneRef} className="cki-root cki-batch__done" role="status" tabIndex={-1} lang={locale} data-testid="batch-review-done">
+      <p
+        ref={doneRef}
+        className="cki-root cki-batch__done"
+        role="status"
+        tabIndex={-1}
+        lang={locale}
+        data-testid="batch-review-done"
+        onFocus={() => (heldFocus.current = done.ids)}
+        onBlur={(event) => {
+          if (event.relatedTarget) heldFocus.current = null;
+        }}
+      >
         {formatLabel(done.approved ? labels.batchApproved : labels.batchRejected, { count: done.count })}
       </p>
     );
@@ -52,11 +73,11 @@ export function BatchReview({ controller, interrupts }: { controller: InterruptC
   const note = reason.trim();
 
   const approveAll = () => {
-    setDone({ approved: true, count: approvable.length });
+    setDone({ approved: true, count: approvable.length, ids: approvable.map(({ interrupt }) => interrupt.id) });
     approvable.forEach(({ interrupt }) => controller.answer(interrupt, { approved: true }));
   };
   const rejectAll = () => {
-    setDone({ approved: false, count: rejectable.length });
+    setDone({ approved: false, count: rejectable.length, ids: rejectable.map(({ interrupt }) => interrupt.id) });
     rejectable.forEach(({ interrupt }) => controller.answer(interrupt, { approved: false, ...(note ? { reason: note } : {}) }));
   };
 

@@ -80,3 +80,16 @@ export function settleFocus(id: string, frame: HTMLElement): void {
   // this card elsewhere (its place in the transcript) takes the focus along.
   if (next) requests.delete(id);
 }
+
+/**
+ * A control that answered cards for the user (Approve all) went away while it held focus: the
+ * first of `ids` drawn takes it (its summary, or the next open card of its set), now if it is
+ * drawn already, else when it is.
+ */
+export function handFocusTo(ids: readonly string[]): void {
+  const [id] = ids;
+  if (id === undefined) return;
+  requestFocusAfterAnswer(id);
+  const frame = [...(frames.get(id) ?? [])].find((f) => f.isConnected && f.dataset.phase !== 'interactive');
+  if (frame) settleFocus(id, frame);
+}

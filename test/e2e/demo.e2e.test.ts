@@ -533,6 +533,15 @@ describe('LangGraph agent: LangChain humanInTheLoopMiddleware', () => {
       { approved: true },
       { approved: true },
     ]);
+    // The button that had focus went with the bar, and the bar with the set: focus lands on the
+    // first card's answer, not on the page.
+    const focused = () =>
+      demoTab.page.evaluate(() => {
+        const active = document.activeElement;
+        if (!active || active === document.body) return 'the page';
+        return active.matches('.cki-summary') ? 'a card summary' : active.outerHTML.slice(0, 80);
+      });
+    await expect.poll(focused).toBe('a card summary');
     await demoTab.screenshot('hitl-02-approved');
   });
 
