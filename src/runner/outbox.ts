@@ -69,6 +69,8 @@ export interface OutboxWorkerOptions extends InterruptEventOptions {
 const PREFIX = 'copilotkit-interrupts runner:';
 /** Events delivered at once by one instance (each of another thread). */
 const MAX_IN_FLIGHT = 16;
+/** Why an attempt ended when the worker stopped under it. */
+const STOPPED = 'the runner closed';
 /** How long a stopping worker lets attempts under way finish before giving their claims back (ms). */
 const STOP_GRACE_MS = 1_000;
 
@@ -164,7 +166,7 @@ export class OutboxWorker {
       return;
     }
     const failure = await this.#attempt(event, controller);
-    if (this.#stopped) return; // its claim is given back by stop()
+    if (failure === STOPPED) return; // its claim is given back by stop()
     if (failure === undefined) {
       await this.#settle(row, { delivered: true });
       return;
@@ -200,7 +202,8 @@ export class OutboxWorker {
       }, this.#timeout);
       timer.unref?.();
     });
-    const stopped = new Promise<string>((resolve) => controller.signal.addEventListener('abort', () => resolve('aborted')));
+    // A timeout aborts too, but its reason has won the race by then: only stop() ends here.
+    const stopped = new Promise<string>((resolve) => controller.signal.addEventListener('abort', () => resolve(STOPPED)));
     try {
       const called = (async () => {
         await this.#options.hook(event, { signal: controller.signal });

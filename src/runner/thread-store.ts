@@ -305,6 +305,18 @@ export class ThreadTransaction {
   /** Writes the interrupts a run raised as open rows (an id raised again opens its row again). */
   async raiseInterrupts(threadKey: string, agentId: string, runPk: number, raised: readonly RaisedInterrupt[], now: number): Promise<void> {
     if (raised.length === 0) return;
+    // A request still open and raised again as it was (a run that did not answer it) is no news.
+    const unchanged = this.recordEvents
+      ? await this.sql.query<{ interrupt_hash: string; interrupt: string | null }>(
+          `SELECT interrupt_hash, interrupt FROM cki_interrupts WHERE thread_key = $1 AND status = 'open' AND interrupt_hash = ANY($2::text[])`,
+          [threadKey, raised.map((row) => row.hash)],
+        )
+      : [];
+    const repeated = new Set(
+      unchanged
+        .filter((row) => raised.some((next) => next.hash === row.interrupt_hash && next.interrupt === row.interrupt))
+        .map((row) => row.interrupt_hash),
+    );
     const params: unknown[] = [threadKey, agentId, runPk, now];
     const values = raised.map((row) => {
       const at = params.length;
@@ -325,7 +337,7 @@ export class ThreadTransaction {
     await this.writeEvents(
       'raised',
       threadKey,
-      raised.map((row) => row.hash),
+      raised.map((row) => row.hash).filter((hash) => !repeated.has(hash)),
     );
   }
 

@@ -140,14 +140,22 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
     });
     await runAs(runner, 'ana', changing, changed);
     await runAs(runner, 'ana', changing, changed, answer('c-1'));
+    // A run that leaves a request open and raises it again as it was: no second word of it.
+    const again = `again-${randomUUID()}`;
+    const asking = script([{ id: 'i-again', reason: 'tool_approval', message: 'Restart the cluster?' }]);
+    await runAs(runner, 'ana', again, asking);
+    expect(ofType(await runAs(runner, 'ana', again, asking), EventType.RUN_FINISHED)).toEqual([
+      expect.objectContaining({ outcome: expect.objectContaining({ type: 'interrupt' }) }),
+    ]);
 
-    await until(() => told.length === 10);
+    await until(() => told.length === 11);
+    expect(summary(told, again)).toEqual(['raised i-again']);
     expect(summary(told, pair)).toEqual(['raised i-deploy', 'raised i-when', 'answered i-deploy', 'cancelled i-when']);
     expect(summary(told, expiring)).toEqual(['raised i-late', 'expired i-late']);
     expect(summary(told, changing)).toEqual(['raised c-1', 'answered c-1', 'changed c-1', 'raised c-2']);
 
     // Each event has its own key, was told at the first attempt, and says when.
-    expect(new Set(told.map((event) => event.key)).size).toBe(10);
+    expect(new Set(told.map((event) => event.key)).size).toBe(11);
     expect(told.map((event) => event.attempt)).toEqual(told.map(() => 1));
     for (const event of told) expect(Date.parse(event.at)).toBeGreaterThan(Date.now() - 60_000);
     // The row as it was right after the change, and the people the record holds.
@@ -168,7 +176,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
 
     // Told once: nothing more comes, and nothing is left to deliver.
     await sleep(400);
-    expect(told).toHaveLength(10);
+    expect(told).toHaveLength(11);
     const raw = await openRaw(options);
     try {
       expect(await raw.query(`SELECT event_key FROM cki_interrupt_events`)).toEqual([]);
