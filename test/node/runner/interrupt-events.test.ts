@@ -183,7 +183,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
     } finally {
       await raw.close();
     }
-  });
+  }, 90_000);
 
   it('given no hook, the runner should write no events', async () => {
     const options = await stores[kind]();
@@ -199,7 +199,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
     } finally {
       await raw.close();
     }
-  });
+  }, 90_000);
 
   it('given two instances on one database, each event should be told exactly once, by one of them', async () => {
     const options = await stores[kind]();
@@ -238,7 +238,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
     for (const threadId of threads) {
       expect(summary(told, threadId)).toEqual(['raised i-a', 'raised i-b', 'answered i-a', 'cancelled i-b']);
     }
-  });
+  }, 90_000);
 
   it('given a hook that fails twice, the event should be told a third time with the same key, and the run should not notice', async () => {
     const options = await stores[kind]();
@@ -268,7 +268,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
       expect.stringMatching(/raised event .* \(attempt 1\): it threw: mail server down \(1\)\. Trying again in \d+ ms\./),
       expect.stringMatching(/\(attempt 2\): it threw: mail server down \(2\)/),
     ]);
-  });
+  }, 90_000);
 
   it('given a hook that always fails, the event should be given up after maxAttempts, logged and kept, and the next of its thread told', async () => {
     const options = await stores[kind]();
@@ -301,7 +301,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
     } finally {
       await raw.close();
     }
-  });
+  }, 90_000);
 
   it('given a hook that hangs, the run and other threads should go on, and the attempt should time out and be tried again', async () => {
     const options = await stores[kind]();
@@ -339,7 +339,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
     ]);
     expect(signals[0]!.aborted).toBe(true);
     expect(String(signals[0]!.reason)).toMatch(/did not settle within 3000 ms/);
-  });
+  }, 90_000);
 
   it('given a runner closed while its hook hangs, a runner started again should tell the event, with the same key', async () => {
     const options = await stores[kind]();
@@ -363,7 +363,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt even
     open({ ...options, interruptEvents: FAST, onInterruptEvent: hook });
     await until(() => told.length === 1);
     expect(told[0]).toMatchObject({ key: first[0]!.key, type: 'raised', attempt: 2, interrupt: { interruptId: 'i-closed' } });
-  });
+  }, 90_000);
 
   it('given the instance killed after the change and before the delivery, another instance should tell the event once its claim runs out', async () => {
     const options = await stores[kind]();
