@@ -59,6 +59,8 @@ export interface DemoServerOptions {
   dataDir?: string;
   /** `postgres://…`: the threads and Mastra's storage in PostgreSQL (several servers may share it). */
   databaseUrl?: string;
+  /** Told each line the demo logs while it serves: an approval raised ("An approval waits for you: …"). Default: the console. */
+  log?: (line: string) => void;
 }
 
 export interface DemoServer {
@@ -144,7 +146,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
 
   const progress = options.onProgress ?? (() => {});
   progress('Opening the demo data…');
-  const storage = await openDemoStorage({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  const storage = await openDemoStorage({
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    ...(options.log ? { log: options.log } : {}),
+  });
   let approvals: ApprovalStore;
   try {
     approvals = new ApprovalStore({ ...options.approvals, file: storage.approvalsFile });

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { MastraCompositeStore } from '@mastra/core/storage';
 import { LibSQLStore } from '@mastra/libsql';
 import { PostgresStore } from '@mastra/pg';
-import { createInterruptRunner, type InterruptRunner } from '../../src/runner';
+import { createInterruptRunner, type InterruptEvent, type InterruptRunner } from '../../src/runner';
 import { redactUrl } from '../../src/runner/database';
 
 /** Where `npm run demo` keeps its data unless `DEMO_DATA_DIR` says otherwise (relative to the working directory). */
@@ -21,6 +21,8 @@ export interface DemoStorageOptions {
   dataDir?: string;
   /** `postgres://…`: the threads and Mastra's storage in PostgreSQL instead. */
   databaseUrl?: string;
+  /** Told each line the demo logs: an approval raised ("An approval waits for you: …"). Default: the console. */
+  log?: (line: string) => void;
 }
 
 export interface DemoStorage {
@@ -42,12 +44,20 @@ export interface DemoStorage {
  * Mastra with `databaseUrl`. Rejects, naming the URL with its password hidden, when PostgreSQL
  * cannot be reached.
  */
-export async function openDemoStorage({ dataDir, databaseUrl }: DemoStorageOptions = {}): Promise<DemoStorage> {
+export async function openDemoStorage({ dataDir, databaseUrl, log = console.log }: DemoStorageOptions = {}): Promise<DemoStorage> {
   const temporary = dataDir === undefined;
   const dir = temporary ? await mkdtemp(join(tmpdir(), 'copilotkit-interrupts-demo-')) : resolve(dataDir);
   await mkdir(dir, { recursive: true });
   const url = databaseUrl?.trim() || undefined;
-  const runner = url ? createInterruptRunner({ url }) : createInterruptRunner({ dataDir: join(dir, 'threads') });
+  // The runner tells of each approval raised once, whichever server of several ran it: the demo logs it,
+  // where an app would send the e-mail or the chat message that brings the approver.
+  const onInterruptEvent = (event: InterruptEvent) => {
+    const line = approvalLine(event);
+    if (line) log(line);
+  };
+  const runner = url
+    ? createInterruptRunner({ url, onInterruptEvent })
+    : createInterruptRunner({ dataDir: join(dir, 'threads'), onInterruptEvent });
   let mastra: MastraCompositeStore | undefined;
   try {
     await runner.ready();
@@ -78,4 +88,11 @@ export async function openDemoStorage({ dataDir, databaseUrl }: DemoStorageOptio
       if (temporary) await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** "An approval waits for Ana: Deploy v2 to production? (thread …)" for an approval raised; nothing for other events. */
+export function approvalLine({ type, interrupt, thread }: InterruptEvent): string | undefined {
+  if (type !== 'raised' || !interrupt.reason.includes('approval')) return undefined;
+  const who = thread.owner ? (thread.owner.name ?? thread.owner.id) : 'you';
+  return `An approval waits for ${who}: ${interrupt.message ?? interrupt.reason} (thread ${thread.id})`;
 }

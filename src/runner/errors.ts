@@ -21,7 +21,9 @@ export type RunnerErrorCode =
   /** `identify` threw; the request was refused. */
   | 'identify_failed'
   /** The thread belongs to someone else and `authorize` did not allow this (or threw). */
-  | 'forbidden';
+  | 'forbidden'
+  /** An option of `createInterruptRunner` the runner cannot use (`onInterruptEvent` not a function, a timing not a positive number). */
+  | 'bad_option';
 
 /** An error of the durable runner: `code` says which kind, `message` says what to do. */
 export class RunnerError extends Error {

@@ -21,3 +21,4 @@ export { DEFAULT_EMBEDDED_DIR } from './database';
 export { MAX_THREAD_ID_BYTES } from './codec';
 export { SCHEMA_VERSION } from './schema';
 export type { ThreadChange, ThreadChangeListener, ThreadChangeSource } from './notifications';
+export type { InterruptEvent, InterruptEventHook, InterruptEventOptions, InterruptEventType } from './outbox';

@@ -17,6 +17,7 @@ import { allowedBy, identifyRequest, requestFromHeaders, type Authorize, type Id
 import { ensureSchema } from './schema';
 import { AdvisoryLease, describeExpiryError, ExpirySweeper, InProcessLease, type SettleOutcome } from './expiry';
 import { InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
+import { checkEventOptions, OutboxWorker, type InterruptEventHook, type InterruptEventOptions } from './outbox';
 import {
   STORED_INTERRUPT_STATUSES,
   ThreadStore,
@@ -73,6 +74,15 @@ export interface InterruptRunnerOptions {
   identify?: Identify;
   /** Lets someone other than the owner read, run or answer a thread. Only `true` allows; a throw refuses. */
   authorize?: Authorize;
+  /**
+   * Told once of each interrupt raised, answered, cancelled, expired or changed, on any instance:
+   * the event is written in the transaction that makes the change, and one instance delivers it.
+   * A hook that throws or hangs is retried with backoff, apart from any run. Give every instance
+   * the same hook. See docs/people.md.
+   */
+  onInterruptEvent?: InterruptEventHook;
+  /** Timings of `onInterruptEvent`'s delivery (timeout, backoff, attempts). */
+  interruptEvents?: InterruptEventOptions;
 }
 
 export interface ExpiryOptions {
@@ -218,6 +228,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   private feed: Feed | undefined;
   private readonly changeListeners = new Set<ThreadChangeListener>();
   private sweeper: ExpirySweeper | undefined;
+  /** Delivers interrupt events to `onInterruptEvent`, when given. */
+  private outbox: OutboxWorker | undefined;
   /** The last agent this instance ran per agent id: what an expiry resumes by default. */
   private readonly knownAgents = new Map<string, AbstractAgent>();
   /** Runs this instance started to settle expiries: the rows they cancel say `expired`. */
@@ -241,7 +253,9 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     this.onConcurrentRun = options.onConcurrentRun === 'supersede' ? 'supersede' : 'throw';
     this.identifier = options.identify;
     this.authorizer = options.authorize;
+    checkEventOptions(options.onInterruptEvent, options.interruptEvents);
     this.database = openStore(options).then(async (store) => {
+      this.startEvents(store, options);
       await this.startLive(store, options);
       return store;
     });
@@ -290,6 +304,16 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       ...(expiry.checkEveryMs !== undefined ? { checkEveryMs: expiry.checkEveryMs } : {}),
     });
     this.sweeper.start();
+  }
+
+  /** With `onInterruptEvent`: changes of interrupt rows write their events, and this instance delivers them. */
+  private startEvents(store: ThreadStore, { onInterruptEvent, interruptEvents }: InterruptRunnerOptions) {
+    if (!onInterruptEvent || this.closing) return;
+    const outbox = new OutboxWorker({ ...interruptEvents, store, hook: onInterruptEvent, owner: this.instanceId, toRecord });
+    store.recordsEvents = true;
+    store.onEventsWritten = () => void outbox.poll();
+    this.outbox = outbox;
+    outbox.start();
   }
 
   /**
@@ -557,6 +581,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       this.stopHeartbeat();
       await this.database.catch(() => undefined);
       await this.sweeper?.stop();
+      await this.outbox?.stop();
       await this.feed?.close();
       const db = await this.database.catch(() => undefined);
       await db?.close();

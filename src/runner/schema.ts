@@ -112,6 +112,43 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX cki_threads_owner ON cki_threads (owner_id, updated_at DESC, thread_key)`,
     ],
   },
+  {
+    version: 5,
+    description:
+      'interrupt events: an outbox row per raise, answer, cancel, expiry or change, written with the change, holding the interrupt row as it was; delivery claims, retries and gives up per row',
+    statements: [
+      `CREATE TABLE cki_interrupt_events (
+         event_pk bigserial PRIMARY KEY,
+         event_key text NOT NULL UNIQUE,
+         event_type text NOT NULL,
+         created_at double precision NOT NULL,
+         thread_owner_name text,
+         thread_key text NOT NULL,
+         interrupt_key text NOT NULL,
+         interrupt_hash text NOT NULL,
+         agent_id text NOT NULL,
+         reason text NOT NULL,
+         raised_at double precision NOT NULL,
+         expires_at text,
+         status text NOT NULL,
+         response text,
+         answered_at double precision,
+         interrupt text,
+         position integer NOT NULL,
+         closed_reason text,
+         owner_id text,
+         answered_by_id text,
+         answered_by_name text,
+         attempts integer NOT NULL DEFAULT 0,
+         next_attempt_at double precision NOT NULL DEFAULT 0,
+         claimed_by text,
+         claimed_until double precision,
+         last_error text,
+         failed_at double precision)`,
+      `CREATE INDEX cki_interrupt_events_due ON cki_interrupt_events (event_pk) WHERE failed_at IS NULL`,
+      `CREATE INDEX cki_interrupt_events_thread ON cki_interrupt_events (thread_key, event_pk) WHERE failed_at IS NULL`,
+    ],
+  },
 ];
 
 /** The schema this version of the runner reads and writes. */

@@ -100,7 +100,29 @@ export interface RaisedInterrupt {
   position: number;
 }
 
+/** What an interrupt event says happened to its row (see `InterruptEvent`). */
+export type InterruptEventType = 'raised' | 'answered' | 'cancelled' | 'expired' | 'changed';
+
+/** An interrupt event waiting for delivery: the interrupt row as it was right after the change, and how delivery went. */
+export interface InterruptEventRow extends InterruptRow {
+  event_pk: unknown;
+  /** The idempotency key: unique per event, the same on every attempt. */
+  event_key: string;
+  event_type: InterruptEventType;
+  created_at: unknown;
+  /** The JSON text of the thread owner's name, or null. */
+  thread_owner_name: string | null;
+  /** Delivery attempts so far, this one included. */
+  attempts: number;
+}
+
+/** How one delivery attempt ended: delivered, tried again after `retryInMs`, or given up. */
+export type EventOutcome = { delivered: true } | { retryInMs: number; error: string } | { gaveUp: string };
+
 const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position, closed_reason, owner_id, answered_by_id, answered_by_name`;
+
+/** The store's clock in SQL (ms since the epoch): claims and retries are timed by it, whatever an instance's clock says. */
+const DB_NOW = `(extract(epoch from clock_timestamp()) * 1000)::float8`;
 
 /** A thread key (the JSON text of its id) back to the id; undefined for a row that no longer parses. */
 function decodeThread(key: string): string | undefined {
@@ -120,11 +142,35 @@ export class ThreadTransaction {
   /** The changes this transaction made, announced to this process's runners once it commits. */
   readonly changes: ThreadChange[] = [];
 
+  /** True once this transaction wrote an interrupt event (the delivery worker is woken after the commit). */
+  wroteEvents = false;
+
   constructor(
     private readonly sql: Sql,
     /** True on PostgreSQL: the change is announced with NOTIFY, delivered only if this commits. */
     private readonly notify: boolean,
+    /** True when the runner has `onInterruptEvent`: each change of an interrupt row writes its event here. */
+    private readonly recordEvents = false,
   ) {}
+
+  /**
+   * The events of a change, in the transaction that makes it (a rolled-back change has none): one
+   * row per interrupt, holding the interrupt row as it is now and a fresh idempotency key.
+   */
+  private async writeEvents(type: InterruptEventType, threadKey: string, hashes: readonly string[]): Promise<void> {
+    if (!this.recordEvents || hashes.length === 0) return;
+    await this.sql.query(
+      `INSERT INTO cki_interrupt_events (event_key, event_type, created_at, thread_owner_name, ${INTERRUPT_COLUMNS})
+       SELECT gen_random_uuid()::text, $3, ${DB_NOW}, (SELECT owner_name FROM cki_threads t WHERE t.thread_key = i.thread_key),
+              ${INTERRUPT_COLUMNS.split(', ')
+                .map((column) => `i.${column}`)
+                .join(', ')}
+         FROM cki_interrupts i WHERE i.thread_key = $1 AND i.interrupt_hash = ANY($2::text[])
+        ORDER BY i.position, i.interrupt_hash`,
+      [threadKey, hashes, type],
+    );
+    this.wroteEvents = true;
+  }
 
   /**
    * Gives the thread its next change number and, on PostgreSQL, announces `{ thread, seq }` on the
@@ -179,7 +225,9 @@ export class ThreadTransaction {
         WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt_hash`,
       [threadKey, hash, status, response, now, by?.id ?? null, by?.name ?? null, closedReason],
     );
-    return rows.length === 1;
+    if (rows.length !== 1) return false;
+    await this.writeEvents(status === 'resolved' ? 'answered' : closedReason === 'expired' ? 'expired' : 'cancelled', threadKey, [hash]);
+    return true;
   }
 
   async readInterrupt(
@@ -243,12 +291,32 @@ export class ThreadTransaction {
 
   /** The answers a run carried never applied: they were given to a request that has since changed. */
   async markChanged(threadKey: string, runPk: number): Promise<void> {
-    await this.sql.query(`UPDATE cki_interrupts SET status = 'changed' WHERE thread_key = $1 AND answered_run_pk = $2`, [threadKey, runPk]);
+    const rows = await this.sql.query<{ interrupt_hash: string }>(
+      `UPDATE cki_interrupts SET status = 'changed' WHERE thread_key = $1 AND answered_run_pk = $2 RETURNING interrupt_hash`,
+      [threadKey, runPk],
+    );
+    await this.writeEvents(
+      'changed',
+      threadKey,
+      rows.map((row) => row.interrupt_hash),
+    );
   }
 
   /** Writes the interrupts a run raised as open rows (an id raised again opens its row again). */
   async raiseInterrupts(threadKey: string, agentId: string, runPk: number, raised: readonly RaisedInterrupt[], now: number): Promise<void> {
     if (raised.length === 0) return;
+    // A request still open and raised again as it was (a run that did not answer it) is no news.
+    const unchanged = this.recordEvents
+      ? await this.sql.query<{ interrupt_hash: string; interrupt: string | null }>(
+          `SELECT interrupt_hash, interrupt FROM cki_interrupts WHERE thread_key = $1 AND status = 'open' AND interrupt_hash = ANY($2::text[])`,
+          [threadKey, raised.map((row) => row.hash)],
+        )
+      : [];
+    const repeated = new Set(
+      unchanged
+        .filter((row) => raised.some((next) => next.hash === row.interrupt_hash && next.interrupt === row.interrupt))
+        .map((row) => row.interrupt_hash),
+    );
     const params: unknown[] = [threadKey, agentId, runPk, now];
     const values = raised.map((row) => {
       const at = params.length;
@@ -266,6 +334,11 @@ export class ThreadTransaction {
          owner_id = EXCLUDED.owner_id, answered_by_id = NULL, answered_by_name = NULL`,
       params,
     );
+    await this.writeEvents(
+      'raised',
+      threadKey,
+      raised.map((row) => row.hash).filter((hash) => !repeated.has(hash)),
+    );
   }
 
   async releaseThread(threadKey: string, runPk: number, now: number): Promise<void> {
@@ -281,6 +354,10 @@ export class ThreadTransaction {
 export class ThreadStore implements ChangeLog {
   /** Told of each committed change (the embedded store's runners hear each other in process). */
   onCommitted: (change: ThreadChange) => void = () => {};
+  /** True when the runner has `onInterruptEvent`: changes of interrupt rows write their events. */
+  recordsEvents = false;
+  /** Told after a commit that wrote interrupt events (this instance's delivery worker looks at once). */
+  onEventsWritten: () => void = () => {};
 
   constructor(readonly db: Database) {}
 
@@ -295,8 +372,9 @@ export class ThreadStore implements ChangeLog {
 
   async transaction<T>(work: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
     let tx!: ThreadTransaction;
-    const result = await this.db.transaction((sql) => work((tx = new ThreadTransaction(sql, this.db.shared))));
+    const result = await this.db.transaction((sql) => work((tx = new ThreadTransaction(sql, this.db.shared, this.recordsEvents))));
     for (const change of tx.changes) this.onCommitted(change);
+    if (tx.wroteEvents) this.onEventsWritten();
     return result;
   }
 
@@ -476,6 +554,60 @@ export class ThreadStore implements ChangeLog {
         ORDER BY updated_at DESC, thread_key
         LIMIT $4`,
       [filter.agentId ?? null, after?.[0] ?? null, after?.[1] ?? null, filter.limit ?? null, ENDED_RUN_STATUSES, filter.ownerKey ?? null],
+    );
+  }
+
+  // ---- interrupt events: the outbox the delivery worker drains ----
+
+  /**
+   * Claims up to `limit` events due for delivery, for `leaseMs` by the store's clock: the oldest
+   * waiting event of each thread (a thread's next one waits until it is delivered or given up), and
+   * none another instance holds (`SKIP LOCKED`, then the claim itself). A claim whose holder died
+   * runs out and the event is claimed again.
+   */
+  claimEvents(owner: string, leaseMs: number, limit: number): Promise<InterruptEventRow[]> {
+    return this.db.query<InterruptEventRow>(
+      `UPDATE cki_interrupt_events SET claimed_by = $1, claimed_until = ${DB_NOW} + $2, attempts = attempts + 1
+        WHERE event_pk IN (
+          SELECT e.event_pk FROM cki_interrupt_events e
+           WHERE e.failed_at IS NULL AND e.next_attempt_at <= ${DB_NOW} AND (e.claimed_until IS NULL OR e.claimed_until < ${DB_NOW})
+             AND NOT EXISTS (SELECT 1 FROM cki_interrupt_events p
+                              WHERE p.thread_key = e.thread_key AND p.event_pk < e.event_pk AND p.failed_at IS NULL)
+           ORDER BY e.event_pk
+           LIMIT $3
+           FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+      [owner, leaseMs, limit],
+    );
+  }
+
+  /**
+   * Records how an attempt ended, only while `owner` still holds the claim: a delivered event is
+   * deleted, a failed one waits `retryInMs`, one given up is kept (with its error) for an operator.
+   */
+  async settleEvent(eventPk: unknown, owner: string, outcome: EventOutcome): Promise<void> {
+    if ('delivered' in outcome) {
+      await this.db.query(`DELETE FROM cki_interrupt_events WHERE event_pk = $1 AND claimed_by = $2`, [eventPk, owner]);
+      return;
+    }
+    const retry = 'retryInMs' in outcome;
+    await this.db.query(
+      `UPDATE cki_interrupt_events
+          SET claimed_by = NULL, claimed_until = NULL, last_error = $3,
+              next_attempt_at = CASE WHEN $4::boolean THEN ${DB_NOW} + $5 ELSE next_attempt_at END,
+              failed_at = CASE WHEN $4::boolean THEN NULL ELSE ${DB_NOW} END
+        WHERE event_pk = $1 AND claimed_by = $2`,
+      [eventPk, owner, retry ? outcome.error : outcome.gaveUp, retry, retry ? outcome.retryInMs : 0],
+    );
+  }
+
+  /** Gives back claims of an instance that stops: those events are due again at once, for whoever runs next. */
+  async releaseEvents(owner: string, eventPks: readonly unknown[]): Promise<void> {
+    if (eventPks.length === 0) return;
+    await this.db.query(
+      `UPDATE cki_interrupt_events SET claimed_by = NULL, claimed_until = NULL, next_attempt_at = ${DB_NOW}
+        WHERE claimed_by = $1 AND event_pk = ANY($2::bigint[])`,
+      [owner, eventPks.map(Number)],
     );
   }
 

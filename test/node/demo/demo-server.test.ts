@@ -6,8 +6,14 @@ import { unwrapInterrupt } from '../../../src/unwrap';
 // The demo server over real HTTP: CopilotRuntime (v2, node listener) -> @ag-ui/mastra -> Mastra.
 let demo: DemoServer;
 const steps: string[] = [];
+const logged: string[] = [];
 beforeAll(async () => {
-  demo = await startDemoServer({ port: 0, approvals: { refreshesToApprove: 2 }, onProgress: (step) => steps.push(step) });
+  demo = await startDemoServer({
+    port: 0,
+    approvals: { refreshesToApprove: 2 },
+    onProgress: (step) => steps.push(step),
+    log: (line) => logged.push(line),
+  });
 }, 60_000);
 afterAll(() => demo?.close());
 
@@ -73,6 +79,12 @@ describe('demo server', () => {
     const events = await run(agent);
     const interrupt = outcomeOf(events).interrupts[0];
     expect(interrupt.reason).toBe('aidev:tool_approval');
+    // The runner's onInterruptEvent: the server log says an approval waits, once (one user: "you").
+    await expect
+      .poll(() => logged.filter((line) => line.endsWith('(thread http-approval)')), { timeout: 10_000 })
+      .toEqual([`An approval waits for you: ${interrupt.message} (thread http-approval)`]);
+    // The booking card is a question, not an approval: nothing was logged for it.
+    expect(logged.filter((line) => line.includes('http-booking'))).toEqual([]);
     const { sn, url } = interrupt.metadata.ticket;
     expect(url).toBe(`${demo.url}/api/approvals/${sn}`);
     const refresh = () => fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json());

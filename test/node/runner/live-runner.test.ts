@@ -8,7 +8,13 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createInterruptRunner, type InterruptRunner, type InterruptRunnerOptions, type ThreadChange } from '../../../src/runner';
+import {
+  createInterruptRunner,
+  type InterruptEvent,
+  type InterruptRunner,
+  type InterruptRunnerOptions,
+  type ThreadChange,
+} from '../../../src/runner';
 import { openEmbedded, openPostgres } from '../../../src/runner/database';
 import { ensureSchema, MIGRATIONS } from '../../../src/runner/schema';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
@@ -278,6 +284,68 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
       }),
     );
     await until(() => heard.some((change) => change.threadId === 'v1-open' && change.seq > 0));
+  }, 90_000);
+
+  it('given a schema-4 database with owned threads, the runner should add the interrupt events in place, keep every row, and tell the next change with its people', async () => {
+    const options = await stores[kind]();
+    const dump = readFileSync(new URL('../../fixtures/runner-v1/v1.sql', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith('\\'))
+      .join('\n');
+    const expected = JSON.parse(readFileSync(new URL('../../fixtures/runner-v1/v1-expected.json', import.meta.url), 'utf8')) as {
+      threads: Record<string, BaseEvent[]>;
+    };
+    if (options.url) {
+      const client = new pg.Client({ connectionString: options.url });
+      await client.connect();
+      await client.query(dump).finally(() => client.end());
+    } else {
+      const raw = await PGlite.create(options.dataDir!);
+      await raw.exec(dump).finally(() => raw.close());
+    }
+    // The released rows upgraded by the version-4 runner's migrations, one thread owned as a v4 runner writes it.
+    const snapshot = `SELECT (SELECT json_agg(t ORDER BY thread_key)::text FROM cki_threads t) AS threads,
+                             (SELECT json_agg(i ORDER BY thread_key, interrupt_hash)::text FROM cki_interrupts i) AS interrupts,
+                             (SELECT count(*)::int FROM cki_events) AS events`;
+    const v4 = options.url ? await openPostgres(options.url, 1) : await openEmbedded(options.dataDir!);
+    let before: unknown[];
+    try {
+      await ensureSchema(v4, MIGRATIONS.slice(0, 4));
+      await v4.query(`UPDATE cki_threads SET owner_id = '"ana"', owner_name = '"Ana"' WHERE thread_key = '"v1-open"'`);
+      await v4.query(`UPDATE cki_interrupts SET owner_id = '"ana"' WHERE thread_key = '"v1-open"'`);
+      expect(await v4.query(`SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '4' }]);
+      before = await v4.query(snapshot);
+    } finally {
+      await v4.close();
+    }
+
+    const told: InterruptEvent[] = [];
+    const runner = open({ ...options, expiry: false, onInterruptEvent: (event) => void told.push(event) });
+    await runner.ready();
+    for (const [threadId, events] of Object.entries(expected.threads)) expect(await collect(runner.connect({ threadId }))).toEqual(events);
+    const upgraded = options.url ? await openPostgres(options.url, 1) : await openEmbedded(options.dataDir!);
+    try {
+      expect(await upgraded.query(snapshot)).toEqual(before);
+      expect(await upgraded.query(`SELECT value FROM cki_meta WHERE key = 'schema_version'`)).toEqual([{ value: '5' }]);
+      // Nothing that happened before the upgrade is told.
+      expect(await upgraded.query(`SELECT count(*)::int AS n FROM cki_interrupt_events`)).toEqual([{ n: 0 }]);
+    } finally {
+      await upgraded.close();
+    }
+    const graph = new ScriptedAgent(() => [], { agentId: 'langgraph' });
+    await collect(
+      runner.run({
+        threadId: 'v1-open',
+        agent: graph,
+        input: inputFor('v1-open', { resume: [{ interruptId: 'lg-1', status: 'resolved', payload: 'yes' }] }),
+      }),
+    );
+    await until(() => told.length === 1);
+    expect(told[0]).toMatchObject({
+      type: 'answered',
+      interrupt: { interruptId: 'lg-1', status: 'resolved', response: 'yes', ownerId: 'ana' },
+      thread: { id: 'v1-open', agentId: 'langgraph', owner: { id: 'ana', name: 'Ana' } },
+    });
   }, 90_000);
 });
 
