@@ -72,7 +72,8 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     cancel,
     // Only when Retry can send something: a card in `error` with nothing to resend shows no button.
     retry: canRetry ? retry : undefined,
-    readOnly: status !== 'pending',
+    // Open, but the runner gave it to others: this viewer reads it and cannot answer it.
+    readOnly: status !== 'pending' || interrupt.people?.viewerMayAnswer === false,
     locale: view.locale,
     labels: view.labels,
     onInterruptResume: controller.settings.onInterruptResume ? controller.forwardResume : undefined,

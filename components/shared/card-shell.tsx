@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
+import { answeredByText, waitingText } from '../../src/i18n/people-text';
 import { CardFrame } from './card-frame';
 import { ReadOnlyCard, type ReadOnlyCardProps } from './read-only-card';
 import { SubmitState } from './submit-state';
@@ -33,12 +34,31 @@ export interface CardShellProps<T> {
 /**
  * What every card does the same way: in its frame (live region, focus after answering), the
  * expired body once the deadline passed, else the read-only form (with "Sending…", the error and
- * Retry) once answered, cancelled or dismissed, else the interactive form. A card supplies its parts.
+ * Retry, and who answered when it was someone else) once answered, cancelled or dismissed, else the
+ * interactive form, read-only under "Waiting for …" when the runner says the viewer may not
+ * answer it. A card supplies its parts.
  */
 export function CardShell<T>({ card, basics, announcement, expired, readOnly, interactive, answered, busy }: CardShellProps<T>) {
   const { phase, labels, submitting } = basics;
+  const { people } = card.interrupt;
+  const waiting =
+    phase === 'interactive' && !answered && people?.viewerMayAnswer === false ? waitingText(people, labels, basics.locale) : undefined;
   let body: ReactNode;
-  if (phase === 'expired') {
+  let said = announcement;
+  if (waiting !== undefined) {
+    said = waiting;
+    // The request in full, to read; its controls disabled: the server takes no answer from this viewer.
+    body = (
+      <div className="cki-waiting" data-testid="interrupt-waiting">
+        <p className="cki-notice cki-waiting__for" data-testid="interrupt-waiting-for">
+          {waiting}
+        </p>
+        <fieldset className="cki-waiting__request" disabled aria-label={waiting}>
+          {interactive()}
+        </fieldset>
+      </div>
+    );
+  } else if (phase === 'expired') {
     // No answer was or will be sent.
     body = (
       <ReadOnlyCard
@@ -52,8 +72,14 @@ export function CardShell<T>({ card, basics, announcement, expired, readOnly, in
     );
   } else if (phase !== 'interactive' || answered) {
     const { note, ...view } = readOnly();
+    const by = answeredByText(people, view.badge, labels, basics.locale);
     body = (
       <ReadOnlyCard labels={labels} {...view}>
+        {by ? (
+          <p className="cki-answered-by" data-testid="interrupt-answered-by">
+            {by}
+          </p>
+        ) : null}
         {note}
         <SubmitState status={card.status} submitting={submitting} labels={labels} error={card.error} retry={card.retry} />
       </ReadOnlyCard>
@@ -65,8 +91,8 @@ export function CardShell<T>({ card, basics, announcement, expired, readOnly, in
     <CardFrame
       interruptId={card.interrupt.id}
       locale={basics.locale}
-      announcement={basics.announce(phase === 'expired' ? labels.expired : announcement)}
-      phase={phase}
+      announcement={basics.announce(phase === 'expired' ? labels.expired : said)}
+      phase={waiting !== undefined ? 'waiting' : phase}
       busy={submitting || busy}
     >
       {body}

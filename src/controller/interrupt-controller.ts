@@ -475,6 +475,9 @@ export class InterruptController<View = unknown> {
         : [];
       Object.assign(carrier, { failure: REQUEST_CHANGED, final: true, ...(reopen.length > 0 && { reopen }) });
     }
+    // The interrupt is other people's to answer (the runner's approvers): the same answer from
+    // this person is refused again, so the card offers no Retry.
+    if (event?.code === ResumeRefusal.NotAnApprover || event?.code === ResumeRefusal.FourEyes) carrier.final = true;
     if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
       carrier.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
     }

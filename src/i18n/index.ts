@@ -8,3 +8,4 @@ export {
   type CardLanguage,
   type InterruptLabels,
 } from './labels';
+export { answeredByText, waitingText } from './people-text';

@@ -42,6 +42,19 @@ export interface InterruptLabels {
   requestChanged?: string;
   /** Above a set of two or more approvals that wait (`{count}`); added later, so optional like `loading`. */
   batchTitle?: string;
+  /**
+   * On an open card the viewer may read but not answer (the runner gave it to others): `{who}` is
+   * who it waits for. This and the next four were added later, so optional like `loading`.
+   */
+  waitingFor?: string;
+  /** The same, when the runner names no one in particular (four eyes: anyone but the viewer). */
+  waitingForSomeoneElse?: string;
+  /** On an open card whose approvers name no one: no person can answer it. */
+  waitingForNoOne?: string;
+  /** A role among those `waitingFor` names (`{role}`). */
+  approverRole?: string;
+  /** Under a card someone else answered: `{outcome}` is its badge ("Approved"), `{name}` who, `{time}` when. */
+  answeredByOther?: string;
   /** Answers every waiting approval of the set with an approval (`{count}`). */
   batchApproveAll?: string;
   /** Answers every waiting approval of the set with a rejection (`{count}`). */
@@ -152,6 +165,11 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   answeredElsewhere: 'Answered on another device. This is the answer the agent received.',
   requestChanged: 'This request changed. Review it again.',
   batchTitle: '{count} approvals wait for you',
+  waitingFor: 'Waiting for {who}',
+  waitingForSomeoneElse: 'Waiting for someone else',
+  waitingForNoOne: 'No one can answer this request',
+  approverRole: 'anyone in {role}',
+  answeredByOther: '{outcome} by {name} · {time}',
   batchApproveAll: 'Approve all ({count})',
   batchRejectAll: 'Reject all ({count})',
   batchRejectReason: 'Reason for rejecting all (optional)',

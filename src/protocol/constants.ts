@@ -137,4 +137,15 @@ export enum ResumeRefusal {
   AnswerNotAllowed = 'answer_not_allowed',
   /** A resume larger than any set of open interrupts takes: an id twice, too many entries or too many bytes (`normalizeInterrupts()`). */
   TooLarge = 'resume_too_large',
+  /** The interrupt waits for other people (its `approvers`), or names no one who may answer it (the durable runner). */
+  NotAnApprover = 'not_an_approver',
+  /** Four eyes: the person whose run raised the interrupt may not answer it (the durable runner). */
+  FourEyes = 'four_eyes',
 }
+
+/**
+ * The key, in a raised interrupt's `metadata`, under which the durable runner tells the person it
+ * streams a thread to who the interrupt waits for, whether they may answer it, and who did
+ * ({@link InterruptPeople}). Written per viewer on the way out; never stored.
+ */
+export const INTERRUPT_PEOPLE_KEY = 'copilotkit-interrupts:people';

@@ -54,6 +54,25 @@ export type UserQuestionInterrupt = BaseInterrupt<
 /** Every interrupt the protocol supports. */
 export type Interrupt = AIDevToolApprovalInterrupt | UserQuestionInterrupt | BaseInterrupt<InterruptReason, Record<string, any>>;
 
+/** Someone an interrupt waits for: a person by id (and name), or anyone with a role. */
+export type InterruptApprover = { id: string; name?: string } | { role: string };
+
+/**
+ * Who an interrupt is for, as the durable runner tells the person it streams the thread to (in
+ * `metadata['copilotkit-interrupts:people']`, read into `UnwrappedInterrupt.people`). The server
+ * enforces it; this only lets the card say so.
+ */
+export interface InterruptPeople {
+  /** Whether the person viewing may answer it. */
+  viewerMayAnswer: boolean;
+  /** Who it waits for (named people and roles); empty when anyone who may answer the thread may, or when no one may. */
+  waitingFor: InterruptApprover[];
+  /** True when its approvers name no one: no person can answer it. */
+  noOne?: boolean;
+  /** Who answered it and when (ISO 8601), and whether that was the person viewing. */
+  answeredBy?: { id: string; name?: string; at?: string; isViewer: boolean };
+}
+
 /** The `outcome` of a RUN_FINISHED event. */
 export type RunFinishedOutcome = { interrupts: Interrupt[]; type: 'interrupt' } | { type: 'success' };
 

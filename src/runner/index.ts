@@ -16,6 +16,7 @@ export {
 } from './interrupt-runner';
 export { RunnerError, type RunnerErrorCode } from './errors';
 export type { Authorize, AuthorizeCheck, Identify, Person, ThreadAction } from './people';
+export type { Approvers, ApproversCheck, ApproversPolicy } from './approvers';
 export { createInboxHandler, type InboxHandlerOptions, type InboxInterrupt, type InboxResponse } from './inbox';
 export { DEFAULT_EMBEDDED_DIR } from './database';
 export { MAX_THREAD_ID_BYTES } from './codec';

@@ -14,6 +14,21 @@ import { encode, interruptHash, threadIdProblem } from './codec';
 import { DEFAULT_EMBEDDED_DIR, describe, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
 import { RunnerError } from './errors';
 import { allowedBy, identifyRequest, requestFromHeaders, type Authorize, type Identify, type Person, type ThreadAction } from './people';
+import {
+  annotated,
+  assign,
+  names,
+  raisesInterrupts,
+  peopleFor,
+  refusalOf,
+  splitStored,
+  storedAssignment,
+  storedInterrupt,
+  type ApproversPolicy,
+  type Assignment,
+  type InterruptFacts,
+  type Viewer,
+} from './approvers';
 import { ensureSchema } from './schema';
 import { AdvisoryLease, describeExpiryError, ExpirySweeper, InProcessLease, type SettleOutcome } from './expiry';
 import { InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
@@ -83,6 +98,16 @@ export interface InterruptRunnerOptions {
   onInterruptEvent?: InterruptEventHook;
   /** Timings of `onInterruptEvent`'s delivery (timeout, backoff, attempts). */
   interruptEvents?: InterruptEventOptions;
+  /**
+   * Who may answer each interrupt, decided when a run raises it: `{ users?, roles?,
+   * notTheRequester? }` (see `Approvers`), or `null` for whoever may answer the thread. Only they
+   * may answer it; anyone else's answer is refused (RUN_ERROR `not_an_approver`, or `four_eyes`
+   * for the person whose run raised it) before the agent hears anything. A person it names may
+   * read the thread and answer that interrupt although the thread is not theirs. An empty list
+   * names no one (no one can answer), and a policy that throws gives it no one: both are logged.
+   * Needs `identify`.
+   */
+  approvers?: ApproversPolicy;
 }
 
 export interface ExpiryOptions {
@@ -140,6 +165,17 @@ export interface InterruptRecord {
   ownerId: string | null;
   /** Who answered it, or `null` while open or when no one was identified. */
   answeredBy: Answerer | null;
+  /**
+   * Who may answer it, as the `approvers` policy said when it was raised (`requester`: the person
+   * whose run raised it), or `null` when it had no approvers (whoever may answer the thread).
+   */
+  approvers: {
+    /** Left out, with `roles`, when anyone who may answer the thread may (only four eyes applies). */
+    users?: Array<{ id: string; name?: string }>;
+    roles?: string[];
+    notTheRequester: boolean;
+    requester: { id: string; name?: string } | null;
+  } | null;
   /** Pass as `cursor` to list the rows after this one. Opaque. */
   cursor: string;
 }
@@ -191,9 +227,20 @@ interface LocalRun {
   events: ReplaySubject<BaseEvent>;
   stopRequested: boolean;
   finished: Promise<void>;
+  /** Who asked for the run (undefined without `identify`, and for the server's own runs). */
+  person: Person | undefined;
+  /** The approvers of the interrupts the run raised, once it is saved. */
+  assignments: Map<string, Assignment | undefined>;
 }
 
 type ResumeEntry = { interruptId?: unknown; status?: unknown; payload?: unknown };
+
+/**
+ * Whether a person may act on a thread: `true` as its owner or by `authorize`; `'assigned'` only as
+ * an approver of one of its open interrupts (they may read it and answer those); `false` for a
+ * thread never run (it becomes theirs).
+ */
+type Permission = boolean | 'assigned';
 
 const MAX_PAGE = 1000;
 
@@ -243,6 +290,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   private readonly onConcurrentRun: 'throw' | 'supersede';
   private readonly identifier: Identify | undefined;
   private readonly authorizer: Authorize | undefined;
+  private readonly assigner: ApproversPolicy | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private closing: Promise<void> | undefined;
 
@@ -254,6 +302,12 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     this.identifier = options.identify;
     this.authorizer = options.authorize;
     checkEventOptions(options.onInterruptEvent, options.interruptEvents);
+    this.assigner = options.approvers;
+    if (options.approvers && !options.identify) {
+      console.error(
+        `${PREFIX} approvers is set without identify: the runner knows no one, so every interrupt given approvers refuses every answer.`,
+      );
+    }
     this.database = openStore(options).then(async (store) => {
       this.startEvents(store, options);
       await this.startLive(store, options);
@@ -606,7 +660,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     // Who asks, and whether they may, is settled before anything else: a refused run stops nothing
     // (not even a run it would supersede) and starts nothing.
     let person: Person | undefined;
-    let permitted: boolean;
+    let permitted: Permission;
     try {
       ({ person, permitted } = await this.admit(db, { threadId, agent, input }, context));
     } catch (error) {
@@ -624,7 +678,16 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
         const runPk = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
-        const claimed: LocalRun = { runPk, runId: input.runId, agent, events, stopRequested: false, finished };
+        const claimed: LocalRun = {
+          runPk,
+          runId: input.runId,
+          agent,
+          events,
+          stopRequested: false,
+          finished,
+          person,
+          assignments: new Map(),
+        };
         this.local.set(threadId, claimed);
         return claimed;
       });
@@ -721,8 +784,21 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       lost('while saving the run; it was not saved', error);
       return;
     }
-    for (const event of tail) events.next(event);
+    const viewer = await this.runViewer(db, threadId, run);
+    const tell = (id: string) =>
+      peopleFor({ open: true, assignment: run.assignments.get(id), answeredBy: null, answeredAt: null }, viewer!);
+    for (const event of tail) events.next(viewer ? annotated(event, tell) : event);
     events.complete();
+  }
+
+  /** The person a run streams to, as a viewer of what it raised; undefined without `identify` (or when it cannot be told). */
+  private async runViewer(db: ThreadStore, threadId: string, run: LocalRun): Promise<Viewer | undefined> {
+    if (!this.identifier || !run.person) return undefined;
+    try {
+      return await this.viewerOf(threadId, run.agent.agentId ?? 'default', run.person, await db.threadOwner(encode(threadId)));
+    } catch {
+      return undefined; // the run was saved; its cards say nothing of people rather than fail it
+    }
   }
 
   /** Runs `work` after every earlier claim on this thread from this instance has settled. */
@@ -784,7 +860,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     agent: AbstractAgent,
     input: RunAgentInput,
     person: Person | undefined,
-    permitted: boolean,
+    permitted: Permission,
     expiredHere: Set<string>,
   ): Promise<number> {
     const threadKey = encode(threadId);
@@ -798,7 +874,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       if (by && !permitted && thread?.owner_id !== by.id) {
         throw new Refusal(`${PREFIX} thread ${quote(threadId)} belongs to someone else; the run was refused.`, 'forbidden');
       }
-      const answers = await this.answer(tx, threadId, input, now, by, expiredHere);
+      const answers = await this.answer(tx, threadId, input, now, { person, onlyAssigned: permitted === 'assigned' }, expiredHere);
       const held = thread?.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
       const busy =
         held !== undefined &&
@@ -820,9 +896,10 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     threadId: string,
     input: RunAgentInput,
     now: number,
-    by: AnswererKeys | null,
+    { person, onlyAssigned }: { person: Person | undefined; onlyAssigned: boolean },
     expiredHere: Set<string>,
   ): Promise<string[]> {
+    const by = person ? keysOf(person) : null;
     const resume = (input as { resume?: unknown }).resume;
     if (resume === undefined || resume === null) return [];
     if (!Array.isArray(resume))
@@ -840,7 +917,9 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
         );
       }
       const hash = interruptHash(id);
-      const expired = status === 'cancelled' && this.expiryRuns.has(input.runId) ? 'expired' : null;
+      const serverRun = this.expiryRuns.has(input.runId);
+      const expired = status === 'cancelled' && serverRun ? 'expired' : null;
+      if (!serverRun) await this.checkApprover(tx, { threadId, interruptId: id, hash }, person, onlyAssigned);
       if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now, by, expired)) {
         hashes.push(hash);
         continue;
@@ -860,7 +939,9 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       }
       if (existing.status === 'changed') {
         // As the agent's own refusal does: the requests as they are now, for the card to show.
-        const interrupts = (await tx.openInterrupts(threadKey)).flatMap((text) => (text === null ? [] : [JSON.parse(text) as unknown]));
+        const interrupts = (await tx.openInterrupts(threadKey)).flatMap((text) =>
+          text === null ? [] : [splitStored(JSON.parse(text) as unknown).interrupt],
+        );
         throw new Refusal(
           `${PREFIX} interrupt ${quote(id)} on thread ${quote(threadId)} was given to a request that has since changed; answer the request as it is now. The run was refused.`,
           ResumeRefusal.Changed,
@@ -880,8 +961,33 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     return hashes;
   }
 
+  /**
+   * Refuses an answer to an open interrupt from anyone its approvers do not let answer it
+   * (`not_an_approver`, `four_eyes`); and, from someone who reached the thread only as an
+   * approver, an answer to an interrupt that does not name them (`forbidden`).
+   */
+  private async checkApprover(
+    tx: ThreadTransaction,
+    { threadId, interruptId, hash }: { threadId: string; interruptId: string; hash: string },
+    person: Person | undefined,
+    onlyAssigned: boolean,
+  ): Promise<void> {
+    const row = await tx.readInterrupt(encode(threadId), hash);
+    if (row?.status !== 'open') return; // the refusals of rows not open say why
+    const { assignment } = storedAssignment(row.interrupt);
+    const where = `interrupt ${quote(interruptId)} on thread ${quote(threadId)}`;
+    const refusal = assignment ? refusalOf(assignment, person) : undefined;
+    if (refusal) throw new Refusal(`${PREFIX} you may not answer ${where}: ${refusal.why}. The run was refused.`, refusal.code);
+    if (onlyAssigned && !(assignment && person && names(assignment, person))) {
+      throw new Refusal(
+        `${PREFIX} ${where} is not one you were asked to answer, and the thread is not yours; the run was refused.`,
+        'forbidden',
+      );
+    }
+  }
+
   /** One transaction: the run's last events, its status, the interrupts it raised, the thread freed. */
-  private finish(
+  private async finish(
     store: ThreadStore,
     threadId: string,
     run: LocalRun,
@@ -894,14 +1000,17 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const status = run.stopRequested ? 'stopped' : interruption !== undefined || last?.type === EventType.RUN_ERROR ? 'error' : 'finished';
     const raise = raisedBy(all);
     const raised: RaisedInterrupt[] = [];
+    // Who may answer each is settled now, before anyone can see it.
+    await this.assignAll(threadId, run, raise?.interrupts ?? []);
     (raise?.interrupts ?? []).forEach((interrupt, position) => {
       if (!isObject(interrupt) || typeof interrupt.id !== 'string') return;
+      const assignment = run.assignments.get(interrupt.id);
       raised.push({
         hash: interruptHash(interrupt.id),
         key: encode(interrupt.id),
         reason: encode(typeof interrupt.reason === 'string' ? interrupt.reason : ''),
         expiresAt: typeof interrupt.expiresAt === 'string' ? encode(interrupt.expiresAt) : null,
-        interrupt: encode(interrupt),
+        interrupt: encode(storedInterrupt(interrupt, assignment)),
         position,
       });
     });
@@ -918,6 +1027,26 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       await tx.releaseThread(threadKey, run.runPk, now);
       await tx.bumpChange(threadKey);
     });
+  }
+
+  /** Asks the `approvers` policy for each interrupt the run raised; kept on the run until its rows are written. */
+  private async assignAll(threadId: string, run: LocalRun, interrupts: readonly unknown[]): Promise<void> {
+    const policy = this.assigner;
+    if (!policy) return;
+    for (const interrupt of interrupts) {
+      if (!isObject(interrupt) || typeof interrupt.id !== 'string' || run.assignments.has(interrupt.id)) continue;
+      const metadata = isObject(interrupt.metadata) ? interrupt.metadata : {};
+      const toolName = [interrupt.toolName, metadata.toolName].find((name): name is string => typeof name === 'string');
+      const assignment = await assign(policy, {
+        interrupt,
+        reason: typeof interrupt.reason === 'string' ? interrupt.reason : '',
+        toolName,
+        threadId,
+        agentId: run.agent.agentId ?? 'default',
+        requester: run.person,
+      });
+      run.assignments.set(interrupt.id, assignment);
+    }
   }
 
   private async historicMessageIds(store: ThreadStore, threadId: string, runPk: number): Promise<Set<string>> {
@@ -980,7 +1109,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     db: ThreadStore,
     { threadId, agent, input }: AgentRunnerRunRequest,
     context: { runner: InterruptRunner; person: Person } | undefined,
-  ): Promise<{ person: Person | undefined; permitted: boolean }> {
+  ): Promise<{ person: Person | undefined; permitted: Permission }> {
     if (this.expiryRuns.has(input.runId)) return { person: undefined, permitted: true };
     const person = await this.personOf(context, (agent as { headers?: Record<string, string> }).headers, 'run');
     if (!person) return { person, permitted: false };
@@ -1006,18 +1135,77 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
    * throws `forbidden` otherwise. A thread started before the runner identified anyone has no
    * owner: only `authorize` lets anyone in.
    */
-  private async permit(db: ThreadStore, threadId: string, agentId: string, person: Person, action: ThreadAction): Promise<boolean> {
+  private async permit(db: ThreadStore, threadId: string, agentId: string, person: Person, action: ThreadAction): Promise<Permission> {
     const row = await db.threadOwner(encode(threadId));
     if (!row) return false;
     if (row.owner_id === encode(person.id)) return true;
     if (await allowedBy(this.authorizer, { user: person, threadId, agentId, action })) return true;
+    if (action !== 'run' && (await this.assignedTo(db, threadId, person))) return 'assigned';
     throw new RunnerError(
       'forbidden',
       `${PREFIX} thread ${quote(threadId)} belongs to someone else, and authorize did not allow ${action}; nothing was ${action === 'read' ? 'read' : 'run'}.`,
     );
   }
 
+  /** True when an interrupt open on the thread names `person` among its approvers. */
+  private async assignedTo(db: ThreadStore, threadId: string, person: Person): Promise<boolean> {
+    for (const text of await db.openInterrupts(encode(threadId))) {
+      const { assignment } = storedAssignment(text);
+      if (assignment && names(assignment, person)) return true;
+    }
+    return false;
+  }
+
   // ---- replay and joining ----
+
+  /**
+   * Who connects, and whether they may, before anything of the thread is read: the viewer; `null`
+   * without `identify`; undefined once the connect is answered (refused, or a thread never run).
+   */
+  private async admitConnect(
+    db: ThreadStore,
+    request: AgentRunnerConnectRequest,
+    context: { runner: InterruptRunner; person: Person } | undefined,
+    subscriber: Subscriber<BaseEvent>,
+    control: { closed: boolean },
+  ): Promise<Viewer | null | undefined> {
+    if (!this.identifier) return null;
+    const { threadId } = request;
+    try {
+      const person = (await this.personOf(context, request.headers, 'connect'))!;
+      const row = await db.threadOwner(encode(threadId));
+      if (!row) {
+        subscriber.complete();
+        return undefined;
+      }
+      const agentId = request.agentId ?? row.agent_id ?? 'default';
+      await this.permit(db, threadId, agentId, person, 'read');
+      return await this.viewerOf(threadId, agentId, person, row);
+    } catch (error) {
+      if (!(error instanceof RunnerError)) throw error;
+      if (!control.closed) {
+        subscriber.next(runError(error.message, { code: error.code }));
+        subscriber.complete();
+      }
+      return undefined;
+    }
+  }
+
+  /** The person a thread is shown to, and whether they may answer its interrupts that have no approvers. */
+  private async viewerOf(
+    threadId: string,
+    agentId: string,
+    person: Person,
+    row: { owner_id: string | null; owner_name: string | null } | undefined,
+  ): Promise<Viewer> {
+    const owner = row?.owner_id
+      ? { id: JSON.parse(row.owner_id) as string, ...(row.owner_name ? { name: JSON.parse(row.owner_name) as string } : {}) }
+      : null;
+    // A thread not run yet becomes theirs.
+    const answersThread =
+      !row || owner?.id === person.id || (await allowedBy(this.authorizer, { user: person, threadId, agentId, action: 'answer' }));
+    return { person, answersThread, owner };
+  }
 
   private async replay(
     request: AgentRunnerConnectRequest,
@@ -1033,25 +1221,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       return;
     }
     const db = await this.database;
-    if (this.identifier) {
-      // Nothing of the thread is read before the person is known and allowed.
-      try {
-        const person = await this.personOf(context, request.headers, 'connect');
-        const row = await db.threadOwner(encode(threadId));
-        if (!row) {
-          subscriber.complete();
-          return;
-        }
-        await this.permit(db, threadId, request.agentId ?? row.agent_id ?? 'default', person!, 'read');
-      } catch (error) {
-        if (!(error instanceof RunnerError)) throw error;
-        if (!control.closed) {
-          subscriber.next(runError(error.message, { code: error.code }));
-          subscriber.complete();
-        }
-        return;
-      }
-    }
+    const viewer = await this.admitConnect(db, request, context, subscriber, control);
+    if (viewer === undefined) return;
     // Which run is live is read first, and that run is left out of the history: it is joined instead.
     const local = this.local.get(threadId);
     const remote = local ? undefined : await this.remoteRun(db, threadId);
@@ -1066,9 +1237,11 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       return;
     }
     if (control.closed) return;
+    // Each interrupt says who it waits for and who answered it, as this viewer may see it.
+    const facts = viewer ? factsOf(await db.listInterrupts({ threadKey: encode(threadId) })) : undefined;
     const emitted = new Set<string>();
     for (const event of compactEvents(history)) {
-      subscriber.next(event);
+      subscriber.next(viewer && facts ? annotated(event, (id) => tellOf(facts.get(id), viewer)) : event);
       const id = (event as { messageId?: unknown }).messageId;
       if (typeof id === 'string') emitted.add(id);
     }
@@ -1079,7 +1252,11 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (local) {
       const subscription = local.events.subscribe({
         next: (event) => {
-          if (fresh(event)) subscriber.next(event);
+          if (!fresh(event)) return;
+          // What this run raised is open, with the approvers it was given: the viewer's own view of it.
+          const tell = (id: string) =>
+            peopleFor({ open: true, assignment: local.assignments.get(id), answeredBy: null, answeredAt: null }, viewer!);
+          subscriber.next(viewer ? annotated(event, tell) : event);
         },
         complete: () => subscriber.complete(),
         error: (error: unknown) => subscriber.error(error),
@@ -1088,7 +1265,12 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       return;
     }
     if (remote) {
-      await this.follow(db, threadId, remote.runPk, subscriber, control, fresh);
+      await this.follow(db, threadId, remote.runPk, subscriber, control, async (event) => {
+        if (!fresh(event)) return undefined;
+        if (!viewer || !raisesInterrupts(event)) return event;
+        const now = factsOf(await db.listInterrupts({ threadKey: encode(threadId) }));
+        return annotated(event, (id) => tellOf(now.get(id), viewer));
+      });
       return;
     }
     subscriber.complete();
@@ -1101,7 +1283,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     runPk: number,
     subscriber: Subscriber<BaseEvent>,
     control: { closed: boolean },
-    fresh: (event: BaseEvent) => boolean,
+    shown: (event: BaseEvent) => Promise<BaseEvent | undefined>,
   ) {
     let seq = -1;
     // Woken by the run's next commit (its events, its end); the timeout is only the safety net.
@@ -1124,7 +1306,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
           subscriber.complete();
           return;
         }
-        if (!control.closed && fresh(event)) subscriber.next(event);
+        const shownEvent = control.closed ? undefined : await shown(event);
+        if (shownEvent && !control.closed) subscriber.next(shownEvent);
       }
       if (!run || run.status !== 'running') break;
       const heldBy = Number(run.running_run_pk) === runPk && Number(run.heartbeat_at) > Date.now() - this.staleAfterMs;
@@ -1377,7 +1560,7 @@ function toRecord(row: InterruptRow): InterruptRecord {
       );
     }
   };
-  const interrupt = read(row.interrupt, 'interrupt');
+  const { interrupt, assignment } = splitStored(read(row.interrupt, 'interrupt'));
   return {
     threadId: read(row.thread_key, 'thread id') as string,
     interruptId: read(row.interrupt_key, 'id') as string,
@@ -1400,6 +1583,13 @@ function toRecord(row: InterruptRow): InterruptRecord {
             id: read(row.answered_by_id, 'answerer') as string,
             name: (read(row.answered_by_name, 'answerer name') as string | null) ?? null,
           },
+    approvers: assignment
+      ? {
+          ...(assignment.anyone ? {} : { users: assignment.users, roles: assignment.roles }),
+          notTheRequester: assignment.notTheRequester,
+          requester: assignment.requester,
+        }
+      : null,
     cursor: writeCursor([Number(row.raised_at), row.thread_key, Number(row.position), row.interrupt_hash]),
   };
 }
@@ -1429,6 +1619,33 @@ async function openStore(options: InterruptRunnerOptions): Promise<ThreadStore> 
   }
   return new ThreadStore(db);
 }
+
+/** What the runner knows of each interrupt of a thread, by id, from its rows. */
+function factsOf(rows: readonly InterruptRow[]): Map<string, InterruptFacts> {
+  const facts = new Map<string, InterruptFacts>();
+  for (const row of rows) {
+    try {
+      facts.set(JSON.parse(row.interrupt_key) as string, {
+        open: row.status === 'open',
+        assignment: storedAssignment(row.interrupt).assignment,
+        answeredBy:
+          row.answered_by_id === null
+            ? null
+            : {
+                id: JSON.parse(row.answered_by_id) as string,
+                name: row.answered_by_name === null ? null : (JSON.parse(row.answered_by_name) as string),
+              },
+        answeredAt: row.answered_at === null ? null : Number(row.answered_at),
+      });
+    } catch {
+      // a row that no longer parses says nothing of people; its interrupt is shown as raised
+    }
+  }
+  return facts;
+}
+
+/** What a viewer is told of an interrupt the rows know; nothing for one they do not. */
+const tellOf = (facts: InterruptFacts | undefined, viewer: Viewer) => (facts ? peopleFor(facts, viewer) : undefined);
 
 /** An id as messages show it: quoted, and abbreviated past 200 characters (it is stored whole). */
 const quote = (id: string): string => JSON.stringify(id.length > 200 ? `${id.slice(0, 200)}…` : id);

@@ -233,11 +233,18 @@ export class ThreadTransaction {
   async readInterrupt(
     threadKey: string,
     hash: string,
-  ): Promise<{ status: StoredInterruptStatus; response: string | null; closed_reason: string | null } | undefined> {
-    const [row] = await this.sql.query<{ status: StoredInterruptStatus; response: string | null; closed_reason: string | null }>(
-      `SELECT status, response, closed_reason FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`,
-      [threadKey, hash],
-    );
+  ): Promise<
+    { status: StoredInterruptStatus; response: string | null; closed_reason: string | null; interrupt: string | null } | undefined
+  > {
+    const [row] = await this.sql.query<{
+      status: StoredInterruptStatus;
+      response: string | null;
+      closed_reason: string | null;
+      interrupt: string | null;
+    }>(`SELECT status, response, closed_reason, interrupt FROM cki_interrupts WHERE thread_key = $1 AND interrupt_hash = $2`, [
+      threadKey,
+      hash,
+    ]);
     return row;
   }
 
@@ -478,13 +485,24 @@ export class ThreadStore implements ChangeLog {
     return row;
   }
 
-  /** Who owns a thread and which agent last ran it; undefined for a thread never run. */
-  async threadOwner(threadKey: string): Promise<{ owner_id: string | null; agent_id: string | null } | undefined> {
-    const [row] = await this.db.query<{ owner_id: string | null; agent_id: string | null }>(
-      `SELECT owner_id, agent_id FROM cki_threads WHERE thread_key = $1`,
+  /** Who owns a thread (their id's and name's JSON text) and which agent last ran it; undefined for a thread never run. */
+  async threadOwner(
+    threadKey: string,
+  ): Promise<{ owner_id: string | null; owner_name: string | null; agent_id: string | null } | undefined> {
+    const [row] = await this.db.query<{ owner_id: string | null; owner_name: string | null; agent_id: string | null }>(
+      `SELECT owner_id, owner_name, agent_id FROM cki_threads WHERE thread_key = $1`,
       [threadKey],
     );
     return row;
+  }
+
+  /** The interrupts (as stored: JSON text) open on a thread. */
+  async openInterrupts(threadKey: string): Promise<Array<string | null>> {
+    const rows = await this.db.query<{ interrupt: string | null }>(
+      `SELECT interrupt FROM cki_interrupts WHERE thread_key = $1 AND status = 'open'`,
+      [threadKey],
+    );
+    return rows.map((row) => row.interrupt);
   }
 
   /** The stored events of a thread's ended runs, in order (optionally leaving one run out). */

@@ -1,3 +1,5 @@
+import type { InterruptPeople } from '../protocol/types';
+
 /** Where an unwrapped interrupt came from. */
 export type InterruptSource = 'standard' | 'mastra' | 'legacy' | 'raw';
 
@@ -27,4 +29,9 @@ export interface UnwrappedInterrupt<M extends Record<string, unknown> = Record<s
   /** The input exactly as received. */
   raw: unknown;
   problem?: string;
+  /**
+   * Who it is for, as the durable runner told the person viewing it: who it waits for, whether they
+   * may answer it, and who did. Absent without a runner that identifies people.
+   */
+  people?: InterruptPeople;
 }

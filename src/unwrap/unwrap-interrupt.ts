@@ -4,6 +4,7 @@ import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
 import { MASTRA_SUSPEND_REASON, mastraInterruptId } from '../backends/mastra/ids';
 import { liftedFields, mismatch, nonEmptyText, transportPayload } from './shapes';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
+import { peopleOf } from './people';
 import { errorMessage } from '../error-message';
 
 /** The reason given to input that names none. */
@@ -121,6 +122,7 @@ function fromStandard(interrupt: Json, context: Context): UnwrappedInterrupt {
     payload: metadata,
     source: 'standard',
     raw: context.raw,
+    people: peopleOf(metadata),
   };
   const transport = transportPayload(metadata);
   // LangGraph: the graph's `interrupt(value)` under metadata.langgraph.raw; a value that names its

@@ -284,6 +284,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         position: 0,
         ownerId: null,
         answeredBy: null,
+        approvers: null,
         cursor: expect.any(String),
       },
       expect.objectContaining({ threadId, status: 'open', response: null, answeredAt: null }),
@@ -648,13 +649,15 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
         expect(await collect(upgraded.connect({ threadId }))).toEqual(events);
       }
       const listed = await upgraded.listInterrupts();
-      expect(listed.map(({ agentId: _a, position: _p, cursor: _c, cancelReason: _r, ownerId: _o, answeredBy: _b, ...old }) => old)).toEqual(
-        expected.interrupts,
-      );
+      expect(
+        listed.map(
+          ({ agentId: _a, position: _p, cursor: _c, cancelReason: _r, ownerId: _o, answeredBy: _b, approvers: _v, ...old }) => old,
+        ),
+      ).toEqual(expected.interrupts);
       // No row of an older store was closed by the server's expiry.
       expect(listed.map((row) => row.cancelReason)).toEqual(expected.interrupts.map(() => null));
       // Rows written before anyone was identified belong to no one and were answered by no one known.
-      expect(listed.map((row) => [row.ownerId, row.answeredBy])).toEqual(listed.map(() => [null, null]));
+      expect(listed.map((row) => [row.ownerId, row.answeredBy, row.approvers])).toEqual(listed.map(() => [null, null, null]));
       // What the rows did not hold before is filled in: the agent, and each interrupt's place in its set.
       expect(listed.map((row) => [row.interruptId, row.agentId, row.position])).toEqual(
         expected.interrupts.map((row) => [

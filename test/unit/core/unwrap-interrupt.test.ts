@@ -211,3 +211,50 @@ describe('unwrapInterrupts', () => {
     expect(unwrapInterrupts(null)).toEqual([]);
   });
 });
+
+describe('what the durable runner tells a viewer of an interrupt (metadata["copilotkit-interrupts:people"])', () => {
+  const KEY = 'copilotkit-interrupts:people';
+  const told = (people: unknown, extra: Record<string, unknown> = {}) =>
+    unwrapInterrupt({ id: 'i-1', reason: 'aidev:tool_approval', metadata: { toolName: 'deploy', [KEY]: people }, ...extra });
+
+  it('given who it waits for and who answered, unwrapping should carry them on `people`', () => {
+    const people = {
+      viewerMayAnswer: false,
+      waitingFor: [{ id: 'dan', name: 'Dan' }, { role: 'on-call' }],
+      answeredBy: { id: 'ana', name: 'Ana', at: '2026-03-02T10:42:00.000Z', isViewer: false },
+    };
+    expect(told(people).people).toEqual(people);
+    // A Mastra suspend whose payload lifts its own reason keeps what the runner said too.
+    const mastra = unwrapInterrupt({
+      id: 'm-1',
+      reason: 'mastra:tool_suspend',
+      metadata: { mastra: { toolName: 'ask', suspendPayload: { reason: 'aidev:user_question', metadata: {} } }, [KEY]: people },
+    });
+    expect(mastra.reason).toBe('aidev:user_question');
+    expect(mastra.people).toEqual(people);
+  });
+
+  it('given nothing, or something that does not read as it, `people` should be absent or hold only what reads', () => {
+    expect('people' in unwrapInterrupt({ id: 'i-1', reason: 'r', metadata: {} })).toBe(false);
+    for (const junk of [null, 'yes', 42, [], { viewerMayAnswer: 'true' }]) expect(told(junk).people).toBeUndefined();
+    const odd = told({
+      viewerMayAnswer: true,
+      waitingFor: [
+        null,
+        7,
+        { id: '' },
+        { role: 'ops' },
+        { id: 'x'.repeat(5000) },
+        ...Array.from({ length: 40 }, (_, i) => ({ id: `u${i}` })),
+      ],
+      answeredBy: { id: 'ana', at: 'not a date', isViewer: 'yes' },
+      noOne: 'true',
+    }).people!;
+    expect(odd.viewerMayAnswer).toBe(true);
+    expect(odd.waitingFor[0]).toEqual({ role: 'ops' });
+    expect((odd.waitingFor[1] as { id: string }).id.length).toBeLessThanOrEqual(201);
+    expect(odd.waitingFor.length).toBeLessThanOrEqual(20);
+    expect(odd.noOne).toBeUndefined();
+    expect(odd.answeredBy).toEqual({ id: 'ana', isViewer: false });
+  });
+});
