@@ -1,4 +1,4 @@
-import { isRecord } from '../../src/unwrap/guards';
+import { isRecord } from '../../src/wire/guards';
 import { flatSchemaFields, type FlatField } from '../shared/flat-schema';
 
 export { toolCallOf, type ApprovalToolCall } from '../../src/unwrap/approval-call';

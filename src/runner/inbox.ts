@@ -1,4 +1,4 @@
-import { isRecord } from '../unwrap/guards';
+import { isRecord } from '../wire/guards';
 import { unwrapInterrupt } from '../unwrap';
 import { describe } from './database';
 import { RunnerError } from './errors';
