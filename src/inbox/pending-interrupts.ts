@@ -5,30 +5,7 @@
  */
 
 import { threadChanged } from '../controller/thread-changes';
-
-/**
- * One interrupt as the inbox endpoint sends it (`createInboxHandler` in the runner entry): what a
- * list of waiting threads shows. The one wire shape both halves read.
- */
-export interface InboxInterrupt {
-  threadId: string;
-  interruptId: string;
-  /** The agent whose run raised it. */
-  agentId?: string;
-  /** The effective reason (a Mastra suspend payload's own reason lifted, as the cards read it). */
-  reason: string;
-  /** A short name for what is asked: the approval ticket's title, the first question, the meeting topic, or the tool's name. */
-  title: string | null;
-  /** The interrupt's own message, when it had one. */
-  message: string | null;
-  /** ISO 8601. */
-  raisedAt: string;
-  /** ISO 8601, or `null` when the interrupt does not expire. */
-  expiresAt: string | null;
-  status: 'open' | 'resolved' | 'cancelled' | 'changed';
-  /** ISO 8601, or `null` while open. */
-  answeredAt: string | null;
-}
+import type { InboxInterrupt } from '../wire/inbox';
 
 /** One interrupt that waits for the user. */
 export interface PendingInterrupt extends Omit<InboxInterrupt, 'status' | 'answeredAt'> {

@@ -1,6 +1,6 @@
 import { describe } from './database';
 import type { ThreadChange, ThreadChangeSource } from './notifications';
-import type { InboxInterrupt } from '../inbox/pending-interrupts';
+import type { InboxInterrupt } from '../wire/inbox';
 
 const PREFIX = 'copilotkit-interrupts inbox:';
 const DEFAULT_HEARTBEAT_MS = 15_000;

@@ -2,9 +2,9 @@ import { isRecord } from '../wire/guards';
 import { unwrapInterrupt } from '../unwrap';
 import { describe } from './database';
 import { RunnerError } from './errors';
-import type { InterruptRecord, InterruptRunner, StoredInterruptStatus } from './interrupt-runner';
+import type { InterruptRecord, InterruptRunner } from './interrupt-runner';
 import type { Person } from './people';
-import type { InboxInterrupt } from '../inbox/pending-interrupts';
+import { STORED_INTERRUPT_STATUSES, type InboxInterrupt, type StoredInterruptStatus } from '../wire/inbox';
 import { isChangeSource, streamInbox, wantsStream } from './inbox-stream';
 import type { ThreadChangeSource } from './notifications';
 
@@ -46,7 +46,7 @@ export interface InboxHandlerOptions<User = undefined> {
   heartbeatMs?: number;
 }
 
-const STATUSES: readonly string[] = ['open', 'resolved', 'cancelled', 'changed', 'all'];
+const STATUSES: readonly string[] = [...STORED_INTERRUPT_STATUSES, 'all'];
 const PREFIX = 'copilotkit-interrupts inbox:';
 
 const json = (status: number, body: unknown): Response =>
