@@ -5,6 +5,8 @@
  */
 
 import { threadChanged } from '../controller/thread-changes';
+import { errorMessage } from '../error-message';
+import { isRecord } from '../wire/guards';
 import type { InboxInterrupt } from '../wire/inbox';
 
 /** One interrupt that waits for the user. */
@@ -55,9 +57,7 @@ const INITIAL: PendingInterruptsSnapshot = Object.freeze({ threads: [], error: n
 /** The snapshot before anything was fetched (also what a server render sees). */
 export const initialPendingSnapshot = (): PendingInterruptsSnapshot => INITIAL;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const errorText = (error: unknown) => (error instanceof Error ? error.message || error.name : String(error));
 
 /** `url` with one query parameter set, relative or absolute alike. */
 function withQuery(url: string, name: string, value: string): string {
@@ -217,7 +217,7 @@ export class PendingInterruptsSource {
       }
     } catch (error) {
       if (controller.signal.aborted) return;
-      return this.fail(`${PREFIX} ${url} could not be reached (${errorText(error)}).`);
+      return this.fail(`${PREFIX} ${url} could not be reached (${errorMessage(error)}).`);
     } finally {
       if (this.controller === controller) this.controller = undefined;
     }
