@@ -111,9 +111,9 @@ const mac = (key: Buffer, threadId: string, id: string, fingerprint: string) =>
   createHmac('sha256', key).update(`copilotkit-interrupts/id/v1\n${threadId.length}:${threadId}\n${fingerprint}\n${id}`, 'utf8').digest();
 
 /**
- * The id the browser gets for `id`: signed for this thread, with the approval's fingerprint
- * (see `approvalFingerprint` in src/backends/fingerprint.ts) when there is one. Changing any character of it, or using it
- * on another thread, breaks the signature.
+ * The id the browser gets for `id`: signed for this thread, with the approval's fingerprint (see
+ * `approvalFingerprint` in src/backends/fingerprint.ts) when there is one. Changing any character
+ * of it, or using it on another thread, breaks the signature.
  */
 export function signId(key: Buffer, threadId: string, id: string, fingerprint = ''): string {
   return `${id}.${fingerprint}.${mac(key, threadId, id, fingerprint).toString('base64url')}`;
