@@ -9,7 +9,7 @@
  */
 export function errorMessage(error: unknown, fallback?: string): string {
   try {
-    if (typeof AggregateError !== 'undefined' && error instanceof AggregateError && error.errors.length > 0) {
+    if (error instanceof AggregateError && error.errors.length > 0) {
       return error.errors.map((inner: unknown) => errorMessage(inner, fallback)).join('; ');
     }
     if (error instanceof Error) return error.message || (fallback ?? error.name);
