@@ -1,6 +1,6 @@
 import { EN_LABELS, resolveLanguage, type InterruptLabels } from '../../src/i18n/labels';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
-import { isRecord } from '../../src/unwrap/guards';
+import { isRecord } from '../../src/wire/guards';
 
 /** Text, or nothing: this card renders whatever reached it, so a field of the wrong type must not throw. */
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);

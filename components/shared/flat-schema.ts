@@ -1,4 +1,4 @@
-import { isRecord } from '../../src/unwrap/guards';
+import { isRecord } from '../../src/wire/guards';
 
 /** One field of a flat JSON schema the fallback card can render as a form control. */
 export interface FlatField {

@@ -5,7 +5,7 @@ import { formatLabel, type InterruptLabels } from '../../src/i18n/labels';
 import { readableText } from '../../src/i18n/date-time';
 import { generateCandidateSlots } from '../../src/time-slots/index';
 import { isTimePickerPayload, type TimePickerPayload, type TimeSlot } from '../../src/unwrap/index';
-import { isRecord } from '../../src/unwrap/guards';
+import { isRecord } from '../../src/wire/guards';
 import { malformedPayloadCard } from '../fallback-interrupt-card/fallback-interrupt-card';
 import { CardShell } from '../shared/card-shell';
 import { CountdownText } from '../shared/countdown-text';

@@ -1,4 +1,5 @@
-import { isRecord } from '../../src/unwrap/guards';
+import { isRecord } from '../../src/wire/guards';
+import { errorMessage } from '../../src/error-message';
 import { flatSchemaFields, type FlatField } from '../shared/flat-schema';
 
 export { toolCallOf, type ApprovalToolCall } from '../../src/unwrap/approval-call';
@@ -33,7 +34,7 @@ export function parseArgsJson(text: string): { ok: true; args: Args } | { ok: fa
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problem: error instanceof Error ? error.message : String(error) };
+    return { ok: false, problem: errorMessage(error) };
   }
   return isRecord(value) ? { ok: true, args: value } : { ok: false, problem: 'The arguments must be one JSON object ({ … }).' };
 }

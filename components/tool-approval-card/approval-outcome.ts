@@ -2,7 +2,7 @@ import type { ApprovalTicket } from '../../hooks/renderer-props';
 import { APPROVAL_STATUS } from '../../src/protocol/index';
 import { approvalStatusLabel, formatLabel, type InterruptLabels } from '../../src/i18n/labels';
 import { isApprovalTicket } from '../../src/unwrap/index';
-import { isRecord } from '../../src/unwrap/guards';
+import { isRecord } from '../../src/wire/guards';
 import type { BadgeTone } from '../shared/badge';
 import type { CardPhase } from '../shared/use-card-basics';
 import type { ApprovalToolCall } from './approval-edit-model';

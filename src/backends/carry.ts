@@ -2,8 +2,8 @@
  * Data carried inside an interrupt id (base64url JSON), so that the middleware keeps no state: the
  * resume reads back from the id what it needs. Shared by the backends; imports no backend.
  */
-import { decodeJson } from '../unwrap/json';
-import { isRecord } from '../unwrap/guards';
+import { decodeJson } from '../wire/json';
+import { isRecord } from '../wire/guards';
 
 type Json = Record<string, unknown>;
 

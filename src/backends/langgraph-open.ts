@@ -2,12 +2,14 @@
  * The check every backend carried by LangGraph makes before a resume: which interrupts the thread
  * holds open, and whether an approval still shows what its card showed. Imports no backend.
  */
-import { isRecord } from '../unwrap/guards';
-import { nonEmptyText } from '../unwrap/shapes';
-import { approvalFingerprint, INTERRUPT_CHANGED } from '../runtime/signed-ids';
+import { isRecord } from '../wire/guards';
+import { nonEmptyText } from '../wire/shapes';
+import { ResumeRefusal } from '../protocol/constants';
+import { approvalFingerprint } from './fingerprint';
 import { errorMessage } from '../error-message';
 import { quoteId } from './answers';
-import { NO_LANGGRAPH_INTERRUPT, fromLangGraphValue, langGraphInterruptId } from './langgraph-wire';
+import { NO_LANGGRAPH_INTERRUPT, fromLangGraphValue } from './langgraph-wire';
+import { langGraphInterruptId } from '../wire/ids';
 import type { Answer, Json, Refusal, ResumeContext } from './types';
 
 type ThreadState = { tasks?: { interrupts?: { id?: unknown; value?: unknown }[] }[] };
@@ -17,8 +19,8 @@ type OpenInterrupts = { interrupts: { id?: unknown; value?: unknown }[] } | { un
 /** The refusal of an answer to a request that changed after its card showed it. */
 export function changedRefusal(sent: string): Refusal {
   return {
-    code: INTERRUPT_CHANGED,
-    message: `The answer to interrupt ${quoteId(sent)} was refused (${INTERRUPT_CHANGED}): the request changed after it was shown (its tool or arguments differ). This request changed. Review it again.`,
+    code: ResumeRefusal.Changed,
+    message: `The answer to interrupt ${quoteId(sent)} was refused (${ResumeRefusal.Changed}): the request changed after it was shown (its tool or arguments differ). This request changed. Review it again.`,
   };
 }
 

@@ -1,24 +1,18 @@
 /**
- * What every backend carried by LangGraph shares (@ag-ui/langgraph's interrupts, their
- * `langgraph::` ids, LangGraph's resume map): the LangGraph backend and the LangChain
- * `humanInTheLoopMiddleware` backend read their values through it. Imports no backend, and nothing
- * of the server (the browser's unwrap reads its reason).
+ * What every backend carried by LangGraph shares (@ag-ui/langgraph's interrupts, LangGraph's
+ * resume map): the LangGraph backend and the LangChain `humanInTheLoopMiddleware` backend read
+ * their values through it. Imports no backend. The reason and the `langgraph::` ids, which the
+ * browser reads too, are in src/wire.
  */
-import { isRecord } from '../unwrap/guards';
-import { liftInterrupt, nonEmptyText, objectOrJson } from '../unwrap/shapes';
+import { isRecord } from '../wire/guards';
+import { LANGGRAPH_INTERRUPT_REASON, langGraphInterruptId } from '../wire/ids';
+import { liftInterrupt, nonEmptyText, objectOrJson } from '../wire/shapes';
 import type { CommandAnswer, Json, RaiseEvent, Report } from './types';
 
-/** The reason @ag-ui/langgraph gives an interrupt whose value names none. */
-export const LANGGRAPH_INTERRUPT_REASON = 'langgraph:interrupt';
-/** Prefix of the ids given to LangGraph interrupts; LangGraph's own id follows it. */
-export const LANGGRAPH_INTERRUPT_ID_PREFIX = 'langgraph::';
 /** What @ag-ui/langgraph makes of a cancelled resume entry; the graph receives it from `interrupt()`. */
 export const LANGGRAPH_CANCELLED_KEY = '__agui_cancelled__';
 /** 32 hex digits, so LangGraph reads a map keyed by it as a resume map; no interrupt has this id. */
 export const NO_LANGGRAPH_INTERRUPT = '0'.repeat(32);
-
-/** `langgraph::<LangGraph's own interrupt id>`: stable, distinct, and tells a resume where it goes. */
-export const langGraphInterruptId = (langGraphId: string) => `${LANGGRAPH_INTERRUPT_ID_PREFIX}${langGraphId}`;
 
 /**
  * The standard interrupt for a LangGraph interrupt `{id, value}` — the shape @ag-ui/langgraph

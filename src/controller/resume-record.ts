@@ -1,6 +1,6 @@
 import type { BaseResume, InterruptReason } from '../protocol';
 import type { InterruptHistoryRecord } from '../history';
-import { isRecord } from '../unwrap/guards';
+import { isRecord } from '../wire/guards';
 
 /**
  * The protocol's resume record for an answer (`UserQuestionResume` and its kin): what

@@ -1,5 +1,5 @@
-import { isOptionalString, isRecord, stripUndefined } from '../unwrap/guards';
-import { sanitize } from '../unwrap/sanitize';
+import { isOptionalString, isRecord, stripUndefined } from '../wire/guards';
+import { sanitize } from '../wire/sanitize';
 import type { InterruptSource, UnwrappedInterrupt } from '../unwrap/types';
 import { TERMINAL_STATUSES, type InterruptStatus } from '../session/status';
 import type { InterruptHistoryRecord } from './types';

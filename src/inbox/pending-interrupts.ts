@@ -5,30 +5,9 @@
  */
 
 import { threadChanged } from '../controller/thread-changes';
-
-/**
- * One interrupt as the inbox endpoint sends it (`createInboxHandler` in the runner entry): what a
- * list of waiting threads shows. The one wire shape both halves read.
- */
-export interface InboxInterrupt {
-  threadId: string;
-  interruptId: string;
-  /** The agent whose run raised it. */
-  agentId?: string;
-  /** The effective reason (a Mastra suspend payload's own reason lifted, as the cards read it). */
-  reason: string;
-  /** A short name for what is asked: the approval ticket's title, the first question, the meeting topic, or the tool's name. */
-  title: string | null;
-  /** The interrupt's own message, when it had one. */
-  message: string | null;
-  /** ISO 8601. */
-  raisedAt: string;
-  /** ISO 8601, or `null` when the interrupt does not expire. */
-  expiresAt: string | null;
-  status: 'open' | 'resolved' | 'cancelled' | 'changed';
-  /** ISO 8601, or `null` while open. */
-  answeredAt: string | null;
-}
+import { errorMessage } from '../error-message';
+import { isRecord } from '../wire/guards';
+import type { InboxInterrupt } from '../wire/inbox';
 
 /** One interrupt that waits for the user. */
 export interface PendingInterrupt extends Omit<InboxInterrupt, 'status' | 'answeredAt'> {
@@ -78,9 +57,7 @@ const INITIAL: PendingInterruptsSnapshot = Object.freeze({ threads: [], error: n
 /** The snapshot before anything was fetched (also what a server render sees). */
 export const initialPendingSnapshot = (): PendingInterruptsSnapshot => INITIAL;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const errorText = (error: unknown) => (error instanceof Error ? error.message || error.name : String(error));
 
 /** `url` with one query parameter set, relative or absolute alike. */
 function withQuery(url: string, name: string, value: string): string {
@@ -240,7 +217,7 @@ export class PendingInterruptsSource {
       }
     } catch (error) {
       if (controller.signal.aborted) return;
-      return this.fail(`${PREFIX} ${url} could not be reached (${errorText(error)}).`);
+      return this.fail(`${PREFIX} ${url} could not be reached (${errorMessage(error)}).`);
     } finally {
       if (this.controller === controller) this.controller = undefined;
     }

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { errorMessage } from '../error-message';
 
 /** One parameterised statement. Values are always sent as parameters, never spliced into the SQL. */
 export interface Sql {
@@ -69,7 +70,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   } catch (error) {
     await pool.end().catch(() => {});
     throw new Error(
-      `copilotkit-interrupts runner: cannot reach PostgreSQL at ${location} (${describe(error)}). ` +
+      `copilotkit-interrupts runner: cannot reach PostgreSQL at ${location} (${errorMessage(error)}). ` +
         'Check that the server is running and accepts connections from this machine, and that the URL, user and password are right; ' +
         'or leave `url` unset to keep threads in the embedded store.',
       { cause: error },
@@ -186,15 +187,9 @@ async function createPGlite(folder: string): Promise<PGliteDb> {
     return await PGlite.create(folder);
   } catch (error) {
     throw new Error(
-      `copilotkit-interrupts runner: cannot open the embedded store in ${folder} (${describe(error)}). ` +
+      `copilotkit-interrupts runner: cannot open the embedded store in ${folder} (${errorMessage(error)}). ` +
         'Check that the folder is writable and not used by another process, or pass `dataDir` to keep it elsewhere.',
       { cause: error },
     );
   }
-}
-
-export function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(describe).join('; ');
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
 }

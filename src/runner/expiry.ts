@@ -1,4 +1,4 @@
-import { describe } from './database';
+import { errorMessage } from '../error-message';
 import type { PostgresChangeFeed, ThreadChangeSource } from './notifications';
 import type { ThreadDeadline } from './thread-store';
 
@@ -234,4 +234,4 @@ export class InProcessLease implements ExpiryLease {
 }
 
 export const describeExpiryError = (error: unknown, deadline: ThreadDeadline) =>
-  `copilotkit-interrupts runner: could not settle the expired interrupts of thread ${JSON.stringify(deadline.threadId)}: ${describe(error)}`;
+  `copilotkit-interrupts runner: could not settle the expired interrupts of thread ${JSON.stringify(deadline.threadId)}: ${errorMessage(error)}`;

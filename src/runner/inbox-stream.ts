@@ -1,6 +1,6 @@
-import { describe } from './database';
+import { errorMessage } from '../error-message';
 import type { ThreadChange, ThreadChangeSource } from './notifications';
-import type { InboxInterrupt } from '../inbox/pending-interrupts';
+import type { InboxInterrupt } from '../wire/inbox';
 
 const PREFIX = 'copilotkit-interrupts inbox:';
 const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -124,14 +124,14 @@ async function mayWatch<User>(threadId: string | undefined, options: InboxStream
   try {
     return canWatchThread ? await canWatchThread(threadId, user, request) : !filtered;
   } catch (error) {
-    console.error(`${PREFIX} canWatchThread failed: ${describe(error)}`);
+    console.error(`${PREFIX} canWatchThread failed: ${errorMessage(error)}`);
     return errorResponse(500, `${PREFIX} could not tell whether this thread is yours.`);
   }
 }
 
 /** The list, or the error response a list that threw is answered with. */
 const readList = (list: () => Promise<InboxInterrupt[] | Response>) =>
-  list().catch((error: unknown) => errorResponse(503, `${PREFIX} cannot read the interrupts (${describe(error)}).`));
+  list().catch((error: unknown) => errorResponse(503, `${PREFIX} cannot read the interrupts (${errorMessage(error)}).`));
 
 /** The error an error response carries, for a `problem` event. */
 const problemOf = (response: Response): Promise<string> =>

@@ -1,10 +1,10 @@
-import { isRecord } from '../unwrap/guards';
+import { isRecord } from '../wire/guards';
 import { unwrapInterrupt } from '../unwrap';
-import { describe } from './database';
+import { errorMessage } from '../error-message';
 import { RunnerError } from './errors';
-import type { InterruptRecord, InterruptRunner, StoredInterruptStatus } from './interrupt-runner';
+import type { InterruptRecord, InterruptRunner } from './interrupt-runner';
 import type { Person } from './people';
-import type { InboxInterrupt } from '../inbox/pending-interrupts';
+import { STORED_INTERRUPT_STATUSES, type InboxInterrupt, type StoredInterruptStatus } from '../wire/inbox';
 import { isChangeSource, streamInbox, wantsStream } from './inbox-stream';
 import type { ThreadChangeSource } from './notifications';
 
@@ -46,7 +46,7 @@ export interface InboxHandlerOptions<User = undefined> {
   heartbeatMs?: number;
 }
 
-const STATUSES: readonly string[] = ['open', 'resolved', 'cancelled', 'changed', 'all'];
+const STATUSES: readonly string[] = [...STORED_INTERRUPT_STATUSES, 'all'];
 const PREFIX = 'copilotkit-interrupts inbox:';
 
 const json = (status: number, body: unknown): Response =>
@@ -108,7 +108,7 @@ async function listFor<User>(
     };
     rows = person && runner.listInterruptsFor ? await runner.listInterruptsFor(person, rowQuery) : await runner.listInterrupts(rowQuery);
   } catch (error) {
-    const message = describe(error);
+    const message = errorMessage(error);
     console.error(`${PREFIX} cannot list the interrupts: ${message}`);
     // A bad thread id or query is the caller's mistake; anything else is the store's.
     return error instanceof RunnerError && (error.code === 'bad_thread_id' || error.code === 'bad_query')
@@ -122,7 +122,7 @@ async function listFor<User>(
       if (!filter || (await filter(interrupt, user, request))) interrupts.push(interrupt);
     }
   } catch (error) {
-    console.error(`${PREFIX} filter failed: ${describe(error)}`);
+    console.error(`${PREFIX} filter failed: ${errorMessage(error)}`);
     return json(500, { error: `${PREFIX} could not tell which interrupts are yours.` });
   }
   return interrupts;
@@ -163,7 +163,7 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
       } catch (error) {
         const code = error instanceof RunnerError ? error.code : 'identify_failed';
         if (code === 'identify_failed') {
-          console.error(`${PREFIX} identify failed: ${describe(error)}`);
+          console.error(`${PREFIX} identify failed: ${errorMessage(error)}`);
           return json(500, { error: `${PREFIX} could not tell who is asking.`, code });
         }
         return json(401, { error: `${PREFIX} sign in to see the interrupts waiting for you.`, code });
@@ -176,7 +176,7 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
       try {
         resolved = await resolveUser(request);
       } catch (error) {
-        console.error(`${PREFIX} resolveUser failed: ${describe(error)}`);
+        console.error(`${PREFIX} resolveUser failed: ${errorMessage(error)}`);
         return json(500, { error: `${PREFIX} could not tell who is asking.` });
       }
       if (resolved === null || resolved === undefined)

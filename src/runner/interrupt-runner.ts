@@ -11,7 +11,8 @@ import {
 } from '@copilotkit/runtime/v2';
 import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import { encode, interruptHash, threadIdProblem } from './codec';
-import { DEFAULT_EMBEDDED_DIR, describe, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
+import { DEFAULT_EMBEDDED_DIR, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
+import { errorMessage as describe } from '../error-message';
 import { RunnerError } from './errors';
 import { allowedBy, identifyRequest, requestFromHeaders, type Authorize, type Identify, type Person, type ThreadAction } from './people';
 import {

@@ -1,4 +1,5 @@
-import { describe, redactUrl, type Sql } from './database';
+import { errorMessage } from '../error-message';
+import { redactUrl, type Sql } from './database';
 
 /**
  * "Thread X changed; it is at change number N." The rows stay the truth: a change only says which
@@ -133,7 +134,7 @@ abstract class FeedBase implements ThreadChangeSource {
       try {
         listener(change);
       } catch (error) {
-        console.error(`${PREFIX} a thread change listener threw: ${describe(error)}`);
+        console.error(`${PREFIX} a thread change listener threw: ${errorMessage(error)}`);
       }
     }
   }
@@ -243,7 +244,7 @@ export class PostgresChangeFeed extends FeedBase {
       this.highest = await this.log.latestSeq();
       await this.#connect();
     } catch (error) {
-      this.#onState('lost', describe(error));
+      this.#onState('lost', errorMessage(error));
       this.#scheduleReconnect();
     }
   }
@@ -315,7 +316,7 @@ export class PostgresChangeFeed extends FeedBase {
       this.#scheduleReconnect();
     };
     // A dropped connection emits 'error' (and 'end'): without a listener it would end the process.
-    client.on('error', (error) => onLost(describe(error)));
+    client.on('error', (error) => onLost(errorMessage(error)));
     client.on('end', () => onLost('the server closed the connection'));
     client.on('notification', (message) => {
       if (message.channel === CHANGE_CHANNEL) void this.receive(message.payload);
@@ -326,7 +327,7 @@ export class PostgresChangeFeed extends FeedBase {
     } catch (error) {
       lost = true;
       await client.end().catch(() => {});
-      throw new Error(`${PREFIX} cannot listen for thread changes on ${redactUrl(this.url)} (${describe(error)}).`, { cause: error });
+      throw new Error(`${PREFIX} cannot listen for thread changes on ${redactUrl(this.url)} (${errorMessage(error)}).`, { cause: error });
     }
     if (this.closed) {
       await client.end().catch(() => {});
@@ -340,7 +341,7 @@ export class PostgresChangeFeed extends FeedBase {
       lost = true;
       this.#client = undefined;
       await client.end().catch(() => {});
-      throw new Error(`${PREFIX} cannot read the thread changes missed while away (${describe(error)}).`, { cause: error });
+      throw new Error(`${PREFIX} cannot read the thread changes missed while away (${errorMessage(error)}).`, { cause: error });
     }
     this.#backoff = this.#minBackoff;
     this.#onState('listening');
@@ -354,7 +355,7 @@ export class PostgresChangeFeed extends FeedBase {
     this.#retry = setTimeout(() => {
       this.#retry = undefined;
       this.#connect().catch((error: unknown) => {
-        this.#onState('lost', describe(error));
+        this.#onState('lost', errorMessage(error));
         this.#scheduleReconnect();
       });
     }, wait);

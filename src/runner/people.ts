@@ -1,5 +1,5 @@
 import { encode } from './codec';
-import { describe } from './database';
+import { errorMessage } from '../error-message';
 import { RunnerError } from './errors';
 
 /** Who a request comes from, as the app's `identify` says. Only these fields are kept. */
@@ -68,7 +68,9 @@ export async function identifyRequest(identify: Identify, request: Request): Pro
   try {
     found = await identify(request);
   } catch (error) {
-    throw new RunnerError('identify_failed', `${PREFIX} identify failed, so the request was refused: ${describe(error)}`, { cause: error });
+    throw new RunnerError('identify_failed', `${PREFIX} identify failed, so the request was refused: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   if (found === null || found === undefined) {
     throw new RunnerError('unauthenticated', `${PREFIX} sign in first: identify did not recognise who sent this request.`);
@@ -107,7 +109,7 @@ export async function allowedBy(authorize: Authorize | undefined, check: Authori
   try {
     return (await authorize(check)) === true;
   } catch (error) {
-    console.error(`${PREFIX} authorize threw for ${check.action} on a thread; refused: ${describe(error)}`);
+    console.error(`${PREFIX} authorize threw for ${check.action} on a thread; refused: ${errorMessage(error)}`);
     return false;
   }
 }

@@ -2,6 +2,7 @@ import { EventType } from '@ag-ui/client';
 import type { Database, Sql } from './database';
 import { RunnerError } from './errors';
 import { ResumeRefusal } from '../protocol/constants';
+import { isRecord } from '../wire/guards';
 
 /**
  * One step of the schema. Applied in order, each in the transaction that holds the advisory lock,
@@ -183,7 +184,7 @@ async function backfillRaisedInterrupts(sql: Sql): Promise<void> {
     const raised = byRun.get(Number(row.raised_run_pk));
     if (!raised) continue;
     const id = JSON.parse(row.interrupt_key) as string;
-    const position = raised.findIndex((interrupt) => isObject(interrupt) && interrupt.id === id);
+    const position = raised.findIndex((interrupt) => isRecord(interrupt) && interrupt.id === id);
     if (position < 0) continue;
     await sql.query(`UPDATE cki_interrupts SET interrupt = $3, position = $4 WHERE thread_key = $1 AND interrupt_key = $2`, [
       row.thread_key,
@@ -194,14 +195,12 @@ async function backfillRaisedInterrupts(sql: Sql): Promise<void> {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
 /** The interrupts one stored event raises: a RUN_FINISHED's interrupt outcome, or a changed request's refusal. */
 function raisedInterruptsOf(event: unknown): unknown[] | undefined {
-  if (!isObject(event)) return undefined;
+  if (!isRecord(event)) return undefined;
   if (event.type === EventType.RUN_FINISHED) {
     const outcome = event.outcome;
-    return isObject(outcome) && outcome.type === 'interrupt' && Array.isArray(outcome.interrupts) ? outcome.interrupts : undefined;
+    return isRecord(outcome) && outcome.type === 'interrupt' && Array.isArray(outcome.interrupts) ? outcome.interrupts : undefined;
   }
   if (event.type === EventType.RUN_ERROR && event.code === ResumeRefusal.Changed) {
     return Array.isArray(event.interrupts) ? event.interrupts : [];

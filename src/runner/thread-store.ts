@@ -1,12 +1,9 @@
 import type { Database, Sql } from './database';
 import { CHANGE_CHANNEL, type ChangeLog, type ThreadChange } from './notifications';
+import { STORED_INTERRUPT_STATUSES, type StoredInterruptStatus } from '../wire/inbox';
 
-/**
- * `changed`: answered, but the agent refused the answer because the request had changed since its
- * card was drawn (`interrupt_changed`); the request as it is now is a new open interrupt.
- */
-export type StoredInterruptStatus = 'open' | 'resolved' | 'cancelled' | 'changed';
-export const STORED_INTERRUPT_STATUSES: readonly StoredInterruptStatus[] = ['open', 'resolved', 'cancelled', 'changed'];
+/** The status of an interrupt row, named where the inbox's wire shape is (src/wire/inbox.ts). */
+export { STORED_INTERRUPT_STATUSES, type StoredInterruptStatus };
 
 /** How a run ended (`running` until then; `abandoned` when its instance died holding it). */
 export type RunStatus = 'running' | 'finished' | 'error' | 'stopped' | 'abandoned';

@@ -1,6 +1,6 @@
 import type { InterruptBackend, Report } from '../backends/types';
 import { errorMessage } from '../error-message';
-import { isRecord } from '../unwrap/guards';
+import { isRecord } from '../wire/guards';
 import { LOG } from '../log';
 
 /**

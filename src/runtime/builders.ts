@@ -1,5 +1,5 @@
 import { InterruptReason } from '../protocol/constants';
-import { builtInterruptId } from '../unwrap/shapes';
+import { builtInterruptId } from '../wire/ids';
 import type {
   AIDevToolApprovalInterrupt,
   AIDevToolApprovalInterruptPayloadMetaData,

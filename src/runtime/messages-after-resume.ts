@@ -5,7 +5,7 @@
  * (see `CommandAnswer.messagesAfterResume`). No backend is named here.
  */
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/client';
-import { isRecord } from '../unwrap/guards';
+import { isRecord } from '../wire/guards';
 
 /** The user messages at the end of a run's input: what the chat sent with its answers (a steer-away's message). */
 export function trailingUserMessages(input: RunAgentInput): Message[] {

@@ -1,5 +1,6 @@
 import type { AbstractAgent, BaseEvent, CustomEvent, Message, MiddlewareFunction, RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
 import { Observable, Subscription, type Subscriber } from 'rxjs';
+import { errorMessage } from '../error-message';
 import { BUILT_IN_BACKENDS } from '../backends';
 import type { InterruptBackend, RaiseEvent, Refusal } from '../backends/types';
 import { backendSet, reporter, safely } from './backend-set';
@@ -140,7 +141,7 @@ function missingSecret(wiring: CheckWiring): RunRefusal | undefined {
     wiring.key();
     return undefined;
   } catch (error) {
-    return { code: SECRET_MISSING, message: error instanceof Error ? error.message : String(error) };
+    return { code: SECRET_MISSING, message: errorMessage(error) };
   }
 }
 

@@ -4,10 +4,11 @@
  */
 import type { RunAgentInput, RunFinishedEvent } from '@ag-ui/client';
 import type { Json, RaiseContext, RaiseEvent, Report } from '../backends/types';
-import { isRecord } from '../unwrap/guards';
-import { liftInterrupt, nonEmptyText } from '../unwrap/shapes';
+import { isRecord } from '../wire/guards';
+import { liftInterrupt, nonEmptyText } from '../wire/shapes';
 import { OWN_ID_PREFIX, type BackendSet } from './backend-set';
-import { approvalFingerprint, signId } from './signed-ids';
+import { approvalFingerprint } from '../backends/fingerprint';
+import { signId } from './signed-ids';
 
 /** What raising needs of the middleware: its backends, where problems go, and the signing key. */
 export interface RaiseWiring {

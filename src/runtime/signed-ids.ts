@@ -1,9 +1,6 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { InterruptReason, ResumeRefusal } from '../protocol/constants';
-import { isRecord } from '../unwrap/guards';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ResumeRefusal } from '../protocol/constants';
 import { LOG } from '../log';
-
-type Json = Record<string, unknown>;
 
 /** The environment variable `normalizeInterrupts()` reads its secret from when none is passed. */
 export const SECRET_ENV = 'COPILOTKIT_INTERRUPTS_SECRET';
@@ -114,9 +111,9 @@ const mac = (key: Buffer, threadId: string, id: string, fingerprint: string) =>
   createHmac('sha256', key).update(`copilotkit-interrupts/id/v1\n${threadId.length}:${threadId}\n${fingerprint}\n${id}`, 'utf8').digest();
 
 /**
- * The id the browser gets for `id`: signed for this thread, with the approval's fingerprint
- * (see {@link approvalFingerprint}) when there is one. Changing any character of it, or using it
- * on another thread, breaks the signature.
+ * The id the browser gets for `id`: signed for this thread, with the approval's fingerprint (see
+ * `approvalFingerprint` in src/backends/fingerprint.ts) when there is one. Changing any character
+ * of it, or using it on another thread, breaks the signature.
  */
 export function signId(key: Buffer, threadId: string, id: string, fingerprint = ''): string {
   return `${id}.${fingerprint}.${mac(key, threadId, id, fingerprint).toString('base64url')}`;
@@ -150,38 +147,4 @@ export function verifyId(key: Buffer, threadId: string, signed: string): Verifie
     };
   }
   return { ok: true, id, ...(fingerprint ? { fingerprint } : {}) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fingerprints of approvals
-
-/** JSON with every object's keys sorted, so equal values give equal text whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    isRecord(item) && !Array.isArray(item)
-      ? Object.fromEntries(
-          Object.keys(item)
-            .sort()
-            .map((key) => [key, item[key]]),
-        )
-      : item,
-  );
-}
-
-/**
- * The fingerprint of a direct-mode tool approval as the card shows it: a SHA-256 of the tool
- * name and the canonical JSON of the arguments. Undefined for any other interrupt (a ticket
- * approval, a question, ...): those carry nothing a user approves argument by argument.
- */
-export function approvalFingerprint(interrupt: Json): string | undefined {
-  if (interrupt.reason !== InterruptReason.AIDevToolApproval) return undefined;
-  const metadata = isRecord(interrupt.metadata) ? interrupt.metadata : {};
-  if (metadata.ticket !== undefined) return undefined;
-  let text: string;
-  try {
-    text = canonicalJson([typeof metadata.toolName === 'string' ? metadata.toolName : null, metadata.args ?? null]);
-  } catch {
-    return undefined;
-  }
-  return createHash('sha256').update(text, 'utf8').digest('base64url');
 }

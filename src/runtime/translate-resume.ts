@@ -4,7 +4,7 @@
  */
 import type { RunAgentInput } from '@ag-ui/client';
 import type { Answer, CommandAnswer, InterruptBackend, Json, Report } from '../backends/types';
-import { isRecord } from '../unwrap/guards';
+import { isRecord } from '../wire/guards';
 import { OWN_ID_PREFIX, idOf, safely, type BackendSet } from './backend-set';
 
 /** A resume's entries split by who reads them: the backends that translate theirs, and the rest. */

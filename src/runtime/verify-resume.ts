@@ -5,7 +5,7 @@
 import type { RunAgentInput } from '@ag-ui/client';
 import { quoteId } from '../backends/answers';
 import type { Json, Refusal } from '../backends/types';
-import { isRecord } from '../unwrap/guards';
+import { isRecord } from '../wire/guards';
 import { idOf, type BackendSet } from './backend-set';
 import { INTERRUPT_ID_REFUSED, MAX_RESUME_BYTES, MAX_RESUME_ENTRIES, RESUME_TOO_LARGE, verifyId } from './signed-ids';
 

@@ -1,5 +1,5 @@
 import type { MiddlewareFunction } from '@ag-ui/client';
-import { isRecord } from '../unwrap/guards';
+import { isRecord } from '../wire/guards';
 import { backendsOf, normalizeInterrupts, type NormalizeInterruptsMiddleware } from './normalize-interrupts';
 
 type Cloneable = { clone(): unknown; use(...middlewares: MiddlewareFunction[]): unknown };

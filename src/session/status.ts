@@ -2,7 +2,8 @@
  * The one status vocabulary: what a card shows, what a history record stores and what
  * `InterruptRendererProps.status` says. The session's {@link InterruptPhase} is finer on purpose
  * (it tells "answered, waiting for the paint" from "sending", and an expiry the agent still owes
- * a `cancelled` for); {@link statusOf} is the one place a phase becomes a status.
+ * a `cancelled` for); {@link statusOf} is the one place a phase becomes a status. The durable
+ * runner's row status is another meaning with its own name, `StoredInterruptStatus` (src/wire/inbox.ts).
  *
  * - `pending`: waiting for the user.
  * - `submitting`: answered; the resume is on its way.

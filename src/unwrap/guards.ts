@@ -1,5 +1,6 @@
 import { InterruptReason } from '../protocol/constants';
 import type { AIDevToolApprovalInterruptPayloadMetaData, UserQuestionItem } from '../protocol/types';
+import { isOptionalString, isRecord } from '../wire/guards';
 import type { UnwrappedInterrupt } from './types';
 
 type Ticket = AIDevToolApprovalInterruptPayloadMetaData['ticket'];
@@ -17,18 +18,6 @@ export interface TimePickerPayload {
   slots?: TimeSlot[];
 }
 
-/** True for a plain object (not null, not a list). Shared by every reader of untrusted data. */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-/** `value` without its undefined fields (deleted in place). */
-export function stripUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) {
-    if (value[key] === undefined) delete value[key];
-  }
-  return value;
-}
-/** True for text or nothing: an optional text field. */
-export const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
 /** True when `value` is absent, or a list whose every item passes `isItem`. */
 const isOptionalList = (value: unknown, isItem: (item: unknown) => boolean) =>
   value === undefined || (Array.isArray(value) && value.every(isItem));

@@ -1,8 +1,9 @@
-import { isRecord, stripUndefined } from './guards';
-import { decodeUntrusted, hashValue, preview, stableHash } from './json';
-import { createUnwrapBudget, type UnwrapBudget } from './sanitize';
-import { MASTRA_SUSPEND_REASON, mastraInterruptId } from '../backends/mastra/ids';
-import { liftedFields, mismatch, nonEmptyText, transportPayload } from './shapes';
+import { isRecord, stripUndefined } from '../wire/guards';
+import { decodeUntrusted, preview } from '../wire/json';
+import { hashValue, stableHash } from './hash';
+import { createUnwrapBudget, type UnwrapBudget } from '../wire/sanitize';
+import { MASTRA_SUSPEND_REASON, mastraInterruptId } from '../wire/ids';
+import { liftedFields, mismatch, nonEmptyText, transportPayload } from '../wire/shapes';
 import type { InterruptSource, UnwrappedInterrupt } from './types';
 import { peopleOf } from './people';
 import { errorMessage } from '../error-message';

@@ -1,4 +1,4 @@
-import { createUnwrapBudget, UNWRAP_LIMITS } from './sanitize';
+import { createUnwrapBudget, UNWRAP_LIMITS } from '../wire/sanitize';
 import type { UnwrappedInterrupt } from './types';
 import { errorMessage } from '../error-message';
 import { invalid, unwrapInterrupt } from './unwrap-interrupt';

@@ -3,7 +3,7 @@
  * its own reason is lifted (see `liftInterrupt`); its id stays the agent's, and so does its answer
  * (AG-UI's own `resume`). Last in the list: it reads any standard interrupt.
  */
-import { liftInterrupt } from '../../unwrap/shapes';
+import { liftInterrupt } from '../../wire/shapes';
 import type { InterruptBackend } from '../types';
 
 export const agUiBackend: InterruptBackend = {

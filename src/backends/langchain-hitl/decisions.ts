@@ -1,5 +1,5 @@
-import { isRecord } from '../../unwrap/guards';
-import { nonEmptyText } from '../../unwrap/shapes';
+import { isRecord } from '../../wire/guards';
+import { nonEmptyText } from '../../wire/shapes';
 import { DISMISSED_APPROVAL_REASON } from '../answers';
 import type { HitlAction } from './request';
 

@@ -6,7 +6,7 @@
  * answer its tool call does not allow, or a request answered in part, is refused
  * (`answer_not_allowed`) before the run.
  */
-import { ANSWER_NOT_ALLOWED } from '../../runtime/signed-ids';
+import { ResumeRefusal } from '../../protocol/constants';
 import { quoteId } from '../answers';
 import { checkOpenLangGraphAnswers } from '../langgraph-open';
 import {
@@ -46,8 +46,8 @@ function notAllowed(answers: readonly Answer[]): Refusal | undefined {
   const built = hitlResponses(read);
   if ('responses' in built) return undefined;
   return {
-    code: ANSWER_NOT_ALLOWED,
-    message: `The answer to interrupt ${quoteId(built.refused.interruptId)} was refused (${ANSWER_NOT_ALLOWED}): ${built.refused.problem}. The agent did not receive it.`,
+    code: ResumeRefusal.AnswerNotAllowed,
+    message: `The answer to interrupt ${quoteId(built.refused.interruptId)} was refused (${ResumeRefusal.AnswerNotAllowed}): ${built.refused.problem}. The agent did not receive it.`,
   };
 }
 

@@ -3,9 +3,9 @@
  * tool approval per action request, and the `langgraph-hitl::` id that carries each card's place.
  */
 import { InterruptReason } from '../../protocol/constants';
-import { isRecord } from '../../unwrap/guards';
-import { preview } from '../../unwrap/json';
-import { mismatch, nonEmptyText, objectOrJson } from '../../unwrap/shapes';
+import { isRecord } from '../../wire/guards';
+import { preview } from '../../wire/json';
+import { mismatch, nonEmptyText, objectOrJson } from '../../wire/shapes';
 import { splitCarried, toBase64Url, utf8Json } from '../carry';
 import type { Json } from '../types';
 

@@ -10,10 +10,10 @@
  * answer as LangGraph's `HumanResponse` list (see `reviewResponse`). Before the run, the answers are
  * checked against the thread's open interrupts (see `checkOpenLangGraphAnswers`).
  */
-import { nonEmptyText } from '../../unwrap/shapes';
+import { nonEmptyText } from '../../wire/shapes';
 import { checkOpenLangGraphAnswers } from '../langgraph-open';
+import { LANGGRAPH_INTERRUPT_ID_PREFIX } from '../../wire/ids';
 import {
-  LANGGRAPH_INTERRUPT_ID_PREFIX,
   fromLangGraphValue,
   langGraphAnswer,
   langGraphRaiseOf,

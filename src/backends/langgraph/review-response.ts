@@ -1,5 +1,5 @@
-import { isRecord } from '../../unwrap/guards';
-import { nonEmptyText } from '../../unwrap/shapes';
+import { isRecord } from '../../wire/guards';
+import { nonEmptyText } from '../../wire/shapes';
 import type { ReviewConfig } from './review';
 
 /** LangGraph's answer to a review request (agent-inbox's `HumanResponse`). */

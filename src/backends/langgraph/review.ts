@@ -3,8 +3,8 @@
  * approval, and the `langgraph-review::` id that carries what its answer needs.
  */
 import { InterruptReason } from '../../protocol/constants';
-import { isRecord } from '../../unwrap/guards';
-import { mismatch, nonEmptyText } from '../../unwrap/shapes';
+import { isRecord } from '../../wire/guards';
+import { mismatch, nonEmptyText } from '../../wire/shapes';
 import { splitCarried, toBase64Url, utf8Json } from '../carry';
 import type { Json } from '../types';
 

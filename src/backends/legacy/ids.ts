@@ -3,8 +3,8 @@
  * carries the event value (so the resume needs no server memory) and how a value reads as a
  * standard interrupt.
  */
-import { isRecord } from '../../unwrap/guards';
-import { decodeValue, liftedFields, nonEmptyText, objectOrJson } from '../../unwrap/shapes';
+import { isRecord } from '../../wire/guards';
+import { decodeValue, liftedFields, nonEmptyText, objectOrJson } from '../../wire/shapes';
 import { MAX_CARRIED_LENGTH, carriedObject, toBase64Url, utf8Json } from '../carry';
 import type { Json } from '../types';
 

@@ -5,8 +5,8 @@
  * (several answers: `resume` maps each interrupt's own id, or ours, to its answer; a cancel is
  * `false`, as @ag-ui/mastra reads it). Last but one in the list: it reads any event.
  */
-import { isRecord } from '../../unwrap/guards';
-import { decodeValue, nonEmptyText } from '../../unwrap/shapes';
+import { isRecord } from '../../wire/guards';
+import { decodeValue, nonEmptyText } from '../../wire/shapes';
 import type { CommandAnswer, InterruptBackend } from '../types';
 import { LEGACY_INTERRUPT_ID_PREFIX, fromLegacyData, legacyInterruptId, parseLegacyId } from './ids';
 

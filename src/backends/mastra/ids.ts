@@ -1,17 +1,12 @@
 /**
- * Mastra's ids and reason as @ag-ui/mastra sends them, and the suspend wrapper of its legacy
- * events. Read by the browser's unwrap too: imports nothing of the server.
+ * Mastra's ids as the bridge takes them back, and the suspend wrapper of its legacy events. The
+ * reason and the suspend id @ag-ui/mastra sends, which the browser reads too, are in src/wire.
  */
-import { isRecord } from '../../unwrap/guards';
-import { nonEmptyText, objectOrJson } from '../../unwrap/shapes';
+import { isRecord } from '../../wire/guards';
+import { MASTRA_SUSPEND_REASON, mastraInterruptId } from '../../wire/ids';
+import { nonEmptyText, objectOrJson } from '../../wire/shapes';
 
 type Json = Record<string, unknown>;
-
-/** The reason @ag-ui/mastra gives every tool suspend. */
-export const MASTRA_SUSPEND_REASON = 'mastra:tool_suspend';
-
-/** The id @ag-ui/mastra gives a suspend: `<suspending runId>::<toolCallId>`. */
-export const mastraInterruptId = (runId: string, toolCallId: string) => `${runId}::${toolCallId}`;
 
 /** Marks a Mastra suspend's bridge id (`<runId>::<toolCallId>`); the bridge gets it back without. */
 export const MASTRA_ID_PREFIX = 'mastra::';

@@ -6,8 +6,8 @@
  * `mastra::<the bridge's id>` (a native approval's `mastra-approval::…`), and the bridge gets its
  * own id back with the answer (a native approval's as Mastra's `{approved, reason?}`).
  */
-import { isRecord } from '../../unwrap/guards';
-import { decodeValue, liftInterrupt, nonEmptyText } from '../../unwrap/shapes';
+import { isRecord } from '../../wire/guards';
+import { decodeValue, liftInterrupt, nonEmptyText } from '../../wire/shapes';
 import { DISMISSED_APPROVAL_REASON } from '../answers';
 import type { InterruptBackend, Json } from '../types';
 import { MASTRA_APPROVAL_ID_PREFIX, MASTRA_ID_PREFIX, fromMastraWrapper, isNativeApproval } from './ids';

@@ -1,5 +1,5 @@
 import { InterruptReason } from '../../protocol/constants';
-import { isRecord } from '../../unwrap/guards';
+import { isRecord } from '../../wire/guards';
 import { LOG } from '../../log';
 import type { Report } from '../types';
 import { MASTRA_APPROVAL_MARK } from './ids';

@@ -21,7 +21,8 @@ import {
   normalizeInterrupts,
   withNormalizedInterrupts,
 } from '../../../src/runtime';
-import { approvalFingerprint, signId } from '../../../src/runtime/signed-ids';
+import { approvalFingerprint } from '../../../src/backends/fingerprint';
+import { signId } from '../../../src/runtime/signed-ids';
 import { unwrapInterrupt } from '../../../src/unwrap';
 import { toolCallOf } from '../../../src/unwrap/approval-call';
 import { serveRuntime, type ServedRuntime } from '../../helpers/runtime-server';

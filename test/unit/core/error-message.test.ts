@@ -29,4 +29,13 @@ describe('errorMessage', () => {
       expect(errorMessage(silent, 'The run failed.')).toBe('The run failed.');
     }
   });
+
+  it('given an Error without a message, should read as its name rather than nothing', () => {
+    expect(errorMessage(new TypeError(''))).toBe('TypeError');
+  });
+
+  it('given an AggregateError (a connection tried on several addresses), should read as its errors joined', () => {
+    const refused = new AggregateError([new Error('connect ECONNREFUSED ::1:5432'), new Error('connect ECONNREFUSED 127.0.0.1:5432')], '');
+    expect(errorMessage(refused)).toBe('connect ECONNREFUSED ::1:5432; connect ECONNREFUSED 127.0.0.1:5432');
+  });
 });

@@ -5,7 +5,7 @@ import { parseReviewId } from '../../../src/backends/langgraph/review';
 import { parseHitlId } from '../../../src/backends/langchain-hitl/request';
 import { fromLangGraphValue } from '../../../src/backends/langgraph-wire';
 import { legacyInterruptId, parseLegacyId } from '../../../src/backends/legacy/ids';
-import { liftInterrupt } from '../../../src/unwrap/shapes';
+import { liftInterrupt } from '../../../src/wire/shapes';
 
 describe('interrupt ids carry what a resume needs', () => {
   it('given any JSON event value and agent id, a legacy id parses back to exactly them', () => {

@@ -40,6 +40,37 @@ function offenders(dir: string, forbidden: RegExp): string[] {
   );
 }
 
+/**
+ * The floors of src/, lowest first. A part of src/ (a folder; the files at its top together;
+ * the core entry) imports only parts on a lower floor: never one on its own floor or above, so
+ * the parts cannot import each other in a circle. A new folder gets a floor here.
+ */
+const SRC_FLOORS: readonly (readonly string[])[] = [
+  // The published protocol, and the leaves every part may use (the console prefix, listeners, error text).
+  ['protocol', 'top files'],
+  // What the browser and the server both read of an interrupt: guards, reasons and ids, shapes, untrusted JSON.
+  ['wire'],
+  ['unwrap', 'backends', 'session', 'i18n'],
+  ['registry', 'history', 'time-slots', 'notice', 'runtime'],
+  ['controller', 'mastra'],
+  ['inbox'],
+  ['runner'],
+  ['core entry'],
+];
+
+/** The part of src/ a file or import target belongs to: its folder, or one of the files at the top. */
+function partOf(path: string): string {
+  const rest = path.slice('src/'.length).replace(/\.(ts|tsx)$/, '');
+  if (rest.includes('/')) return rest.slice(0, rest.indexOf('/'));
+  if (rest === 'index') return 'core entry';
+  return statSync(join(root, 'src', rest), { throwIfNoEntry: false })?.isDirectory() ? rest : 'top files';
+}
+
+const floorOf = (part: string): number | undefined => {
+  const floor = SRC_FLOORS.findIndex((parts) => parts.includes(part));
+  return floor === -1 ? undefined : floor;
+};
+
 describe('layering', () => {
   it('keeps src/ free of React and of the layers above it', () => {
     expect(offenders('src', /^react(-dom)?($|\/)|^@copilotkit\/react|(^|\/)(hooks|components|demo|stories)\//)).toEqual([]);
@@ -90,13 +121,40 @@ describe('layering', () => {
     expect(sharedImports).toEqual([]);
   });
 
-  it('keeps the middleware the one that imports backends: nothing in src/ but the middleware, the runtime entry and unwrap (client-safe shape files) does', () => {
+  it('keeps the middleware the one that imports backends: nothing in src/ but src/runtime/ does', () => {
     const importers = sourceFiles('src')
       .filter((file) => !file.startsWith('src/backends/'))
       .filter((file) =>
         importsOf(file).some((spec) => spec.startsWith('.') && normalize(join(dirname(file), spec)).startsWith('src/backends')),
       );
-    expect(importers.filter((file) => !/^src\/(runtime|unwrap)\//.test(file))).toEqual([]);
+    expect(importers.filter((file) => !file.startsWith('src/runtime/'))).toEqual([]);
+  });
+
+  it('keeps src/wire/ safe for the browser and the server alike: no Node built-in, no package', () => {
+    expect(sourceFiles('src/wire').length).toBeGreaterThan(0);
+    expect(offenders('src/wire', /^(node:|[^.])/)).toEqual([]);
+  });
+
+  it('gives every part of src/ a floor', () => {
+    const parts = new Set(sourceFiles('src').map(partOf));
+    expect([...parts].filter((part) => floorOf(part) === undefined)).toEqual([]);
+  });
+
+  it('keeps src/ in floors: a part of src/ imports only parts on floors below its own, so no import goes up and none closes a cycle', () => {
+    const crossings = sourceFiles('src').flatMap((file) => {
+      const from = partOf(file);
+      return importsOf(file)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => normalize(join(dirname(file), spec)))
+        .filter((target) => target.startsWith('src/') && partOf(target) !== from)
+        .filter((target) => !((floorOf(partOf(target)) ?? Infinity) < (floorOf(from) ?? -Infinity)))
+        .map(
+          (target) =>
+            `${file} (${from}, floor ${floorOf(from)}) imports ${target} (${partOf(target)}, floor ${floorOf(partOf(target))}): ` +
+            'move the shared part down a floor (src/wire/ holds what the browser and the server both read), or this part up',
+        );
+    });
+    expect(crossings).toEqual([]);
   });
 
   it('keeps hooks/ to hooks and their plain helpers: no components (.tsx) live there', () => {

@@ -1,8 +1,8 @@
 /**
- * The readers of interrupt shapes that every backend shares, used by the browser's
- * `unwrapInterrupt` and by the backends of the server's `normalizeInterrupts()` (src/backends):
- * texts, JSON values, and the "payload carries its own reason" lift. What is one backend's (its
- * ids, its values) lives in that backend's module.
+ * The readers of interrupt shapes that both halves share, used by the browser's `unwrapInterrupt`
+ * and by the backends of the server's `normalizeInterrupts()` (src/backends): texts, JSON values,
+ * and the "payload carries its own reason" lift. What is one backend's (its ids, its values)
+ * lives in that backend's module.
  */
 import { isRecord, stripUndefined } from './guards';
 import { decodeJson, preview } from './json';
@@ -23,12 +23,6 @@ function describeType(value: unknown): string {
   if (typeof value === 'undefined') return 'missing';
   return `a ${typeof value}`;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Ids
-
-/** The id the interrupt builders give when none is passed: `<reason>::<toolCallId>`. */
-export const builtInterruptId = (reason: string, toolCallId: string) => `${reason}::${toolCallId}`;
 
 // ---------------------------------------------------------------------------------------------
 // Payloads
