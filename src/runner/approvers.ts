@@ -1,8 +1,9 @@
 import { EventType, type BaseEvent } from '@ag-ui/client';
 import { encode } from './codec';
-import { describe } from './database';
+import { errorMessage } from '../error-message';
 import { MAX_PERSON_ID_BYTES, type Person } from './people';
 import { INTERRUPT_PEOPLE_KEY, ResumeRefusal, type InterruptApprover, type InterruptPeople } from '../protocol';
+import { isRecord } from '../wire/guards';
 
 /**
  * Who may answer one interrupt, as the `approvers` policy says. `users` and `roles` together name
@@ -53,7 +54,6 @@ const PREFIX = 'copilotkit-interrupts runner:';
 const MAX_APPROVERS = 100;
 const MAX_NAME_BYTES = 1024;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const fits = (text: unknown, bytes: number): text is string =>
   typeof text === 'string' && text !== '' && Buffer.byteLength(encode(text), 'utf8') <= bytes;
 const nobody = (requester: Assignment['requester'], notTheRequester = false): Assignment => ({
@@ -72,8 +72,8 @@ const refOf = (person: { id: string; name?: string | undefined }) => ({
 
 /** A user entry of the policy's answer, or undefined (and a problem) when it is not one. */
 function userOf(entry: unknown, problems: string[]): { id: string; name?: string } | undefined {
-  const id = isObject(entry) ? entry.id : entry;
-  const name = isObject(entry) ? entry.name : undefined;
+  const id = isRecord(entry) ? entry.id : entry;
+  const name = isRecord(entry) ? entry.name : undefined;
   if (!fits(id, MAX_PERSON_ID_BYTES) || (name !== undefined && !fits(name, MAX_NAME_BYTES))) {
     problems.push(`a user that is not an id (or { id, name }) of at most ${MAX_PERSON_ID_BYTES} bytes was left out`);
     return undefined;
@@ -102,8 +102,7 @@ function listOf<T>(value: unknown, field: string, read: (entry: unknown) => T | 
 export function assignmentOf(value: unknown, requester: Person | undefined): { assignment?: Assignment; problem?: string } {
   const who = requester ? refOf(requester) : null;
   if (value === null || value === undefined) return {};
-  if (!isObject(value) || Array.isArray(value))
-    return { assignment: nobody(who), problem: 'it did not return { users?, roles?, notTheRequester? }' };
+  if (!isRecord(value)) return { assignment: nobody(who), problem: 'it did not return { users?, roles?, notTheRequester? }' };
   const problems: string[] = [];
   const users = listOf(value.users, 'users', (entry) => userOf(entry, problems), problems);
   const roles = listOf(value.roles, 'roles', (entry) => (fits(entry, MAX_PERSON_ID_BYTES) ? entry : undefined), problems);
@@ -164,7 +163,7 @@ export async function assign(policy: ApproversPolicy, check: ApproversCheck): Pr
   try {
     found = assignmentOf(await policy(check), check.requester);
   } catch (error) {
-    console.error(`${PREFIX} approvers threw for ${where}, so no one may answer it: ${describe(error)}`);
+    console.error(`${PREFIX} approvers threw for ${where}, so no one may answer it: ${errorMessage(error)}`);
     return nobody(check.requester ? refOf(check.requester) : null);
   }
   const { assignment, problem } = found;
@@ -181,7 +180,7 @@ export const storedInterrupt = (interrupt: Record<string, unknown>, assignment: 
 
 /** A stored interrupt back to the interrupt as raised, and its assignment. */
 export function splitStored(stored: unknown): { interrupt: unknown; assignment: Assignment | undefined } {
-  if (!isObject(stored) || !(ASSIGNMENT_KEY in stored)) return { interrupt: stored, assignment: undefined };
+  if (!isRecord(stored) || !(ASSIGNMENT_KEY in stored)) return { interrupt: stored, assignment: undefined };
   const { [ASSIGNMENT_KEY]: assignment, ...interrupt } = stored;
   return { interrupt, assignment: isAssignment(assignment) ? assignment : nobody(null) };
 }
@@ -199,14 +198,14 @@ export function storedAssignment(text: string | null): { interrupt: unknown; ass
 /** A stored assignment that reads as one; anything else gives no one (a hand-edited row never lets anyone in). */
 function isAssignment(value: unknown): value is Assignment {
   return (
-    isObject(value) &&
+    isRecord(value) &&
     typeof value.anyone === 'boolean' &&
     Array.isArray(value.users) &&
-    value.users.every((user) => isObject(user) && typeof user.id === 'string') &&
+    value.users.every((user) => isRecord(user) && typeof user.id === 'string') &&
     Array.isArray(value.roles) &&
     value.roles.every((role) => typeof role === 'string') &&
     typeof value.notTheRequester === 'boolean' &&
-    (value.requester === null || (isObject(value.requester) && typeof value.requester.id === 'string'))
+    (value.requester === null || (isRecord(value.requester) && typeof value.requester.id === 'string'))
   );
 }
 
@@ -256,15 +255,15 @@ export function annotated(event: BaseEvent, tell: (interruptId: string) => Inter
   const record = event as unknown as Record<string, unknown>;
   const mark = (interrupts: unknown[]) =>
     interrupts.map((interrupt) => {
-      if (!isObject(interrupt) || typeof interrupt.id !== 'string') return interrupt;
+      if (!isRecord(interrupt) || typeof interrupt.id !== 'string') return interrupt;
       const people = tell(interrupt.id);
       if (!people) return interrupt;
-      const metadata = isObject(interrupt.metadata) && !Array.isArray(interrupt.metadata) ? interrupt.metadata : {};
+      const metadata = isRecord(interrupt.metadata) && !Array.isArray(interrupt.metadata) ? interrupt.metadata : {};
       return { ...interrupt, metadata: { ...metadata, [INTERRUPT_PEOPLE_KEY]: people } };
     });
   if (event.type === EventType.RUN_FINISHED) {
     const outcome = record.outcome;
-    if (!isObject(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) return event;
+    if (!isRecord(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) return event;
     return { ...record, outcome: { ...outcome, interrupts: mark(outcome.interrupts) } } as unknown as BaseEvent;
   }
   if (event.type === EventType.RUN_ERROR && record.code === ResumeRefusal.Changed && Array.isArray(record.interrupts)) {

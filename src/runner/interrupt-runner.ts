@@ -47,6 +47,7 @@ import {
   type ThreadTransaction,
 } from './thread-store';
 import { ResumeRefusal } from '../protocol/constants';
+import { isRecord } from '../wire/guards';
 
 export interface InterruptRunnerOptions {
   /**
@@ -508,7 +509,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
    * the thread). With `authorize`, a page may hold fewer than `limit` rows.
    */
   async listInterruptsFor(user: Person, query: Omit<ListInterruptsQuery, 'ownerId'> = {}): Promise<InterruptRecord[]> {
-    if (!isObject(user) || typeof user.id !== 'string') {
+    if (!isRecord(user) || typeof user.id !== 'string') {
       throw new RunnerError('bad_identity', `${PREFIX} listInterruptsFor: user must be a person { id, name?, roles? }.`);
     }
     if (!this.authorizer) return this.listInterrupts({ ...query, ownerId: user.id });
@@ -622,7 +623,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     for (let index = events.length - 1; index >= 0; index--) {
       const event = events[index] as { type: string; snapshot?: unknown };
       if (event.type !== EventType.STATE_SNAPSHOT) continue;
-      return isObject(event.snapshot) && !Array.isArray(event.snapshot) ? { ...event.snapshot } : null;
+      return isRecord(event.snapshot) ? { ...event.snapshot } : null;
     }
     return null;
   }
@@ -1004,7 +1005,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     // Who may answer each is settled now, before anyone can see it.
     await this.assignAll(threadId, run, raise?.interrupts ?? []);
     (raise?.interrupts ?? []).forEach((interrupt, position) => {
-      if (!isObject(interrupt) || typeof interrupt.id !== 'string') return;
+      if (!isRecord(interrupt) || typeof interrupt.id !== 'string') return;
       const assignment = run.assignments.get(interrupt.id);
       raised.push({
         hash: interruptHash(interrupt.id),
@@ -1035,8 +1036,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const policy = this.assigner;
     if (!policy) return;
     for (const interrupt of interrupts) {
-      if (!isObject(interrupt) || typeof interrupt.id !== 'string' || run.assignments.has(interrupt.id)) continue;
-      const metadata = isObject(interrupt.metadata) ? interrupt.metadata : {};
+      if (!isRecord(interrupt) || typeof interrupt.id !== 'string' || run.assignments.has(interrupt.id)) continue;
+      const metadata = isRecord(interrupt.metadata) ? interrupt.metadata : {};
       const toolName = [interrupt.toolName, metadata.toolName].find((name): name is string => typeof name === 'string');
       const assignment = await assign(policy, {
         interrupt,
@@ -1433,8 +1434,6 @@ class ChangeWaiter {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
 /**
  * The interrupts a run leaves open: its last `RUN_FINISHED` outcome's, or, when the agent refused
  * its answers as given to a changed request, the requests as they are now that the refusal carries.
@@ -1442,10 +1441,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function raisedBy(events: readonly unknown[]): { interrupts: unknown[]; changed: boolean } | undefined {
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index];
-    if (!isObject(event)) continue;
+    if (!isRecord(event)) continue;
     if (event.type === EventType.RUN_FINISHED) {
       const outcome = event.outcome;
-      if (!isObject(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) return undefined;
+      if (!isRecord(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) return undefined;
       return { interrupts: outcome.interrupts, changed: false };
     }
     if (event.type === EventType.RUN_ERROR) {
@@ -1573,7 +1572,7 @@ function toRecord(row: InterruptRow): InterruptRecord {
     response: read(row.response, 'response') ?? null,
     answeredAt: row.answered_at === null ? null : new Date(Number(row.answered_at)).toISOString(),
     cancelReason: row.status === 'cancelled' && row.closed_reason === 'expired' ? 'expired' : null,
-    message: isObject(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null,
+    message: isRecord(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null,
     interrupt,
     position: Number(row.position),
     ownerId: read(row.owner_id, 'owner') as string | null,

@@ -1,4 +1,4 @@
-import { describe } from './database';
+import { errorMessage } from '../error-message';
 import { RunnerError } from './errors';
 import type { EventOutcome, InterruptEventRow, InterruptEventType, InterruptRow } from './thread-store';
 import type { Answerer, InterruptRecord } from './interrupt-runner';
@@ -161,8 +161,8 @@ export class OutboxWorker {
     try {
       event = toEvent(row, this.#options.toRecord);
     } catch (error) {
-      await this.#settle(row, { gaveUp: describe(error) });
-      this.#log(`${PREFIX} interrupt event ${row.event_key} cannot be read (${describe(error)}); it was given up.`);
+      await this.#settle(row, { gaveUp: errorMessage(error) });
+      this.#log(`${PREFIX} interrupt event ${row.event_key} cannot be read (${errorMessage(error)}); it was given up.`);
       return;
     }
     const failure = await this.#attempt(event, controller);
@@ -208,7 +208,7 @@ export class OutboxWorker {
       const called = (async () => {
         await this.#options.hook(event, { signal: controller.signal });
         return undefined;
-      })().catch((error: unknown) => `it threw: ${describe(error)}`);
+      })().catch((error: unknown) => `it threw: ${errorMessage(error)}`);
       return await Promise.race([called, timedOut, stopped]);
     } finally {
       clearTimeout(timer);
@@ -220,7 +220,7 @@ export class OutboxWorker {
       await this.#options.store.settleEvent(row.event_pk, this.#options.owner, outcome);
     } catch (error) {
       // The claim runs out and the event is claimed again: delivered twice at worst, with one key.
-      if (!this.#stopped) this.#log(`${PREFIX} could not record the delivery of interrupt event ${row.event_key}: ${describe(error)}`);
+      if (!this.#stopped) this.#log(`${PREFIX} could not record the delivery of interrupt event ${row.event_key}: ${errorMessage(error)}`);
     }
   }
 

@@ -1,6 +1,6 @@
 import { INTERRUPT_PEOPLE_KEY } from '../protocol/constants';
 import type { InterruptApprover, InterruptPeople } from '../protocol/types';
-import { isRecord } from './guards';
+import { isRecord } from '../wire/guards';
 
 /** At most this many approvers are named on a card; a name is cut to this many characters. */
 const MAX_SHOWN = 20;
