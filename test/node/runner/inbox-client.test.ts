@@ -202,7 +202,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the inbox clie
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it('given a stream that stops, the client should not open it again nor poll, and the server should close its side', async () => {
+  it('given the last listener unsubscribes, the client should close the stream (and the server its side) and neither reopen it nor poll', async () => {
     const inbox = follow({ path: '/inbox', pollIntervalMs: 50 });
     await until(() => inbox.source.getSnapshot().live);
     expect(openStreams).toBe(1);
