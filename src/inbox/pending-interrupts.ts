@@ -86,6 +86,7 @@ const PREFIX = 'copilotkit-interrupts inbox:';
 const DEFAULT_POLL_MS = 15_000;
 /** The first wait before a lost stream is opened again, unless the server sent its own `retry:`. */
 const DEFAULT_RETRY_MS = 1_000;
+const MIN_RETRY_MS = 250;
 const MAX_RETRY_MS = 30_000;
 
 const INITIAL: PendingInterruptsSnapshot = Object.freeze({ threads: [], error: null, loading: true, checkedAt: null, live: false });
@@ -348,7 +349,8 @@ export class PendingInterruptsSource {
     if (end.kind === 'stopped') return;
     if (end.kind === 'ended') {
       // Expected (a restart, a proxy's timeout): no error. A poll covers the gap until it is back.
-      if (end.retryMs !== undefined) this.baseRetryMs = end.retryMs;
+      // The server's `retry:`, kept between a quarter second (no reconnect storm) and the longest wait.
+      if (end.retryMs !== undefined) this.baseRetryMs = Math.min(Math.max(end.retryMs, MIN_RETRY_MS), MAX_RETRY_MS);
       this.retryLater();
       void this.refresh();
     } else if (end.kind === 'unreachable') {
