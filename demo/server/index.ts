@@ -196,9 +196,22 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   // The inbox reads the same runner's interrupt rows. One user on loopback: no `resolveUser`/`filter`.
   const inbox = createInboxHandler({ runner: storage.runner });
   const serveInbox = async (req: IncomingMessage, res: ServerResponse) => {
-    const response = await inbox(new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method }));
+    // The page's `Accept` picks the live stream; the client going away ends it.
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const headers = new Headers();
+    if (req.headers.accept) headers.set('accept', req.headers.accept);
+    const response = await inbox(
+      new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method, headers, signal: gone.signal }),
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(req.method === 'HEAD' ? undefined : await response.text());
+    if (req.method === 'HEAD' || !response.body) return void res.end();
+    // Written as it comes: a stream ends only when the page goes.
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (res.destroyed) break;
+      res.write(chunk);
+    }
+    res.end();
   };
 
   const server: Server = createServer((req, res) => {
