@@ -334,7 +334,7 @@ export class PendingInterruptsSource {
       }
   }
 
-  /** Opens the stream and follows it; when it ends, polls and opens it again later (or never, if the endpoint does not stream). */
+  /** Opens the stream and follows it; when it ends, opens it again later and polls meanwhile (for good, if the endpoint does not stream). */
   private async connect(): Promise<void> {
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
@@ -348,11 +348,12 @@ export class PendingInterruptsSource {
     if (this.snapshot.live) this.publish({ ...this.snapshot, live: false });
     if (end.kind === 'stopped') return;
     if (end.kind === 'ended') {
-      // Expected (a restart, a proxy's timeout): no error. A poll covers the gap until it is back.
+      // Expected (a restart, a proxy's timeout): no error. The next stream's first list covers the
+      // gap (a server going down is not asked again at once); polls only if it does not come.
       // The server's `retry:`, kept between a quarter second (no reconnect storm) and the longest wait.
       if (end.retryMs !== undefined) this.baseRetryMs = Math.min(Math.max(end.retryMs, MIN_RETRY_MS), MAX_RETRY_MS);
       this.retryLater();
-      void this.refresh();
+      this.schedule();
     } else if (end.kind === 'unreachable') {
       this.fail(`${PREFIX} ${url} could not be reached (${errorText(end.error)}).`);
       this.retryLater();
