@@ -157,9 +157,10 @@ function changedThreads(before: readonly PendingThread[], after: readonly Pendin
  * device drop out of the list. An endpoint that streams (`createInboxHandler` on a runner that tells
  * of changes) sends the list at once and again on every change, whichever device or instance made
  * it. One that does not is polled every `pollIntervalMs`, and so is any endpoint while its stream is
- * down; a stream that ends is opened again after a second, then 2, 4… up to 30 s. A focus or a return
- * to the tab checks at once. A bad answer never throws: it sets `error` (and warns once in the
- * console) and keeps the last good list; a stream that ends is no error.
+ * down; a stream that ends is opened again after a second, then 2, 4… up to 30 s, and one that cannot
+ * reach the endpoint after the next good poll. A focus or a return to the tab checks at once. A bad
+ * answer never throws: it sets `error` (and warns once in the console) and keeps the last good list;
+ * a stream that ends is no error.
  */
 export class PendingInterruptsSource {
   private snapshot: PendingInterruptsSnapshot = INITIAL;
@@ -179,6 +180,8 @@ export class PendingInterruptsSource {
   private baseRetryMs = DEFAULT_RETRY_MS;
   /** Streaming was turned off, or the endpoint answered a stream request with a list: polls only. */
   private streamRefused: boolean;
+  /** The stream could not reach the endpoint: the next good poll opens it again. */
+  private reopenAfterPoll = false;
   /** How many lists the stream has delivered: a poll sent before the latest is older than it. */
   private streamed = 0;
 
@@ -242,6 +245,7 @@ export class PendingInterruptsSource {
     this.controller = undefined;
     this.stream?.abort();
     this.stream = undefined;
+    this.reopenAfterPoll = false;
     this.inFlight = undefined;
     this.detach?.();
     this.detach = undefined;
@@ -275,6 +279,10 @@ export class PendingInterruptsSource {
       const response = await fetch(url, { ...requestInit, method: 'GET', headers, signal: controller.signal });
       // A list the stream delivered while this one was on its way is the newer.
       await this.read(response, url, () => controller.signal.aborted || this.streamed !== streamed);
+      if (this.reopenAfterPoll && response.ok && !controller.signal.aborted) {
+        this.reopenAfterPoll = false;
+        if (this.listeners.size > 0 && !this.streamRefused && !this.stream) void this.connect();
+      }
     } catch (error) {
       if (controller.signal.aborted) return;
       return this.fail(`${PREFIX} ${url} could not be reached (${errorText(error)}).`);
@@ -355,8 +363,9 @@ export class PendingInterruptsSource {
       this.retryLater();
       this.schedule();
     } else if (end.kind === 'unreachable') {
+      // The server is down (or the network): polled as usual, and the first good poll reopens it.
       this.fail(`${PREFIX} ${url} could not be reached (${errorText(end.error)}).`);
-      this.retryLater();
+      this.reopenAfterPoll = true;
       this.schedule();
     } else await this.notStreamed(end.response, url);
   }

@@ -76,6 +76,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the inbox clie
   /** When set, the endpoint cannot tell which interrupts are the user's (its directory is down). */
   let directoryDown = false;
   const sources: Array<() => void> = [];
+  let inbox: FetchHandler;
 
   beforeAll(async () => {
     const options = await stores[kind]();
@@ -94,7 +95,7 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the inbox clie
         };
       },
     };
-    const inbox = createInboxHandler({ runner: counted });
+    inbox = createInboxHandler({ runner: counted });
     const logged =
       (handler: FetchHandler): FetchHandler =>
       (request) => {
@@ -262,6 +263,27 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the inbox clie
     expect(inbox.waiting(kept)).toBe(true);
     expect(inbox.source.getSnapshot().live).toBe(true);
     expect(warn.mock.calls.filter(([text]) => String(text).includes('/filtered'))).toHaveLength(1);
+  });
+
+  it('given the server down, the client should say so and poll, and once it is back the first good poll should open the stream again', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const down = await serveFetchHandlers({ '/inbox': inbox });
+    await down.close();
+    const source = new PendingInterruptsSource({ url: `${down.origin}/inbox`, pollIntervalMs: 100 });
+    sources.push(source.subscribe(() => {}));
+    await until(() => /could not be reached/.test(source.getSnapshot().error ?? ''));
+
+    const back = await serveFetchHandlers({ '/inbox': inbox }, { port: Number(new URL(down.origin).port) });
+    try {
+      await until(() => source.getSnapshot().live && source.getSnapshot().error === null);
+      const threadId = `back-${randomUUID()}`;
+      await raiseElsewhere(threadId);
+      await until(() => source.getSnapshot().threads.some((thread) => thread.threadId === threadId));
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      for (const stop of sources.splice(0)) stop();
+      await back.close();
+    }
   });
 
   it('given an endpoint nobody listens on, the snapshot should say it could not be reached, warned once', async () => {
