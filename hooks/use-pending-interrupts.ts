@@ -18,27 +18,32 @@ export interface PendingInterrupts {
   error: string | null;
   /** True until the first check has answered. */
   loading: boolean;
+  /** True while the endpoint's stream is open: a change shows as it happens, not at the next poll. */
+  live: boolean;
   /** Checks now, e.g. after the user answered a card in this tab. */
   refresh: () => Promise<void>;
 }
 
 /**
  * The threads whose interrupts wait for the user, read from the runtime's inbox endpoint
- * (`createInboxHandler` from `copilotkit-interrupts/runner`). It checks every `pollIntervalMs`
- * (default 15 s) while mounted, and at once when the window regains focus or the tab becomes
- * visible, so an answer given on another device drops the thread from the list. Switching the chat
+ * (`createInboxHandler` from `copilotkit-interrupts/runner`). While mounted it listens to the
+ * endpoint's live stream, so an answer given on another device (through any server instance) drops
+ * the thread from the list as it happens, and a chat showing that thread reads it again. An endpoint
+ * that does not stream (or `stream: false`, or a stream that is down) is checked every
+ * `pollIntervalMs` (default 15 s), and at once when the window regains focus or the tab becomes
+ * visible. Switching the chat
  * to a thread is the app's: pass the chosen `threadId` to `<CopilotChat threadId>`.
  */
 export function usePendingInterrupts(options: UsePendingInterruptsOptions): PendingInterrupts {
-  const { url, pollIntervalMs, requestInit } = options;
+  const { url, pollIntervalMs, requestInit, stream } = options;
   const chatAgentId = useCopilotChatConfiguration()?.agentId;
   const agentId = options.agentId === null ? undefined : (options.agentId ?? chatAgentId);
-  // A new URL, agent or interval is a new source; `requestInit` is read when the source is made.
+  // A new URL, agent, interval or stream choice is a new source; `requestInit` is read when the source is made.
   const source = useMemo(
-    () => new PendingInterruptsSource({ url, pollIntervalMs, requestInit, ...(agentId !== undefined ? { agentId } : {}) }),
+    () => new PendingInterruptsSource({ url, pollIntervalMs, requestInit, stream, ...(agentId !== undefined ? { agentId } : {}) }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- requestInit is often an inline object
-    [url, pollIntervalMs, agentId],
+    [url, pollIntervalMs, agentId, stream],
   );
   const snapshot = useSyncExternalStore(source.subscribe, source.getSnapshot, initialPendingSnapshot);
-  return { threads: snapshot.threads, error: snapshot.error, loading: snapshot.loading, refresh: source.refresh };
+  return { threads: snapshot.threads, error: snapshot.error, loading: snapshot.loading, live: snapshot.live, refresh: source.refresh };
 }

@@ -36,7 +36,7 @@ export function agentFromLocation(search: string): DemoAgentId {
   return DEMO_AGENTS.find((agent) => agent.id === wanted)?.id ?? 'default';
 }
 
-/** How often the demo's inbox checks (the hook's default is 15 s; a focus or a return to the tab checks at once). */
+/** How often the demo's inbox checks while its live stream is down (the hook's default is 15 s; a focus or a return to the tab checks at once). */
 export const DEMO_INBOX_POLL_MS = 2_000;
 
 interface ChatProps {

@@ -201,10 +201,30 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const root = resolve(options.staticDir ?? defaultStaticDir());
   // The inbox reads the same runner's interrupt rows. One user on loopback: no `resolveUser`/`filter`.
   const inbox = createInboxHandler({ runner: storage.runner });
+  // The open inbox streams: a server that stops ends them first, so a page sees its stream end
+  // (and opens it again later), not break.
+  const inboxStreams = new Map<AbortController, Promise<void>>();
   const serveInbox = async (req: IncomingMessage, res: ServerResponse) => {
-    const response = await inbox(new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method }));
+    // The page's `Accept` picks the live stream; the client going away ends it.
+    const gone = new AbortController();
+    inboxStreams.set(gone, new Promise((resolveGone) => res.once('close', resolveGone)));
+    res.once('close', () => {
+      gone.abort();
+      inboxStreams.delete(gone);
+    });
+    const headers = new Headers();
+    if (req.headers.accept) headers.set('accept', req.headers.accept);
+    const response = await inbox(
+      new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method, headers, signal: gone.signal }),
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(req.method === 'HEAD' ? undefined : await response.text());
+    if (req.method === 'HEAD' || !response.body) return void res.end();
+    // Written as it comes: a stream ends only when the page goes.
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (res.destroyed) break;
+      res.write(chunk);
+    }
+    res.end();
   };
 
   const server: Server = createServer((req, res) => {
@@ -251,7 +271,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     close() {
       closing ??= new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
-        server.closeAllConnections();
+        const streams = [...inboxStreams];
+        for (const [gone] of streams) gone.abort();
+        const ended = Promise.all(streams.map(([, closed]) => closed));
+        void Promise.race([ended, new Promise((wait) => setTimeout(wait, 1_000))]).then(() => server.closeAllConnections());
       })
         .then(() => graphs?.close())
         .then(() => storage.close());

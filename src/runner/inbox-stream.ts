@@ -36,7 +36,8 @@ export interface InboxStreamOptions<User> {
  * `event: inbox` with `{ interrupts }` (what a `GET` would answer). With `?threadId=`, also
  * `event: thread` with `{ threadId, seq }` for every committed change of that thread (an answer, a
  * run started or finished, an expiry), so a device showing it reads it again. When a list cannot
- * be read: `event: problem` with `{ error }`, and the last list stays true. A comment every
+ * be read: `event: problem` with `{ error }`; the last list stays true, and the next good one is sent
+ * even when it is the same. A comment every
  * `heartbeatMs` keeps proxies from closing an idle stream. It ends when the client goes away.
  */
 export async function streamInbox<User>(options: InboxStreamOptions<User>): Promise<Response> {
@@ -75,6 +76,8 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
         if (!open || next === undefined) return;
         if (next instanceof Response) {
           send('problem', JSON.stringify({ error: await problemOf(next) }));
+          // The next list is sent even if unchanged: it tells the client the problem is over.
+          last = '';
           return;
         }
         const text = JSON.stringify({ interrupts: next });

@@ -4,8 +4,11 @@ import type { AddressInfo } from 'node:net';
 /** A fetch-style handler, as `createInboxHandler` returns (and Next.js route handlers are). */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** Serves fetch-style handlers by path over node:http on a loopback port, as a Node app would adapt them. */
-export async function serveFetchHandlers(routes: Record<string, FetchHandler>): Promise<{ origin: string; close(): Promise<void> }> {
+/** Serves fetch-style handlers by path over node:http on a loopback port (`port`, or a free one), as a Node app would adapt them. */
+export async function serveFetchHandlers(
+  routes: Record<string, FetchHandler>,
+  { port = 0 }: { port?: number } = {},
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
@@ -45,7 +48,7 @@ export async function serveFetchHandlers(routes: Record<string, FetchHandler>): 
       res.writeHead(500).end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => {

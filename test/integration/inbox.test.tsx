@@ -104,8 +104,18 @@ const answerElsewhere = (threadId: string, interruptId: string) =>
   );
 
 /** The inbox an app would draw from the hook: one button per waiting thread. */
-function Inbox({ url, pollIntervalMs, onOpen }: { url: string; pollIntervalMs?: number; onOpen?: (threadId: string) => void }) {
-  const { threads, error, loading } = usePendingInterrupts({ url, pollIntervalMs });
+function Inbox({
+  url,
+  pollIntervalMs,
+  stream,
+  onOpen,
+}: {
+  url: string;
+  pollIntervalMs?: number;
+  stream?: boolean;
+  onOpen?: (threadId: string) => void;
+}) {
+  const { threads, error, loading } = usePendingInterrupts({ url, pollIntervalMs, stream });
   return (
     <section aria-label="Waiting for you">
       {loading ? <p>Checking…</p> : null}
@@ -142,10 +152,30 @@ describe('usePendingInterrupts against a served inbox on the durable runner', ()
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('given a long poll interval (in StrictMode), the inbox should check once on mount, then again when the window regains focus or the tab becomes visible', async () => {
+  it('given a long poll interval (in StrictMode), the inbox should follow the stream: a thread raised and answered elsewhere shows and goes without a focus, and no console warning', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      render(
+        <StrictMode>
+          <Inbox url={`${server.origin}/api/inbox`} pollIntervalMs={600_000} />
+        </StrictMode>,
+      );
+      await waitFor(() => expect(screen.queryByText('Checking…')).not.toBeInTheDocument(), { timeout: 10_000 });
+      const threadId = await raise(approval('i-streamed', 'Raised on another device'));
+      await screen.findByTestId(`waiting-${threadId}`, undefined, { timeout: 5_000 });
+      await answerElsewhere(threadId, 'i-streamed');
+      await waitFor(() => expect(screen.queryByTestId(`waiting-${threadId}`)).not.toBeInTheDocument(), { timeout: 5_000 });
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('given polling only and a long poll interval (in StrictMode), the inbox should check once on mount, then again when the window regains focus or the tab becomes visible', async () => {
     render(
       <StrictMode>
-        <Inbox url={`${server.origin}/api/inbox`} pollIntervalMs={60_000} />
+        <Inbox url={`${server.origin}/api/inbox`} pollIntervalMs={60_000} stream={false} />
       </StrictMode>,
     );
     await waitFor(() => expect(screen.queryByText('Checking…')).not.toBeInTheDocument(), { timeout: 10_000 });
@@ -194,7 +224,7 @@ describe('usePendingInterrupts against a served inbox on the durable runner', ()
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       flaky = undefined;
-      render(<Inbox url={`${server.origin}/api/flaky`} pollIntervalMs={50} />);
+      render(<Inbox url={`${server.origin}/api/flaky`} pollIntervalMs={50} stream={false} />);
       await screen.findByTestId(`waiting-${threadId}`, undefined, { timeout: 10_000 });
 
       flaky = () => new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } });

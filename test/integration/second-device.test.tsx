@@ -66,17 +66,27 @@ afterEach(() => {
 });
 
 /** The inbox of the page, as an app draws it. */
-function Waiting({ pollIntervalMs }: { pollIntervalMs: number }) {
-  const { threads } = usePendingInterrupts({ url: `${inbox.origin}/api/inbox`, pollIntervalMs });
+function Waiting({ pollIntervalMs, stream }: { pollIntervalMs: number; stream: boolean }) {
+  const { threads } = usePendingInterrupts({ url: `${inbox.origin}/api/inbox`, pollIntervalMs, stream });
   return <p data-testid="waiting">{threads.length}</p>;
 }
 
 /** One device: its own provider and history, on the shared thread; its card answers `answer`. */
-function Device({ threadId, answer, pollIntervalMs }: { threadId: string; answer: string; pollIntervalMs?: number }) {
+function Device({
+  threadId,
+  answer,
+  pollIntervalMs,
+  stream = true,
+}: {
+  threadId: string;
+  answer: string;
+  pollIntervalMs?: number;
+  stream?: boolean;
+}) {
   return (
     <CopilotKitProvider runtimeUrl={served.url} showDevConsole={false}>
       <Interrupts resolveDelayMs={0} history={createInterruptHistory()} renderers={{ 'acme:pick': makeTestCard('pick', answer) }} />
-      {pollIntervalMs ? <Waiting pollIntervalMs={pollIntervalMs} /> : null}
+      {pollIntervalMs ? <Waiting pollIntervalMs={pollIntervalMs} stream={stream} /> : null}
       <div style={{ height: 600 }}>
         <CopilotChat threadId={threadId} />
       </div>
@@ -85,8 +95,8 @@ function Device({ threadId, answer, pollIntervalMs }: { threadId: string; answer
 }
 
 /** The laptop raises the card; the phone opens the same conversation and sees it open too. */
-async function twoDevices(threadId: string, laptopPoll?: number) {
-  const laptop = render(<Device threadId={threadId} answer="10:00" pollIntervalMs={laptopPoll} />);
+async function twoDevices(threadId: string, laptopPoll?: number, laptopStreams = true) {
+  const laptop = render(<Device threadId={threadId} answer="10:00" pollIntervalMs={laptopPoll} stream={laptopStreams} />);
   const textarea = await within(laptop.container).findByTestId('copilot-chat-textarea');
   fireEvent.change(textarea, { target: { value: 'Book a call' } });
   await waitFor(() => expect(within(laptop.container).getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
@@ -146,9 +156,18 @@ describe('a card answered on another device', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 
-  it('given the laptop shows the inbox, when its poll sees the thread answered, the laptop card turns read-only with the phone answer, with no focus event', async () => {
+  it('given the laptop shows a polled inbox, when its poll sees the thread answered, the laptop card turns read-only with the phone answer, with no focus event', async () => {
     const errors = vi.spyOn(console, 'error');
-    const { laptop, phone, phoneCard } = await twoDevices(`inbox-${Date.now()}`, 200);
+    const { laptop, phone, phoneCard } = await twoDevices(`inbox-${Date.now()}`, 200, false);
+    await waitFor(() => expect(within(laptop.container).getByTestId('waiting')).toHaveTextContent('1'), { timeout: 10_000 });
+    await phoneAnswers(phone, phoneCard);
+    await expectAnsweredOnPhone(laptop, phone);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('given the laptop shows an inbox following the stream (its poll ten minutes away), the laptop card turns read-only with the phone answer as it is given, with no focus event', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const { laptop, phone, phoneCard } = await twoDevices(`stream-${Date.now()}`, 600_000);
     await waitFor(() => expect(within(laptop.container).getByTestId('waiting')).toHaveTextContent('1'), { timeout: 10_000 });
     await phoneAnswers(phone, phoneCard);
     await expectAnsweredOnPhone(laptop, phone);
