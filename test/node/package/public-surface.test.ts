@@ -157,6 +157,9 @@ const PUBLIC_NAMES: Record<string, string[]> = {
   ],
   './runner': [
     'Answerer',
+    'Approvers',
+    'ApproversCheck',
+    'ApproversPolicy',
     'Authorize',
     'AuthorizeCheck',
     'DEFAULT_EMBEDDED_DIR',
