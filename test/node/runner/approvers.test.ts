@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EventType, HttpAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
@@ -14,7 +11,7 @@ import {
   type Person,
 } from '../../../src/runner';
 import { INTERRUPT_PEOPLE_KEY, type InterruptPeople } from '../../../src/protocol';
-import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
+import { runnerStores } from '../../helpers/runner-stores';
 import { serveRuntime } from '../../helpers/runtime-server';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../../helpers/scripted-agent';
 
@@ -79,25 +76,9 @@ async function logged<T>(work: () => Promise<T>): Promise<{ result: T; lines: st
   }
 }
 
-const tempDirs: string[] = [];
-let cluster: PostgresCluster | undefined;
-let databases = 0;
-const stores: Record<'embedded' | 'PostgreSQL', () => Promise<InterruptRunnerOptions>> = {
-  embedded: async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cki-approvers-'));
-    tempDirs.push(dir);
-    return { dataDir: join(dir, 'store') };
-  },
-  PostgreSQL: async () => {
-    cluster ??= await startPostgres();
-    return { url: await cluster.createDatabase(`approvers_${++databases}`), pollIntervalMs: 20 };
-  },
-};
+const { stores, cleanup } = runnerStores('approvers');
 
-afterAll(async () => {
-  await cluster?.stop();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(cleanup, 60_000);
 
 /** Deploys wait for Dan by name; a thread whose id says so waits for the on-call role, four eyes; one says "nobody". */
 const policy: ApproversPolicy = ({ toolName, threadId }) => {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
@@ -17,7 +16,7 @@ import {
   type Person,
 } from '../../../src/runner';
 import { openEmbedded, openPostgres, type Database } from '../../../src/runner/database';
-import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
+import { runnerStores } from '../../helpers/runner-stores';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../../helpers/scripted-agent';
 
 const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
@@ -76,29 +75,13 @@ const summary = (told: InterruptEvent[], threadId: string) =>
 /** Fast timings, so that retries show within a test. */
 const FAST = { minBackoffMs: 20, maxBackoffMs: 100, checkEveryMs: 50 };
 
-const tempDirs: string[] = [];
-let cluster: PostgresCluster | undefined;
-let databases = 0;
-const stores: Record<'embedded' | 'PostgreSQL', () => Promise<InterruptRunnerOptions>> = {
-  embedded: async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cki-events-'));
-    tempDirs.push(dir);
-    return { dataDir: join(dir, 'store') };
-  },
-  PostgreSQL: async () => {
-    cluster ??= await startPostgres();
-    return { url: await cluster.createDatabase(`events_${++databases}`), pollIntervalMs: 20 };
-  },
-};
+const { stores, cleanup } = runnerStores('events');
 
 /** The same store as the runners see it, for reading the outbox table. */
 const openRaw = (options: InterruptRunnerOptions): Promise<Database> =>
   options.url ? openPostgres(options.url, 1) : openEmbedded(options.dataDir!);
 
-afterAll(async () => {
-  await cluster?.stop();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+afterAll(cleanup, 60_000);
 
 describe.each(Object.keys(stores) as Array<keyof typeof stores>)('interrupt events on the %s store', (kind) => {
   const opened: InterruptRunner[] = [];

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EventType, HttpAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import { CopilotRuntime, createCopilotRuntimeHandler } from '@copilotkit/runtime/v2';
 import fc from 'fast-check';
@@ -17,7 +14,7 @@ import {
   type Person,
 } from '../../../src/runner';
 import { serveFetchHandlers } from '../../helpers/fetch-handler-server';
-import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
+import { runnerStores } from '../../helpers/runner-stores';
 import { serveRuntime } from '../../helpers/runtime-server';
 import {
   createGate,
@@ -88,25 +85,9 @@ const approve = (threadId: string) => ({
   resume: [{ interruptId: 'i-transfer', status: 'resolved' as const, payload: { approved: true, threadId } }],
 });
 
-const tempDirs: string[] = [];
-let cluster: PostgresCluster | undefined;
-let databases = 0;
-const stores: Record<'embedded' | 'PostgreSQL', () => Promise<InterruptRunnerOptions>> = {
-  embedded: async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cki-people-'));
-    tempDirs.push(dir);
-    return { dataDir: join(dir, 'store') };
-  },
-  PostgreSQL: async () => {
-    cluster ??= await startPostgres();
-    return { url: await cluster.createDatabase(`people_${++databases}`), pollIntervalMs: 20 };
-  },
-};
+const { stores, cleanup } = runnerStores('people');
 
-afterAll(async () => {
-  await cluster?.stop();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(cleanup, 60_000);
 
 describe.each(Object.keys(stores) as Array<keyof typeof stores>)('people in the durable runner on the %s store', (kind) => {
   let options: InterruptRunnerOptions;

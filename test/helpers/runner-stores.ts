@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InterruptRunnerOptions } from '../../src/runner';
+import { startPostgres, type PostgresCluster } from './postgres';
+
+export type StoreKind = 'embedded' | 'PostgreSQL';
+
+/**
+ * The two stores a runner suite runs on, a fresh one on each call: the embedded store in a real
+ * folder, and a database of its own on a real PostgreSQL cluster, started on first use. `name`
+ * tells the folders and databases of one suite apart; `cleanup` (in `afterAll`) stops the cluster
+ * and removes the folders.
+ */
+export function runnerStores(name: string): {
+  stores: Record<StoreKind, () => Promise<InterruptRunnerOptions>>;
+  cleanup: () => Promise<void>;
+} {
+  const tempDirs: string[] = [];
+  let cluster: PostgresCluster | undefined;
+  let databases = 0;
+  return {
+    stores: {
+      embedded: async () => {
+        const dir = mkdtempSync(join(tmpdir(), `cki-${name}-`));
+        tempDirs.push(dir);
+        return { dataDir: join(dir, 'store') };
+      },
+      PostgreSQL: async () => {
+        cluster ??= await startPostgres();
+        return { url: await cluster.createDatabase(`${name}_${++databases}`), pollIntervalMs: 20 };
+      },
+    },
+    cleanup: async () => {
+      await cluster?.stop();
+      for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
