@@ -1149,9 +1149,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     );
   }
 
-  /** True when an interrupt open on the thread names `person` among its approvers. */
+  /**
+   * True when an interrupt of the thread names `person` among its approvers: open, or already
+   * answered (so the one who lost a race to answer it hears that it was answered, and whoever was
+   * asked can still read what came of it).
+   */
   private async assignedTo(db: ThreadStore, threadId: string, person: Person): Promise<boolean> {
-    for (const text of await db.openInterrupts(encode(threadId))) {
+    for (const text of await db.raisedInterrupts(encode(threadId))) {
       const { assignment } = storedAssignment(text);
       if (assignment && names(assignment, person)) return true;
     }

@@ -493,12 +493,11 @@ export class ThreadStore implements ChangeLog {
     return row;
   }
 
-  /** The interrupts (as stored: JSON text) open on a thread. */
-  async openInterrupts(threadKey: string): Promise<Array<string | null>> {
-    const rows = await this.db.query<{ interrupt: string | null }>(
-      `SELECT interrupt FROM cki_interrupts WHERE thread_key = $1 AND status = 'open'`,
-      [threadKey],
-    );
+  /** Every interrupt (as stored: JSON text) a thread raised, open or closed. */
+  async raisedInterrupts(threadKey: string): Promise<Array<string | null>> {
+    const rows = await this.db.query<{ interrupt: string | null }>(`SELECT interrupt FROM cki_interrupts WHERE thread_key = $1`, [
+      threadKey,
+    ]);
     return rows.map((row) => row.interrupt);
   }
 
