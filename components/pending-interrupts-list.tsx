@@ -145,7 +145,14 @@ export function PendingInterruptsList({
             const first = thread.interrupts[0]!;
             const at = now ?? Date.parse(first.raisedAt) + first.waitingFor;
             const current = thread.threadId === currentThreadId;
-            const kinds = [...new Set(thread.interrupts.map((interrupt) => labels.reasons[interrupt.reason] ?? labels.other))];
+            const kinds = [
+              ...new Set(
+                thread.interrupts.map(
+                  (interrupt) =>
+                    (Object.hasOwn(labels.reasons, interrupt.reason) ? labels.reasons[interrupt.reason] : undefined) ?? labels.other,
+                ),
+              ),
+            ];
             return (
               <li key={thread.threadId} className="cki-inbox__item">
                 <button

@@ -61,14 +61,21 @@ describe('the inbox list', () => {
 
   it('given a thread that waits on a request of any reason, when listed, should never label it "Your answer" (nothing is answered yet); one of no known kind reads "Request"', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.constantFrom('mastra:tool_suspend', 'time_picker', 'langgraph:interrupt'), fc.string()), (reason) => {
-        render(<PendingInterruptsList threads={[thread(reason)]} onSelect={() => {}} />);
-        const row = screen.getByTestId('pending-thread');
-        expect(row).not.toHaveTextContent(/your answer/i);
-        if (!['aidev:tool_approval', 'aidev:user_question'].includes(reason))
-          expect(row.querySelector('.cki-inbox__kind')).toHaveTextContent(/^Request$/);
-        cleanup();
-      }),
+      fc.property(
+        fc.oneof(fc.constantFrom('mastra:tool_suspend', 'time_picker', 'langgraph:interrupt', 'toString', '__proto__'), fc.string()),
+        (reason) => {
+          render(<PendingInterruptsList threads={[thread(reason)]} onSelect={() => {}} />);
+          try {
+            const row = screen.getByTestId('pending-thread');
+            expect(row).not.toHaveTextContent(/your answer/i);
+            if (!['aidev:tool_approval', 'aidev:user_question'].includes(reason))
+              expect(row.querySelector('.cki-inbox__kind')).toHaveTextContent(/^Request$/);
+          } finally {
+            // Each run draws on a clean page, so a failing value is reported as itself.
+            cleanup();
+          }
+        },
+      ),
     );
   });
 });
