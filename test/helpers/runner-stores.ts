@@ -1,6 +1,9 @@
+import type { BaseEvent, RunAgentInput } from '@ag-ui/client';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import type { InterruptRunnerOptions } from '../../src/runner';
 import { startPostgres, type PostgresCluster } from './postgres';
 
@@ -36,4 +39,12 @@ export function runnerStores(name: string): {
       for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Every event a runner's run or connect emits, once it completes. */
+export const collect = (events: Observable<BaseEvent>): Promise<BaseEvent[]> => lastValueFrom(events.pipe(toArray()));
+
+/** A run's input on `threadId` with a fresh run id; `extra` adds messages, a resume and the like. */
+export function inputFor(threadId: string, extra: Partial<RunAgentInput> & { resume?: unknown } = {}): RunAgentInput {
+  return { threadId, runId: randomUUID(), messages: [], state: {}, tools: [], context: [], forwardedProps: {}, ...extra } as RunAgentInput;
 }

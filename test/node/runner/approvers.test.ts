@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventType, HttpAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
-import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createInterruptRunner,
@@ -11,17 +10,12 @@ import {
   type Person,
 } from '../../../src/runner';
 import { INTERRUPT_PEOPLE_KEY, type InterruptPeople } from '../../../src/protocol';
-import { runnerStores } from '../../helpers/runner-stores';
+import { collect, inputFor, runnerStores } from '../../helpers/runner-stores';
 import { serveRuntime } from '../../helpers/runtime-server';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../../helpers/scripted-agent';
 
-const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
 const errorsOf = (events: BaseEvent[]) => events.filter((event) => event.type === EventType.RUN_ERROR) as Array<Record<string, unknown>>;
 const userMessage = (id: string, content: string): Message => ({ id, role: 'user', content }) as Message;
-
-function inputFor(threadId: string, extra: Partial<RunAgentInput> & { resume?: unknown } = {}): RunAgentInput {
-  return { threadId, runId: randomUUID(), messages: [], state: {}, tools: [], context: [], forwardedProps: {}, ...extra } as RunAgentInput;
-}
 
 /** Asks to deploy on a thread's first run (a tool approval naming its tool); a resume says "Deployed." and finishes. */
 const deploying: RunScript = (input) =>

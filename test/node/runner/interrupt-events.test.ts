@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
-import { lastValueFrom, toArray, type Observable } from 'rxjs';
+import { EventType, type BaseEvent } from '@ag-ui/client';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createInterruptRunner,
@@ -16,17 +15,12 @@ import {
   type Person,
 } from '../../../src/runner';
 import { openEmbedded, openPostgres, type Database } from '../../../src/runner/database';
-import { runnerStores } from '../../helpers/runner-stores';
+import { collect, inputFor, runnerStores } from '../../helpers/runner-stores';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../../helpers/scripted-agent';
 
-const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
 const ofType = (events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type);
 const until = (check: () => boolean | Promise<boolean>, timeout = 20_000) => expect.poll(check, { timeout, interval: 25 }).toBe(true);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function inputFor(threadId: string, extra: Partial<RunAgentInput> & { resume?: unknown } = {}): RunAgentInput {
-  return { threadId, runId: randomUUID(), messages: [], state: {}, tools: [], context: [], forwardedProps: {}, ...extra } as RunAgentInput;
-}
 
 /**
  * A thread's first run raises `interrupts`; a resume says "Done."; a resume answering `changes`

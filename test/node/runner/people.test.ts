@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { EventType, HttpAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import { CopilotRuntime, createCopilotRuntimeHandler } from '@copilotkit/runtime/v2';
 import fc from 'fast-check';
-import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createInboxHandler,
@@ -14,7 +13,7 @@ import {
   type Person,
 } from '../../../src/runner';
 import { serveFetchHandlers } from '../../helpers/fetch-handler-server';
-import { runnerStores } from '../../helpers/runner-stores';
+import { collect, inputFor, runnerStores } from '../../helpers/runner-stores';
 import { serveRuntime } from '../../helpers/runtime-server';
 import {
   createGate,
@@ -33,13 +32,8 @@ class StoppableAgent extends ScriptedAgent {
   }
 }
 
-const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
 const ofType = (events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type) as Array<Record<string, unknown>>;
 const userMessage = (id: string, content: string): Message => ({ id, role: 'user', content }) as Message;
-
-function inputFor(threadId: string, extra: Partial<RunAgentInput> & { resume?: unknown } = {}): RunAgentInput {
-  return { threadId, runId: randomUUID(), messages: [], state: {}, tools: [], context: [], forwardedProps: {}, ...extra } as RunAgentInput;
-}
 
 /** Raises an approval on a thread's first run; a resume says "Done." and finishes. */
 const raising: RunScript = (input) =>
