@@ -9,7 +9,7 @@ import { createInterruptRunner, type InterruptRunner } from '../../src/runner';
 import { generateCandidateSlots } from '../../src/time-slots';
 import { launchChromiumBrowser, type Browser } from '../helpers/chromium';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres';
-import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy';
+import { PIN_HEADER, startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy';
 import { DemoPage } from './demo-page';
 import { buildDemo, freePort, startBuiltDemo, type BuiltDemo, type RunningDemo } from './demo-process';
 
@@ -130,9 +130,15 @@ const instanceFolders: string[] = [];
 const contexts: BrowserContext[] = [];
 const tabs: DemoPage[] = [];
 
-/** A new device: its own browser context; `threadId` opens that conversation (as the tab would after a reload). */
-async function device(threadId?: string): Promise<DemoPage> {
-  const context = await chromium.newContext({ viewport: { width: 1280, height: 900 } });
+/**
+ * A new device: its own browser context; `threadId` opens that conversation (as the tab would after
+ * a reload); `instance` keeps every request of the device on that server (a sticky load balancer).
+ */
+async function device(threadId?: string, instance?: number): Promise<DemoPage> {
+  const context = await chromium.newContext({
+    viewport: { width: 1280, height: 900 },
+    ...(instance === undefined ? {} : { extraHTTPHeaders: { [PIN_HEADER]: String(instance) } }),
+  });
   contexts.push(context);
   const page = await context.newPage();
   if (threadId) {
@@ -264,7 +270,9 @@ describe('two demo servers on one PostgreSQL behind a round-robin proxy', () => 
   it('given one open card on two devices, when both answer at once (one through each instance), exactly one answer reaches the agent and the other is refused', async () => {
     const labels = generateCandidateSlots().map((slot) => slot.label);
     const { threadId } = await raiseCard();
-    const [left, right] = await Promise.all([device(threadId), device(threadId)]);
+    // Each device stays on its own instance: the two answers are sent through both at once, whatever
+    // else (the inbox's stream, connects) the devices send meanwhile.
+    const [left, right] = await Promise.all([device(threadId, 0), device(threadId, 1)]);
     const leftSlot = left.transcript.getByTestId('time-picker-slot').filter({ hasText: labels[0] });
     const rightSlot = right.transcript.getByTestId('time-picker-slot').filter({ hasText: labels[3] });
     await Promise.all([leftSlot.waitFor(), rightSlot.waitFor()]);

@@ -14,15 +14,21 @@ export interface RoundRobinProxy {
   url: string;
   /** Every request forwarded so far, in arrival order. */
   readonly log: ProxiedRequest[];
-  /** The backend the next request goes to; moves on by one with each request. */
+  /** The backend the next unpinned request goes to; moves on by one with each such request. */
   next: number;
   close(): Promise<void>;
 }
 
 /**
+ * A request carrying this header goes to the backend it names (an index), as a device kept on one
+ * instance by a sticky load balancer; the header is not forwarded.
+ */
+export const PIN_HEADER = 'x-test-backend';
+
+/**
  * A load balancer in a few lines, on 127.0.0.1: each request goes to the next backend in turn
  * (responses streamed through, server-sent events included), as several runtime instances behind
- * one address see their traffic.
+ * one address see their traffic. A request with {@link PIN_HEADER} goes where it says.
  */
 export async function startRoundRobinProxy(backends: string[]): Promise<RoundRobinProxy> {
   const log: ProxiedRequest[] = [];
@@ -33,11 +39,13 @@ export async function startRoundRobinProxy(backends: string[]): Promise<RoundRob
     close: () => Promise.resolve(),
   };
   const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const backend = proxy.next % backends.length;
-    proxy.next = (backend + 1) % backends.length;
+    const { [PIN_HEADER]: pin, ...headers } = req.headers;
+    const pinned = typeof pin === 'string' && /^\d+$/.test(pin) ? Number(pin) % backends.length : undefined;
+    const backend = pinned ?? proxy.next % backends.length;
+    if (pinned === undefined) proxy.next = (backend + 1) % backends.length;
     log.push({ method: req.method ?? 'GET', path: req.url ?? '/', backend });
     const target = new URL(req.url ?? '/', backends[backend]);
-    const upstream = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+    const upstream = request(target, { method: req.method, headers: { ...headers, host: target.host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
