@@ -66,8 +66,14 @@ export class DemoPage {
     return this.page.getByTestId('copilot-assistant-message');
   }
 
+  /**
+   * Types `text` and sends it with Enter, as a person does: once the send button is enabled.
+   * Until the chat has reached its runtime, CopilotKit keeps the text in the box and Enter does
+   * nothing (on a slow start a message sent at once would never leave).
+   */
   async send(text: string) {
     await this.input.fill(text);
+    await this.page.locator('[data-testid="copilot-send-button"]:enabled').waitFor();
     await this.input.press('Enter');
   }
 

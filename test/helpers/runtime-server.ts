@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
+import { closeGracefully } from './close-server';
 
 process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
 
@@ -15,12 +16,10 @@ export interface ServedRuntime {
 export async function serveRuntime(runtime: CopilotRuntime): Promise<ServedRuntime> {
   const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
   const server = createServer((req, res) => void listener(req, res));
+  const close = closeGracefully(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/copilotkit`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
