@@ -204,12 +204,21 @@ export async function measureExpiry(
     const id = `expiry-${randomUUID()}`;
     received.set(id, []);
     expiresAt.set(id, now + leadMs + Math.round((i * spreadMs) / threads));
-    agents.set(id, conversationAgent(received, id, (threadId) => new Date(expiresAt.get(threadId)!).toISOString()));
+    agents.set(
+      id,
+      conversationAgent(received, id, (threadId) => new Date(expiresAt.get(threadId)!).toISOString()),
+    );
     return id;
   });
   await Promise.all(
     ids.map((id, i) =>
-      drain(runners[i % runners.length]!.run({ threadId: id, agent: agents.get(id)!, input: input(id, { messages: [{ id: `u-${id}`, role: 'user', content: 'Go' }] }) })),
+      drain(
+        runners[i % runners.length]!.run({
+          threadId: id,
+          agent: agents.get(id)!,
+          input: input(id, { messages: [{ id: `u-${id}`, role: 'user', content: 'Go' }] }),
+        }),
+      ),
     ),
   );
   const raisedMs = Date.now() - now;
@@ -220,7 +229,12 @@ export async function measureExpiry(
   const cancelled = (id: string) =>
     agents.get(id)!.runs.filter((run) => resumeOf(run)?.every((entry) => entry.status === 'cancelled')).length === received.get(id)!.length;
   return {
-    latencies: ids.flatMap((id) => received.get(id)!.slice(0, 1).map((at) => performance.timeOrigin + at - expiresAt.get(id)!)),
+    latencies: ids.flatMap((id) =>
+      received
+        .get(id)!
+        .slice(0, 1)
+        .map((at) => performance.timeOrigin + at - expiresAt.get(id)!),
+    ),
     lost: ids.filter((id) => received.get(id)!.length === 0 || !cancelled(id)).length,
     duplicated: ids.filter((id) => received.get(id)!.length > 1).length,
     raisedMs,
@@ -267,7 +281,9 @@ export async function measureLive(served: InterruptRunner, other: AgentRunner, s
     for (let n = 0; n < warmup + samples; n++) {
       const threadId = `live-${randomUUID()}`;
       const agent = conversationAgent(undefined, threadId);
-      const raised = await drain(other.run({ threadId, agent, input: input(threadId, { messages: [{ id: `u-${threadId}`, role: 'user', content: 'Go' }] }) }));
+      const raised = await drain(
+        other.run({ threadId, agent, input: input(threadId, { messages: [{ id: `u-${threadId}`, role: 'user', content: 'Go' }] }) }),
+      );
       const id = (raised.find((event) => event.type === EventType.RUN_FINISHED) as { outcome?: { interrupts?: Array<{ id: string }> } })
         .outcome?.interrupts?.[0]?.id as string;
       if (!(await until(() => listed.has(id)))) throw new Error(`the inbox client never listed ${id}`);
@@ -281,7 +297,8 @@ export async function measureLive(served: InterruptRunner, other: AgentRunner, s
         // The device's read: a connect replay on its own instance (it follows a run still under
         // way to its end), counted when it holds the answered run's reply.
         const replay = await drain(served.connect({ threadId }));
-        if (replay.some((event) => (event as { messageId?: string }).messageId === `a-${resume.runId}`)) reread = performance.now() - started;
+        if (replay.some((event) => (event as { messageId?: string }).messageId === `a-${resume.runId}`))
+          reread = performance.now() - started;
       }
       await answered;
       if (n < warmup) continue;
