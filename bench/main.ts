@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every figure next to its baseline, in one run on one machine.
- * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,hostile,interrupt,transcript,nodes,long,estimate,runner,batch`.
+ * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,hostile,interrupt,transcript,nodes,long,estimate,batch`,
+ * and the runner's `runner` (all of:) `replay,load,resume,expiry,live`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -24,7 +25,10 @@ const quartiles = (values: number[]): [number, number, number] => [
 import { measureUnwrapThroughput } from './unwrap-throughput';
 import { measureHostileCorpus } from './hostile-corpus';
 import { measureHostileResumes } from './hostile-resume';
-import { measureConcurrent, measureReplay, mid, p, runnerStores } from './runner';
+import { InMemoryAgentRunner } from '@copilotkit/runtime/v2';
+import { measureConcurrent, measureExpiry, measureLive, measureOneThread, measureReplay, mid, p, runnerLab } from './runner';
+
+type RunnerLab = Awaited<ReturnType<typeof runnerLab>>;
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -413,68 +417,163 @@ function chromiumVersion(): string {
   }
 }
 
-/**
- * Figures 7 and 8: the durable runner against CopilotKit's in-memory runner. 7: connect replay of a
- * thread of 300 messages and 100 answered interrupts, per store. 8: 200 threads raising and answering
- * one interrupt each, all at once; on PostgreSQL the answer goes through a second instance.
- */
+/** Figure 8's threads at once. */
+const LOAD_THREADS = 1_000;
+/** A runner figure is wanted by its own name or by `runner` (all of them). */
+const wantsRunner = (name: string) => wants('runner') || wants(name);
+const RUNNER_FIGURES = ['replay', 'load', 'resume', 'expiry', 'live'];
+
+/** `p50 (p95)` of a list of ms, for the notes. */
+const p50p95 = (values: number[]) => `p50 ${round(p(values, 50))} ms, p95 ${round(p(values, 95))} ms`;
+
+/** Figure 7: connect replay of a thread of 300 messages and 100 answered interrupts, per store. */
+async function replayRows(lab: RunnerLab): Promise<BenchRow[]> {
+  log('replay: seeding a thread of 300 messages and 100 answered interrupts in each store...');
+  const replays = await measureReplay(await lab.replayStores());
+  const memory = replays[0]!;
+  return replays.slice(1).map((replay): BenchRow => {
+    const ours = mid(replay.samples);
+    const baseline = mid(memory.samples);
+    const ratio = ratioOf(ours, baseline);
+    return {
+      figure: `7. runner: connect replay, 300 messages / 100 answers: ${replay.label}`,
+      ours,
+      baseline,
+      unit: 'ms',
+      ratio,
+      target: `<= ${replay.maxRatio}x, every event the in-memory runner replays`,
+      pass: replay.events === memory.events && ratio !== null && ratio <= replay.maxRatio!,
+      samples: `${replay.samples.length} connects`,
+      note: `${replay.events} events replayed (in-memory: ${memory.events})`,
+    };
+  });
+}
+
+/** Figure 8: LOAD_THREADS threads raising and answering one interrupt each, all at once, through two instances. */
+async function loadRows(lab: RunnerLab): Promise<BenchRow[]> {
+  log(`load: ${LOAD_THREADS} threads raising and answering at once...`);
+  const memoryRunner = new InMemoryAgentRunner();
+  const baseline = await measureConcurrent('InMemoryAgentRunner, one instance', memoryRunner, memoryRunner, LOAD_THREADS);
+  const [a, b] = await lab.postgres('load', 2);
+  const ours = await measureConcurrent('PostgreSQL, raised on one instance, answered on the other', a!, b!, LOAD_THREADS);
+  const throughput = (r: typeof ours) => r.threads / r.seconds;
+  const ratio = ratioOf(throughput(ours), throughput(baseline));
+  return [
+    {
+      figure: `8. runner: ${LOAD_THREADS} threads raise + answer at once: throughput (${ours.label})`,
+      ours: throughput(ours),
+      baseline: throughput(baseline),
+      unit: 'threads/s',
+      ratio,
+      target: '>= 0.5x, lost 0, duplicated 0',
+      pass: ratio !== null && ratio >= 0.5 && ours.lost === 0 && ours.duplicated === 0 && baseline.lost === 0,
+      samples: `${ours.threads} threads`,
+      note: `lost ${ours.lost}, duplicated ${ours.duplicated} (in-memory: lost ${baseline.lost}, duplicated ${baseline.duplicated})`,
+    },
+    {
+      figure: `8. runner: ${LOAD_THREADS} at once: resume sent -> agent receives it, p95`,
+      ours: p(ours.latencies, 95),
+      baseline: p(baseline.latencies, 95),
+      unit: 'ms',
+      ratio: ratioOf(p(ours.latencies, 95), p(baseline.latencies, 95)),
+      target: 'p95 <= 100 ms',
+      pass: ours.latencies.length === ours.threads && p(ours.latencies, 95) <= 100,
+      samples: `${ours.latencies.length} answers`,
+      note: `${p50p95(ours.latencies)} (in-memory ${p50p95(baseline.latencies)}); all ${LOAD_THREADS} at once on the bench machine's cores`,
+    },
+  ];
+}
+
+/** Figure 8b: one thread, one turn at a time: resume sent -> agent receives it, each store against the in-memory runner. */
+async function resumeRows(lab: RunnerLab): Promise<BenchRow[]> {
+  log('resume: one thread at a time, resume -> agent, alternating the runners...');
+  const memory = new InMemoryAgentRunner();
+  const [a, b] = await lab.postgres('resume', 2);
+  const embedded = lab.embedded();
+  const [baseline, ...ours] = await measureOneThread([
+    { label: 'InMemoryAgentRunner', raise: memory, answer: memory },
+    { label: 'PostgreSQL, answered on the other instance', raise: a!, answer: b! },
+    { label: 'embedded (PGlite)', raise: embedded, answer: embedded },
+  ]);
+  const base = mid(baseline!.latencies);
+  return ours.map((side): BenchRow => {
+    const value = mid(side.latencies);
+    return {
+      figure: `8b. runner: one thread, resume sent -> agent receives it: ${side.label}`,
+      ours: value,
+      baseline: base,
+      unit: 'ms',
+      ratio: ratioOf(value, base),
+      target: '<= 1.2x in-memory + 5 ms',
+      pass: side.missed === 0 && baseline!.missed === 0 && value <= 1.2 * base + 5,
+      samples: `${side.latencies.length} turns`,
+      note: `${p50p95(side.latencies)} (in-memory ${p50p95(baseline!.latencies)}); ${side.missed} missed`,
+    };
+  });
+}
+
+/** Figure 8c: an interrupt expires with nobody online; the server resumes its agent with `cancelled`. */
+async function expiryRows(lab: RunnerLab): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const sides: Array<[string, Parameters<typeof measureExpiry>[0]]> = [
+    ['PostgreSQL, two instances', (agent) => lab.postgres('expiry', 2, { expiry: { agent } })],
+    ['embedded (PGlite)', async (agent) => [lab.embedded({ expiry: { agent } })]],
+  ];
+  for (const [label, makeRunners] of sides) {
+    log(`expiry: 20 interrupts expiring with nobody online (${label})...`);
+    const result = await measureExpiry(makeRunners);
+    const worst = result.latencies.length ? Math.max(...result.latencies) : NaN;
+    rows.push({
+      figure: `8c. runner: expiresAt -> agent receives cancelled, slowest: ${label}`,
+      ours: worst,
+      baseline: null,
+      unit: 'ms',
+      ratio: null,
+      target: 'every one within 1 s, once',
+      pass: result.lost === 0 && result.duplicated === 0 && worst <= 1_000 && result.raisedMs < result.leadMs,
+      samples: `${result.latencies.length} interrupts`,
+      note:
+        `${p50p95(result.latencies)}; lost ${result.lost}, duplicated ${result.duplicated}; all raised in ${Math.round(result.raisedMs)} ms, ` +
+        `the first expiring ${result.leadMs} ms after the raises began; InMemoryAgentRunner settles no expiry`,
+    });
+  }
+  return rows;
+}
+
+/** Figure 8d: device B answers through one instance -> device A's inbox client on the other hears it and reads the thread again. */
+async function liveRows(lab: RunnerLab): Promise<BenchRow[]> {
+  log('live: answers through one instance, heard by an inbox client on the other...');
+  const [served, other] = await lab.postgres('live', 2);
+  const result = await measureLive(served!, other!);
+  return [
+    {
+      figure: '8d. runner: answer on instance 1 -> inbox client on instance 2 re-reads it, p95',
+      ours: p(result.reread, 95),
+      baseline: null,
+      unit: 'ms',
+      ratio: null,
+      target: 'p95 <= 500 ms, none missed',
+      pass: result.missed === 0 && result.reread.length === result.heard.length && p(result.reread, 95) <= 500,
+      samples: `${result.reread.length} answers`,
+      note:
+        `heard (threadChanged) ${p50p95(result.heard)}; thread read again ${p50p95(result.reread)}; ${result.missed} missed; ` +
+        'the server half only: no browser, no React render',
+    },
+  ];
+}
+
+/** Figures 7 to 8d: the durable runner against CopilotKit's in-memory runner, on a real PostgreSQL and the embedded store. */
 async function runnerRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const { stores, postgres, dispose } = await runnerStores();
+  const lab = await runnerLab();
   try {
-    log('runner: seeding a thread of 300 messages and 100 answered interrupts in each store...');
-    const replays = await measureReplay(stores);
-    const memory = replays[0]!;
-    for (const replay of replays.slice(1)) {
-      const ours = mid(replay.samples);
-      const baseline = mid(memory.samples);
-      rows.push({
-        figure: `runner: connect replay, 300 messages / 100 answers: ${replay.label}`,
-        ours,
-        baseline,
-        unit: 'ms',
-        ratio: ratioOf(ours, baseline),
-        target: 'every event the in-memory runner replays',
-        pass: replay.events === memory.events,
-        samples: `${replay.samples.length} connects`,
-        note: `${replay.events} events replayed (in-memory: ${memory.events})`,
-      });
-    }
-    log('runner: 200 threads raising and answering at once...');
-    const memoryRunner = stores[0]!.open();
-    const baseline = await measureConcurrent('InMemoryAgentRunner, one instance', memoryRunner, memoryRunner);
-    const { createInterruptRunner } = await import('../src/runner');
-    const [a, b] = [createInterruptRunner({ url: postgres.url }), createInterruptRunner({ url: postgres.url })];
-    try {
-      const ours = await measureConcurrent('PostgreSQL, raised on one instance, answered on the other', a, b);
-      const throughput = (r: typeof ours) => r.threads / r.seconds;
-      rows.push({
-        figure: `runner: 200 threads raise + answer at once: throughput (${ours.label})`,
-        ours: throughput(ours),
-        baseline: throughput(baseline),
-        unit: 'threads/s',
-        ratio: ratioOf(throughput(ours), throughput(baseline)),
-        target: 'lost 0, duplicated 0',
-        pass: ours.lost === 0 && ours.duplicated === 0 && baseline.lost === 0,
-        samples: `${ours.threads} threads`,
-        note: `lost ${ours.lost}, duplicated ${ours.duplicated} (in-memory: lost ${baseline.lost}, duplicated ${baseline.duplicated})`,
-      });
-      rows.push({
-        figure: 'runner: resume sent -> agent receives it, p50 (p95 in note)',
-        ours: p(ours.latencies, 50),
-        baseline: p(baseline.latencies, 50),
-        unit: 'ms',
-        ratio: ratioOf(p(ours.latencies, 50), p(baseline.latencies, 50)),
-        target: 'reported',
-        pass: ours.latencies.length === ours.threads,
-        samples: `${ours.latencies.length} answers`,
-        note: `p95 ${Math.round(p(ours.latencies, 95))} ms (in-memory ${Math.round(p(baseline.latencies, 95))} ms); all 200 at once on 2 cores`,
-      });
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
+    if (wantsRunner('replay')) rows.push(...(await replayRows(lab)));
+    if (wantsRunner('load')) rows.push(...(await loadRows(lab)));
+    if (wantsRunner('resume')) rows.push(...(await resumeRows(lab)));
+    if (wantsRunner('expiry')) rows.push(...(await expiryRows(lab)));
+    if (wantsRunner('live')) rows.push(...(await liveRows(lab)));
   } finally {
-    await dispose();
+    await lab.dispose();
   }
   return rows;
 }
@@ -500,7 +599,7 @@ async function main(): Promise<void> {
     log('hostile: refusing the hostile resumes...');
     rows.push(await hostileResumeRow());
   }
-  if (wants('runner')) {
+  if (['runner', ...RUNNER_FIGURES].some(wants)) {
     rows.push(...(await runnerRows()));
   }
   if (['interrupt', 'transcript', 'nodes', 'long', 'estimate', 'batch'].some(wants)) {
