@@ -1572,9 +1572,18 @@ const personKeys = (person: Person): PersonKeys => ({ id: encode(person.id), rol
 /** The keys of an `assignedTo` (or a person's): an id, roles, or both; a `bad_query` error for anything else. */
 function assignedKeys(value: unknown, method: string, field: string): PersonKeys {
   const { id, roles } = isRecord(value) ? value : {};
-  const rolesOk = roles === undefined || (Array.isArray(roles) && roles.length <= MAX_PAGE && roles.every((role) => typeof role === 'string'));
-  if (!isRecord(value) || (id !== undefined && (typeof id !== 'string' || id === '')) || !rolesOk || (id === undefined && roles === undefined)) {
-    throw new RunnerError('bad_query', `${PREFIX} ${method}: ${field} must be { id?, roles? } with a non-empty string id or a list of roles.`);
+  const rolesOk =
+    roles === undefined || (Array.isArray(roles) && roles.length <= MAX_PAGE && roles.every((role) => typeof role === 'string'));
+  if (
+    !isRecord(value) ||
+    (id !== undefined && (typeof id !== 'string' || id === '')) ||
+    !rolesOk ||
+    (id === undefined && roles === undefined)
+  ) {
+    throw new RunnerError(
+      'bad_query',
+      `${PREFIX} ${method}: ${field} must be { id?, roles? } with a non-empty string id or a list of roles.`,
+    );
   }
   return { id: id === undefined ? null : encode(id), roles: ((roles as string[] | undefined) ?? []).map((role) => encode(role)) };
 }

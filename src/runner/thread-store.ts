@@ -542,10 +542,11 @@ export class ThreadStore implements ChangeLog {
 
   /** True when an interrupt of the thread, open or closed, is assigned to the person. */
   async assignedIn(threadKey: string, person: PersonKeys): Promise<boolean> {
-    const rows = await this.db.query(
-      `SELECT 1 FROM cki_interrupts WHERE thread_key = $1 AND ${assignedSql('$2', '$3')} LIMIT 1`,
-      [threadKey, person.id, [...person.roles]],
-    );
+    const rows = await this.db.query(`SELECT 1 FROM cki_interrupts WHERE thread_key = $1 AND ${assignedSql('$2', '$3')} LIMIT 1`, [
+      threadKey,
+      person.id,
+      [...person.roles],
+    ]);
     return rows.length > 0;
   }
 
