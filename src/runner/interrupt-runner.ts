@@ -520,6 +520,24 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   }
 
   /**
+   * Whether `user` may read the thread (connect to it, hear of its changes): they own it,
+   * `authorize` allows `read`, or one of its interrupts is assigned to them. False for a thread
+   * never run and for an id that cannot be a thread's; a throwing `authorize` refuses.
+   */
+  async mayRead(user: Person, threadId: string): Promise<boolean> {
+    if (!isRecord(user) || typeof user.id !== 'string' || typeof threadId !== 'string' || threadIdProblem(threadId)) return false;
+    const db = await this.database;
+    const row = await db.threadOwner(encode(threadId));
+    if (!row) return false;
+    try {
+      return (await this.permit(db, threadId, row.agent_id ?? 'default', user, 'read')) !== false;
+    } catch (error) {
+      if (error instanceof RunnerError) return false;
+      throw error;
+    }
+  }
+
+  /**
    * What waits for `user`, as their inbox lists it: the interrupts of the threads they own, those
    * assigned to them (by id or role) in threads of others, and, with `authorize`, those of other
    * threads it lets them read (asked once per thread; a throw hides the thread). Owned and assigned

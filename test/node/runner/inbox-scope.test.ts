@@ -127,6 +127,50 @@ const threadSpec: fc.Arbitrary<ThreadSpec> = fc
     answered: thread.answered && thread.interrupts.length > 0 && thread.interrupts.every((spec) => !spec.approvers),
   }));
 
+/** Waits until `check` holds (a stream's events arrive on their own time). */
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Opens the inbox as EventSource does, as the person of `token`, and collects its events as they come. */
+async function listen(url: string, token: string) {
+  const aborted = new AbortController();
+  const response = await fetch(url, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` }, signal: aborted.signal });
+  const events: Array<{ event: string; data: unknown }> = [];
+  const reading = (async () => {
+    let buffer = '';
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data !== undefined) events.push({ event, data: JSON.parse(data) as unknown });
+        }
+      }
+    } catch {
+      // closed by the test
+    }
+  })();
+  return {
+    events,
+    close: async () => {
+      aborted.abort();
+      await reading;
+    },
+  };
+}
+
 const { stores, cleanup } = runnerStores('inbox_scope');
 
 afterAll(cleanup, 60_000);
@@ -276,6 +320,34 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the inbox of e
     } finally {
       await inbox.close();
       await served.close();
+    }
+  });
+
+  it('given the inbox stream asked for a thread, only people who may read it should hear of its changes, its owner from its first run', async () => {
+    const inbox = await serveFetchHandlers({ '/api/inbox': createInboxHandler({ runner: owned }) });
+    const threadId = `watched-${randomUUID()}`;
+    const streams = Object.fromEntries(
+      await Promise.all(
+        ['ana', 'bob', 'dan'].map(
+          async (token) => [token, await listen(`${inbox.origin}/api/inbox?threadId=${encodeURIComponent(threadId)}`, token)] as const,
+        ),
+      ),
+    );
+    try {
+      // Opened before the thread has run: Ana's first run makes it hers, and she hears of it.
+      await until(() => Object.values(streams).every((stream) => stream.events.some((event) => event.event === 'inbox')));
+      await runAs(owned, 'default', 'ana', threadId, [{ approvers: { users: ['dan'], roles: [], notTheRequester: false } }]);
+      await until(() => streams.ana!.events.some((event) => event.event === 'thread'));
+      await until(() => streams.dan!.events.some((event) => event.event === 'thread'));
+      // Dan answers: Ana and Dan hear it; Bob has heard nothing of the thread, not even that it changed.
+      const heard = streams.ana!.events.filter((event) => event.event === 'thread').length;
+      await runAs(owned, 'default', 'dan', threadId, [], { resume: [{ interruptId: 'i-0', status: 'resolved', payload: 'ok' }] } as never);
+      await until(() => streams.ana!.events.filter((event) => event.event === 'thread').length > heard);
+      expect(streams.bob!.events.filter((event) => event.event === 'thread')).toEqual([]);
+      expect(streams.bob!.events.filter((event) => event.event === 'inbox').map((event) => event.data)).toEqual([{ interrupts: [] }]);
+    } finally {
+      for (const stream of Object.values(streams)) await stream.close();
+      await inbox.close();
     }
   });
 
