@@ -234,6 +234,8 @@ export interface ListThreadsQuery {
   ownerId?: string;
   /** Only the threads with an interrupt, open or answered, whose approvers name this person (see `ListInterruptsQuery`). */
   assignedTo?: AssignedTo;
+  /** Only the threads with an interrupt this person answered. */
+  answeredById?: string;
   limit?: number;
   cursor?: string;
 }
@@ -635,6 +637,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     }
     const ownerKey = personKey(query.ownerId, 'listThreads', 'ownerId');
     const assignedTo = query.assignedTo === undefined ? undefined : assignedKeys(query.assignedTo, 'listThreads', 'assignedTo');
+    const answeredByKey = personKey(query.answeredById, 'listThreads', 'answeredById');
     const limit = pageSize(query.limit, 'listThreads');
     const after = query.cursor === undefined ? undefined : (readCursor(query.cursor, isThreadCursor, 'listThreads') as ThreadCursor);
     const store = await this.database;
@@ -642,6 +645,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       ...(agentId !== undefined ? { agentId } : {}),
       ...(ownerKey !== undefined ? { ownerKey } : {}),
       ...(assignedTo ? { assignedTo } : {}),
+      ...(answeredByKey !== undefined ? { answeredByKey } : {}),
       ...(after ? { after } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });

@@ -621,6 +621,8 @@ export class ThreadStore implements ChangeLog {
     ownerKey?: string;
     /** Only threads with an interrupt (open or closed) assigned to this person. */
     assignedTo?: PersonKeys;
+    /** Only threads with an interrupt this person (the JSON text of their id) answered. */
+    answeredByKey?: string;
     after?: ThreadCursor;
     limit?: number;
   }): Promise<ThreadRow[]> {
@@ -630,6 +632,7 @@ export class ThreadStore implements ChangeLog {
         WHERE ($1::text IS NULL OR agent_id = $1) AND ($6::text IS NULL OR owner_id = $6)
           AND (($7::text IS NULL AND $8::text[] IS NULL)
                OR EXISTS (SELECT 1 FROM cki_interrupts i WHERE i.thread_key = t.thread_key AND ${assignedSql('$7', '$8', 'i.')}))
+          AND ($9::text IS NULL OR EXISTS (SELECT 1 FROM cki_interrupts i WHERE i.thread_key = t.thread_key AND i.answered_by_id = $9))
           AND ($2::double precision IS NULL OR (updated_at < $2 OR (updated_at = $2 AND thread_key > $3::text)))
           AND EXISTS (SELECT 1 FROM cki_runs r WHERE r.thread_key = t.thread_key AND r.status = ANY($5::text[]))
         ORDER BY updated_at DESC, thread_key
@@ -643,6 +646,7 @@ export class ThreadStore implements ChangeLog {
         filter.ownerKey ?? null,
         assignedTo ? assignedTo.id : null,
         assignedTo ? [...assignedTo.roles] : null,
+        filter.answeredByKey ?? null,
       ],
     );
   }

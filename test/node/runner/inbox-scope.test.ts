@@ -317,6 +317,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the inbox of e
       // The threads listed as Dan's to approve, by id and by role.
       expect((await owned.listThreads({ assignedTo: { id: 'dan' } })).map((thread) => thread.id)).toContain(threadId);
       expect((await owned.listThreads({ assignedTo: { id: 'bob', roles: ['legal'] } })).map((thread) => thread.id)).not.toContain(threadId);
+      expect((await owned.listThreads({ answeredById: 'dan' })).map((thread) => thread.id)).toContain(threadId);
+      expect((await owned.listThreads({ answeredById: 'ana' })).map((thread) => thread.id)).not.toContain(threadId);
     } finally {
       await inbox.close();
       await served.close();
