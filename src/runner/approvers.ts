@@ -209,6 +209,26 @@ function isAssignment(value: unknown): value is Assignment {
   );
 }
 
+/** An assignment as its row's columns keep it (JSON text of ids and roles), so that SQL finds whom it waits for. */
+export interface ApproverKeys {
+  /** The ids it names. */
+  ids: string[];
+  /** The roles it names. */
+  roles: string[];
+  /** The requester, when four eyes rules them out. */
+  fourEyes: string | null;
+}
+
+/** The columns of an assignment; null for an interrupt without one (whoever may answer the thread). */
+export function approverKeys(assignment: Assignment | undefined): ApproverKeys | null {
+  if (!assignment) return null;
+  return {
+    ids: assignment.users.map((user) => encode(user.id)),
+    roles: assignment.roles.map((role) => encode(role)),
+    fourEyes: assignment.notTheRequester && assignment.requester ? encode(assignment.requester.id) : null,
+  };
+}
+
 /** What the runner knows of one interrupt row, for telling a viewer who it is for. */
 export interface InterruptFacts {
   open: boolean;

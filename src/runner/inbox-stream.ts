@@ -29,6 +29,12 @@ export interface InboxStreamOptions<User> {
   heartbeatMs: number | undefined;
   /** The handler has a `filter`: thread events then need `canWatchThread`. */
   filtered: boolean;
+  /**
+   * Without `canWatchThread`, whether the person the runner identified may read the thread: asked
+   * when the stream opens and, while it says no, again on each change (a thread not run yet becomes
+   * theirs with its first run). No: not one `thread` event.
+   */
+  mayRead?: ((threadId: string) => Promise<boolean>) | undefined;
 }
 
 /**
@@ -44,8 +50,9 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
   const { request, changes, threadId } = options;
   const list = () => readList(options.list);
   const every = options.heartbeatMs !== undefined && options.heartbeatMs > 0 ? options.heartbeatMs : DEFAULT_HEARTBEAT_MS;
-  const watchThread = await mayWatch(threadId, options);
-  if (watchThread instanceof Response) return watchThread;
+  const watching = await mayWatch(threadId, options);
+  if (watching instanceof Response) return watching;
+  let watchThread = watching;
   // Heard before the first list is read: a change made while it is read lists again.
   const heard: ThreadChange[] = [];
   let onChange: (change: ThreadChange) => void = (change) => heard.push(change);
@@ -86,9 +93,19 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
           send('inbox', text);
         }
       });
+      // Thread events in the order of their changes, each once the person may read the thread.
+      let telling = Promise.resolve();
+      const tell = (change: ThreadChange) => {
+        const { mayRead } = options;
+        if (!watchThread && !mayRead) return;
+        telling = telling.then(async () => {
+          if (!watchThread && mayRead && !options.canWatchThread) watchThread = await mayRead(change.threadId).catch(() => false);
+          if (watchThread) send('thread', JSON.stringify({ threadId: change.threadId, seq: change.seq }));
+        });
+      };
       const react = (change: ThreadChange) => {
         if (threadId !== undefined && change.threadId !== threadId) return;
-        if (watchThread) send('thread', JSON.stringify({ threadId: change.threadId, seq: change.seq }));
+        if (threadId !== undefined) tell(change);
         void relist();
       };
       const heartbeat = setInterval(() => write(': keep-alive\n\n'), every);
@@ -123,9 +140,11 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
 /** Whether the stream also tells of `threadId`'s changes, or the error response to send instead. */
 async function mayWatch<User>(threadId: string | undefined, options: InboxStreamOptions<User>): Promise<boolean | Response> {
   if (threadId === undefined) return false;
-  const { canWatchThread, user, request, filtered } = options;
+  const { canWatchThread, user, request, filtered, mayRead } = options;
   try {
-    return canWatchThread ? await canWatchThread(threadId, user, request) : !filtered;
+    if (canWatchThread) return await canWatchThread(threadId, user, request);
+    if (mayRead) return await mayRead(threadId);
+    return !filtered;
   } catch (error) {
     console.error(`${PREFIX} canWatchThread failed: ${errorMessage(error)}`);
     return errorResponse(500, `${PREFIX} could not tell whether this thread is yours.`);

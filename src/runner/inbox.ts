@@ -19,12 +19,13 @@ export interface InboxHandlerOptions<User = undefined> {
   /**
    * The durable runner whose interrupt rows the inbox lists. A runner that tells of changes
    * (`subscribeChanges`, as `InterruptRunner` does) also serves the live stream. When it was given
-   * `identify`, the inbox asks it who each request comes from (401 when no one) and lists only the
-   * interrupts of the threads that person may read (theirs, and those `authorize` allows).
+   * `identify`, the inbox asks it who each request comes from (401 when no one) and lists only what
+   * waits for that person (`listInterruptsFor`): the interrupts of the threads they own or
+   * `authorize` lets them read, and those assigned to them in threads of others.
    */
   runner: Pick<InterruptRunner, 'listInterrupts'> &
     Partial<ThreadChangeSource> &
-    Partial<Pick<InterruptRunner, 'identify' | 'listInterruptsFor'>>;
+    Partial<Pick<InterruptRunner, 'identify' | 'listInterruptsFor' | 'mayRead'>>;
   /**
    * Who is asking, read from the request (a session cookie, a bearer token). Return `null` or
    * `undefined` to refuse the request with 401. Without it (and without the runner's `identify`)
@@ -39,7 +40,8 @@ export interface InboxHandlerOptions<User = undefined> {
   filter?: (interrupt: InboxInterrupt, user: User, request: Request) => boolean | Promise<boolean>;
   /**
    * Whether this user may hear that this thread changed (the stream's `thread` events, asked for
-   * with `?threadId=`). Without it they are sent only when there is no `filter` either.
+   * with `?threadId=`). Without it, and with the runner's `identify`, they are sent to whoever may
+   * read the thread; without either, only when there is no `filter` either.
    */
   canWatchThread?: (threadId: string, user: User, request: Request) => boolean | Promise<boolean>;
   /** How often the live stream sends a keep-alive comment (ms). Default 15 000. */
@@ -190,7 +192,18 @@ export function createInboxHandler<User = undefined>(options: InboxHandlerOption
       if (!isChangeSource(runner)) {
         return json(406, { error: `${PREFIX} this runner does not tell of changes; ask for JSON and poll instead.` });
       }
-      return streamInbox({ request, changes: runner, list, threadId, canWatchThread, user, heartbeatMs, filtered: filter !== undefined });
+      const mayRead = person && runner.mayRead ? (id: string) => runner.mayRead!(person, id) : undefined;
+      return streamInbox({
+        request,
+        changes: runner,
+        list,
+        threadId,
+        canWatchThread,
+        user,
+        heartbeatMs,
+        filtered: filter !== undefined,
+        mayRead,
+      });
     }
     const interrupts = await list();
     if (interrupts instanceof Response) return interrupts;

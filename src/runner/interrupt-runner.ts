@@ -17,6 +17,7 @@ import { RunnerError } from './errors';
 import { allowedBy, identifyRequest, requestFromHeaders, type Authorize, type Identify, type Person, type ThreadAction } from './people';
 import {
   annotated,
+  approverKeys,
   assign,
   names,
   raisesInterrupts,
@@ -39,7 +40,9 @@ import {
   ThreadStore,
   type InterruptCursor,
   type AnswererKeys,
+  type InterruptFilter,
   type InterruptRow,
+  type PersonKeys,
   type RaisedInterrupt,
   type StoredInterruptStatus,
   type ThreadCursor,
@@ -191,6 +194,11 @@ export interface ListInterruptsQuery {
   ownerId?: string;
   /** Only the interrupts this person answered. */
   answeredById?: string;
+  /**
+   * Only the interrupts whose approvers name this person: by `id`, or through one of `roles` (as
+   * `identify` gives them). With an `id`, four eyes leaves out the interrupts that person's run raised.
+   */
+  assignedTo?: AssignedTo;
   /** At most this many rows (1 to 1000). Default: all. */
   limit?: number;
   /** The `cursor` of the last row of the previous page: the rows after it. */
@@ -214,10 +222,20 @@ export interface ThreadRecord {
   cursor: string;
 }
 
+/** A person as listings match approvers: an id, roles, or both (a `Person` fits). */
+export interface AssignedTo {
+  id?: string;
+  roles?: readonly string[];
+}
+
 export interface ListThreadsQuery {
   agentId?: string;
   /** Only the threads this person owns. */
   ownerId?: string;
+  /** Only the threads with an interrupt, open or answered, whose approvers name this person (see `ListInterruptsQuery`). */
+  assignedTo?: AssignedTo;
+  /** Only the threads with an interrupt this person answered. */
+  answeredById?: string;
   limit?: number;
   cursor?: string;
 }
@@ -504,32 +522,67 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   }
 
   /**
-   * The interrupts `user` may read: those of the threads they own (filtered in SQL), and, with
-   * `authorize`, those of other threads it lets them read (asked once per thread; a throw hides
-   * the thread). With `authorize`, a page may hold fewer than `limit` rows.
+   * Whether `user` may read the thread (connect to it, hear of its changes): they own it,
+   * `authorize` allows `read`, or one of its interrupts is assigned to them. False for a thread
+   * never run and for an id that cannot be a thread's; a throwing `authorize` refuses.
+   */
+  async mayRead(user: Person, threadId: string): Promise<boolean> {
+    if (!isRecord(user) || typeof user.id !== 'string' || typeof threadId !== 'string' || threadIdProblem(threadId)) return false;
+    const db = await this.database;
+    const row = await db.threadOwner(encode(threadId));
+    if (!row) return false;
+    try {
+      return (await this.permit(db, threadId, row.agent_id ?? 'default', user, 'read')) !== false;
+    } catch (error) {
+      if (error instanceof RunnerError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * What waits for `user`, as their inbox lists it: the interrupts of the threads they own, those
+   * assigned to them (by id or role) in threads of others, and, with `authorize`, those of other
+   * threads it lets them read (asked once per thread; a throw hides the thread). Owned and assigned
+   * rows are found by the database; with `authorize`, the rows of other threads are read page by
+   * page until `limit` rows are kept, so paging by `cursor` goes on where the last row left off.
    */
   async listInterruptsFor(user: Person, query: Omit<ListInterruptsQuery, 'ownerId'> = {}): Promise<InterruptRecord[]> {
-    if (!isRecord(user) || typeof user.id !== 'string') {
+    if (!isRecord(user) || typeof user.id !== 'string' || user.id === '') {
       throw new RunnerError('bad_identity', `${PREFIX} listInterruptsFor: user must be a person { id, name?, roles? }.`);
     }
-    if (!this.authorizer) return this.listInterrupts({ ...query, ownerId: user.id });
-    const rows = await this.listInterrupts(query);
+    const viewer = assignedKeys(user, 'listInterruptsFor', 'user');
+    const filter = await this.interruptFilter({ ...query, ownerId: undefined }, 'listInterruptsFor');
+    const store = await this.database;
+    if (!this.authorizer) return (await store.listInterrupts({ ...filter, viewer: { ...viewer, only: true } })).map(toRecord);
+    const limit = filter.limit;
     const verdicts = new Map<string, Promise<boolean>>();
     const kept: InterruptRecord[] = [];
-    for (const row of rows) {
-      if (row.ownerId === user.id) {
-        kept.push(row);
-        continue;
+    let after = filter.after;
+    for (;;) {
+      const page = await store.listInterrupts({
+        ...filter,
+        viewer: { ...viewer, only: false },
+        ...(after ? { after } : {}),
+        ...(limit !== undefined ? { limit: Math.max(limit, 100) } : {}),
+      });
+      for (const row of page) {
+        const record = toRecord(row);
+        if (!row.theirs) {
+          const key = encode([record.threadId, record.agentId]);
+          let verdict = verdicts.get(key);
+          if (!verdict) {
+            verdict = allowedBy(this.authorizer, { user, threadId: record.threadId, agentId: record.agentId, action: 'read' });
+            verdicts.set(key, verdict);
+          }
+          if (!(await verdict)) continue;
+        }
+        kept.push(record);
+        if (limit !== undefined && kept.length === limit) return kept;
       }
-      const key = encode([row.threadId, row.agentId]);
-      let verdict = verdicts.get(key);
-      if (!verdict) {
-        verdict = allowedBy(this.authorizer, { user, threadId: row.threadId, agentId: row.agentId, action: 'read' });
-        verdicts.set(key, verdict);
-      }
-      if (await verdict) kept.push(row);
+      const last = page[page.length - 1];
+      if (limit === undefined || !last || page.length < Math.max(limit, 100)) return kept;
+      after = [Number(last.raised_at), last.thread_key, Number(last.position), last.interrupt_hash];
     }
-    return kept;
   }
 
   /**
@@ -537,33 +590,40 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
    * raised), for audits and inboxes. Filtered and paged by the database.
    */
   async listInterrupts(query: ListInterruptsQuery = {}): Promise<InterruptRecord[]> {
+    const filter = await this.interruptFilter(query, 'listInterrupts');
+    const store = await this.database;
+    return (await store.listInterrupts(filter)).map(toRecord);
+  }
+
+  /** A listing query, checked, as the store filters by it; `bad_query` or `bad_thread_id` for one it cannot. */
+  private async interruptFilter(query: ListInterruptsQuery, method: string): Promise<InterruptFilter> {
     const { threadId, status, agentId, ownerId, answeredById } = query;
     if (status !== undefined && !STORED_INTERRUPT_STATUSES.includes(status)) {
       throw new RunnerError(
         'bad_query',
-        `${PREFIX} listInterrupts: status must be one of ${STORED_INTERRUPT_STATUSES.join(', ')} (got ${JSON.stringify(status)}).`,
+        `${PREFIX} ${method}: status must be one of ${STORED_INTERRUPT_STATUSES.join(', ')} (got ${JSON.stringify(status)}).`,
       );
     }
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '' || agentId.includes('\u0000'))) {
-      throw new RunnerError('bad_query', `${PREFIX} listInterrupts: agentId must be a non-empty string without NUL.`);
+      throw new RunnerError('bad_query', `${PREFIX} ${method}: agentId must be a non-empty string without NUL.`);
     }
-    const ownerKey = personKey(ownerId, 'listInterrupts', 'ownerId');
-    const answeredByKey = personKey(answeredById, 'listInterrupts', 'answeredById');
+    const ownerKey = personKey(ownerId, method, 'ownerId');
+    const answeredByKey = personKey(answeredById, method, 'answeredById');
+    const assignedTo = query.assignedTo === undefined ? undefined : assignedKeys(query.assignedTo, method, 'assignedTo');
     const threadKey = threadId === undefined ? undefined : checkedThreadKey(threadId);
-    const limit = pageSize(query.limit, 'listInterrupts');
-    const after =
-      query.cursor === undefined ? undefined : (readCursor(query.cursor, isInterruptCursor, 'listInterrupts') as InterruptCursor);
-    const store = await this.database;
-    const rows = await store.listInterrupts({
+    const limit = pageSize(query.limit, method);
+    const after = query.cursor === undefined ? undefined : (readCursor(query.cursor, isInterruptCursor, method) as InterruptCursor);
+    await this.database;
+    return {
       ...(threadKey !== undefined ? { threadKey } : {}),
       ...(status !== undefined ? { status } : {}),
       ...(agentId !== undefined ? { agentId } : {}),
       ...(ownerKey !== undefined ? { ownerKey } : {}),
       ...(answeredByKey !== undefined ? { answeredByKey } : {}),
+      ...(assignedTo ? { assignedTo } : {}),
       ...(after ? { after } : {}),
       ...(limit !== undefined ? { limit } : {}),
-    });
-    return rows.map(toRecord);
+    };
   }
 
   /**
@@ -576,12 +636,16 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       throw new RunnerError('bad_query', `${PREFIX} listThreads: agentId must be a non-empty string without NUL.`);
     }
     const ownerKey = personKey(query.ownerId, 'listThreads', 'ownerId');
+    const assignedTo = query.assignedTo === undefined ? undefined : assignedKeys(query.assignedTo, 'listThreads', 'assignedTo');
+    const answeredByKey = personKey(query.answeredById, 'listThreads', 'answeredById');
     const limit = pageSize(query.limit, 'listThreads');
     const after = query.cursor === undefined ? undefined : (readCursor(query.cursor, isThreadCursor, 'listThreads') as ThreadCursor);
     const store = await this.database;
     const rows = await store.listThreads({
       ...(agentId !== undefined ? { agentId } : {}),
       ...(ownerKey !== undefined ? { ownerKey } : {}),
+      ...(assignedTo ? { assignedTo } : {}),
+      ...(answeredByKey !== undefined ? { answeredByKey } : {}),
       ...(after ? { after } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
@@ -1014,6 +1078,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
         expiresAt: typeof interrupt.expiresAt === 'string' ? encode(interrupt.expiresAt) : null,
         interrupt: encode(storedInterrupt(interrupt, assignment)),
         position,
+        approvers: approverKeys(assignment),
       });
     });
     // One id raised twice in a set keeps its last place, as the rows always did.
@@ -1154,12 +1219,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
    * answered (so the one who lost a race to answer it hears that it was answered, and whoever was
    * asked can still read what came of it).
    */
-  private async assignedTo(db: ThreadStore, threadId: string, person: Person): Promise<boolean> {
-    for (const text of await db.raisedInterrupts(encode(threadId))) {
-      const { assignment } = storedAssignment(text);
-      if (assignment && names(assignment, person)) return true;
-    }
-    return false;
+  private assignedTo(db: ThreadStore, threadId: string, person: Person): Promise<boolean> {
+    return db.assignedIn(encode(threadId), personKeys(person));
   }
 
   // ---- replay and joining ----
@@ -1526,6 +1587,28 @@ function parseHistory(threadId: string, rows: ReadonlyArray<{ payload: string; s
 
 /** A person as the store keeps them: the JSON text of their id and name. */
 const keysOf = (person: Person): AnswererKeys => ({ id: encode(person.id), name: person.name === undefined ? null : encode(person.name) });
+
+/** A person as the store matches approvers: the JSON text of their id and roles. */
+const personKeys = (person: Person): PersonKeys => ({ id: encode(person.id), roles: (person.roles ?? []).map((role) => encode(role)) });
+
+/** The keys of an `assignedTo` (or a person's): an id, roles, or both; a `bad_query` error for anything else. */
+function assignedKeys(value: unknown, method: string, field: string): PersonKeys {
+  const { id, roles } = isRecord(value) ? value : {};
+  const rolesOk =
+    roles === undefined || (Array.isArray(roles) && roles.length <= MAX_PAGE && roles.every((role) => typeof role === 'string'));
+  if (
+    !isRecord(value) ||
+    (id !== undefined && (typeof id !== 'string' || id === '')) ||
+    !rolesOk ||
+    (id === undefined && roles === undefined)
+  ) {
+    throw new RunnerError(
+      'bad_query',
+      `${PREFIX} ${method}: ${field} must be { id?, roles? } with a non-empty string id or a list of roles.`,
+    );
+  }
+  return { id: id === undefined ? null : encode(id), roles: ((roles as string[] | undefined) ?? []).map((role) => encode(role)) };
+}
 
 /** The JSON key of a person id a listing filters by, or a `bad_query` error. */
 function personKey(id: unknown, method: string, field: string): string | undefined {

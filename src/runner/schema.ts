@@ -1,5 +1,6 @@
 import { EventType } from '@ag-ui/client';
 import type { Database, Sql } from './database';
+import { approverKeys, ASSIGNMENT_KEY, storedAssignment } from './approvers';
 import { RunnerError } from './errors';
 import { ResumeRefusal } from '../protocol/constants';
 import { isRecord } from '../wire/guards';
@@ -150,6 +151,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX cki_interrupt_events_thread ON cki_interrupt_events (thread_key, event_pk) WHERE failed_at IS NULL`,
     ],
   },
+  {
+    version: 6,
+    description:
+      "assigned interrupts: a row carries its approvers' ids and roles and the requester four eyes rules out, so an inbox lists what waits for a person by an index",
+    statements: [
+      `ALTER TABLE cki_interrupts ADD COLUMN approver_ids text[]`,
+      `ALTER TABLE cki_interrupts ADD COLUMN approver_roles text[]`,
+      `ALTER TABLE cki_interrupts ADD COLUMN four_eyes_id text`,
+      `CREATE INDEX cki_interrupts_approver_ids ON cki_interrupts USING gin (approver_ids)`,
+      `CREATE INDEX cki_interrupts_approver_roles ON cki_interrupts USING gin (approver_roles)`,
+    ],
+    backfill: backfillApprovers,
+  },
 ];
 
 /** The schema this version of the runner reads and writes. */
@@ -192,6 +206,25 @@ async function backfillRaisedInterrupts(sql: Sql): Promise<void> {
       JSON.stringify(raised[position]),
       position,
     ]);
+  }
+}
+
+/**
+ * Version 5 rows kept an interrupt's approvers only inside its interrupt JSON (which jsonb may
+ * refuse: NUL): they are read here, as the runner reads them, into the version 6 columns.
+ */
+async function backfillApprovers(sql: Sql): Promise<void> {
+  const rows = await sql.query<{ thread_key: string; interrupt_hash: string; interrupt: string }>(
+    `SELECT thread_key, interrupt_hash, interrupt FROM cki_interrupts WHERE strpos(interrupt, $1) > 0`,
+    [JSON.stringify(ASSIGNMENT_KEY)],
+  );
+  for (const row of rows) {
+    const keys = approverKeys(storedAssignment(row.interrupt).assignment);
+    if (!keys) continue;
+    await sql.query(
+      `UPDATE cki_interrupts SET approver_ids = $3::text[], approver_roles = $4::text[], four_eyes_id = $5 WHERE thread_key = $1 AND interrupt_hash = $2`,
+      [row.thread_key, row.interrupt_hash, keys.ids, keys.roles, keys.fourEyes],
+    );
   }
 }
 

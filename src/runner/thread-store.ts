@@ -44,6 +44,8 @@ export interface InterruptRow {
   owner_id: string | null;
   answered_by_id: string | null;
   answered_by_name: string | null;
+  /** With a `viewer` filter: true when the row is the viewer's (their thread's, or assigned to them). */
+  theirs?: boolean;
 }
 
 /** A thread whose open interrupts all carry an `expiresAt`: settled once the last of them passes. */
@@ -69,6 +71,15 @@ export type InterruptCursor = readonly [raisedAt: number, threadKey: string, pos
 /** Where a listing of threads goes on from. */
 export type ThreadCursor = readonly [updatedAt: number, threadKey: string];
 
+/**
+ * A person as listings match them (the JSON text of their id and roles): an interrupt is assigned to
+ * them when its approvers name the id or one of the roles, and four eyes does not rule the id out.
+ */
+export interface PersonKeys {
+  id: string | null;
+  roles: readonly string[];
+}
+
 export interface InterruptFilter {
   threadKey?: string;
   status?: StoredInterruptStatus;
@@ -77,8 +88,22 @@ export interface InterruptFilter {
   ownerKey?: string;
   /** The JSON text of the id of the person who answered. */
   answeredByKey?: string;
+  /** Only the interrupts assigned to this person. */
+  assignedTo?: PersonKeys;
+  /**
+   * Rows are marked `theirs` for this person (of a thread they own, or assigned to them); with
+   * `only`, the others are left out.
+   */
+  viewer?: PersonKeys & { only: boolean };
   after?: InterruptCursor;
   limit?: number;
+}
+
+/** How an assignment is kept on its row (see `approverKeys`); null without one. */
+export interface RaisedApprovers {
+  ids: readonly string[];
+  roles: readonly string[];
+  fourEyes: string | null;
 }
 
 /** Who answered, as stored: the JSON text of their id and name. */
@@ -95,6 +120,7 @@ export interface RaisedInterrupt {
   expiresAt: string | null;
   interrupt: string;
   position: number;
+  approvers: RaisedApprovers | null;
 }
 
 /** What an interrupt event says happened to its row (see `InterruptEvent`). */
@@ -115,6 +141,15 @@ export interface InterruptEventRow extends InterruptRow {
 
 /** How one delivery attempt ended: delivered, tried again after `retryInMs`, or given up. */
 export type EventOutcome = { delivered: true } | { retryInMs: number; error: string } | { gaveUp: string };
+
+/**
+ * Whether an interrupt row (`alias`, or the table itself) is assigned to the person whose id and
+ * roles are the parameters `$id` and `$roles`: its approvers name the id or share a role, and four
+ * eyes does not rule the id out. NULL (not true) for a row without approvers: a condition, by the
+ * approvers' indexes.
+ */
+const assignedSql = (id: string, roles: string, alias = ''): string =>
+  `((${alias}approver_ids && ARRAY[${id}::text] OR ${alias}approver_roles && ${roles}::text[]) AND (${id}::text IS NULL OR ${alias}four_eyes_id IS DISTINCT FROM ${id}))`;
 
 const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position, closed_reason, owner_id, answered_by_id, answered_by_name`;
 
@@ -324,18 +359,30 @@ export class ThreadTransaction {
     const params: unknown[] = [threadKey, agentId, runPk, now];
     const values = raised.map((row) => {
       const at = params.length;
-      params.push(row.hash, row.key, row.reason, row.expiresAt, row.interrupt, row.position);
-      return `($1, $${at + 1}, $${at + 2}, $${at + 3}, $4, $${at + 4}, 'open', $3, $2, $${at + 5}, $${at + 6}, (SELECT owner_id FROM cki_threads WHERE thread_key = $1))`;
+      params.push(
+        row.hash,
+        row.key,
+        row.reason,
+        row.expiresAt,
+        row.interrupt,
+        row.position,
+        row.approvers ? [...row.approvers.ids] : null,
+        row.approvers ? [...row.approvers.roles] : null,
+        row.approvers?.fourEyes ?? null,
+      );
+      return `($1, $${at + 1}, $${at + 2}, $${at + 3}, $4, $${at + 4}, 'open', $3, $2, $${at + 5}, $${at + 6}, (SELECT owner_id FROM cki_threads WHERE thread_key = $1), $${at + 7}::text[], $${at + 8}::text[], $${at + 9}::text)`;
     });
     // Each row carries its thread's owner (which never changes), so listing by owner needs no join.
     await this.sql.query(
-      `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk, agent_id, interrupt, position, owner_id)
+      `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk, agent_id, interrupt, position, owner_id,
+                                  approver_ids, approver_roles, four_eyes_id)
        VALUES ${values.join(', ')}
        ON CONFLICT (thread_key, interrupt_hash) DO UPDATE SET
          reason = EXCLUDED.reason, raised_at = EXCLUDED.raised_at, expires_at = EXCLUDED.expires_at, status = 'open',
          response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL, closed_reason = NULL,
          agent_id = EXCLUDED.agent_id, interrupt = EXCLUDED.interrupt, position = EXCLUDED.position,
-         owner_id = EXCLUDED.owner_id, answered_by_id = NULL, answered_by_name = NULL`,
+         owner_id = EXCLUDED.owner_id, answered_by_id = NULL, answered_by_name = NULL,
+         approver_ids = EXCLUDED.approver_ids, approver_roles = EXCLUDED.approver_roles, four_eyes_id = EXCLUDED.four_eyes_id`,
       params,
     );
     await this.writeEvents(
@@ -493,12 +540,14 @@ export class ThreadStore implements ChangeLog {
     return row;
   }
 
-  /** Every interrupt (as stored: JSON text) a thread raised, open or closed. */
-  async raisedInterrupts(threadKey: string): Promise<Array<string | null>> {
-    const rows = await this.db.query<{ interrupt: string | null }>(`SELECT interrupt FROM cki_interrupts WHERE thread_key = $1`, [
+  /** True when an interrupt of the thread, open or closed, is assigned to the person. */
+  async assignedIn(threadKey: string, person: PersonKeys): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM cki_interrupts WHERE thread_key = $1 AND ${assignedSql('$2', '$3')} LIMIT 1`, [
       threadKey,
+      person.id,
+      [...person.roles],
     ]);
-    return rows.map((row) => row.interrupt);
+    return rows.length > 0;
   }
 
   /** The stored events of a thread's ended runs, in order (optionally leaving one run out). */
@@ -534,12 +583,16 @@ export class ThreadStore implements ChangeLog {
 
   /** Interrupt rows in a stable order (raised, thread, place in the set), filtered and paged in SQL. */
   listInterrupts(filter: InterruptFilter): Promise<InterruptRow[]> {
-    const { after } = filter;
+    const { after, assignedTo, viewer } = filter;
+    // $11/$12: assigned to (unset: any row); $13/$14: the viewer whose rows are `theirs`, $15: only theirs.
+    const theirs = `(owner_id = $13 OR ${assignedSql('$13', '$14')})`;
     return this.db.query<InterruptRow>(
-      `SELECT ${INTERRUPT_COLUMNS} FROM cki_interrupts
+      `SELECT ${INTERRUPT_COLUMNS}, coalesce(${theirs}, false) AS theirs FROM cki_interrupts
         WHERE ($1::text IS NULL OR thread_key = $1) AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR agent_id = $3)
           AND ($4::double precision IS NULL OR (raised_at, thread_key, position, interrupt_hash) > ($4, $5::text, $6::integer, $7::text))
           AND ($9::text IS NULL OR owner_id = $9) AND ($10::text IS NULL OR answered_by_id = $10)
+          AND (($11::text IS NULL AND $12::text[] IS NULL) OR ${assignedSql('$11', '$12')})
+          AND ($15::boolean IS NOT TRUE OR ${theirs})
         ORDER BY raised_at, thread_key, position, interrupt_hash
         LIMIT $8`,
       [
@@ -553,21 +606,48 @@ export class ThreadStore implements ChangeLog {
         filter.limit ?? null,
         filter.ownerKey ?? null,
         filter.answeredByKey ?? null,
+        assignedTo ? assignedTo.id : null,
+        assignedTo ? [...assignedTo.roles] : null,
+        viewer?.id ?? null,
+        viewer ? [...viewer.roles] : null,
+        viewer?.only ?? false,
       ],
     );
   }
 
   /** Threads that have run at least once, most recently updated first, paged in SQL. */
-  listThreads(filter: { agentId?: string; ownerKey?: string; after?: ThreadCursor; limit?: number }): Promise<ThreadRow[]> {
-    const { after } = filter;
+  listThreads(filter: {
+    agentId?: string;
+    ownerKey?: string;
+    /** Only threads with an interrupt (open or closed) assigned to this person. */
+    assignedTo?: PersonKeys;
+    /** Only threads with an interrupt this person (the JSON text of their id) answered. */
+    answeredByKey?: string;
+    after?: ThreadCursor;
+    limit?: number;
+  }): Promise<ThreadRow[]> {
+    const { after, assignedTo } = filter;
     return this.db.query<ThreadRow>(
       `SELECT thread_key, agent_id, owner_id, created_at, updated_at FROM cki_threads t
         WHERE ($1::text IS NULL OR agent_id = $1) AND ($6::text IS NULL OR owner_id = $6)
+          AND (($7::text IS NULL AND $8::text[] IS NULL)
+               OR EXISTS (SELECT 1 FROM cki_interrupts i WHERE i.thread_key = t.thread_key AND ${assignedSql('$7', '$8', 'i.')}))
+          AND ($9::text IS NULL OR EXISTS (SELECT 1 FROM cki_interrupts i WHERE i.thread_key = t.thread_key AND i.answered_by_id = $9))
           AND ($2::double precision IS NULL OR (updated_at < $2 OR (updated_at = $2 AND thread_key > $3::text)))
           AND EXISTS (SELECT 1 FROM cki_runs r WHERE r.thread_key = t.thread_key AND r.status = ANY($5::text[]))
         ORDER BY updated_at DESC, thread_key
         LIMIT $4`,
-      [filter.agentId ?? null, after?.[0] ?? null, after?.[1] ?? null, filter.limit ?? null, ENDED_RUN_STATUSES, filter.ownerKey ?? null],
+      [
+        filter.agentId ?? null,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+        filter.limit ?? null,
+        ENDED_RUN_STATUSES,
+        filter.ownerKey ?? null,
+        assignedTo ? assignedTo.id : null,
+        assignedTo ? [...assignedTo.roles] : null,
+        filter.answeredByKey ?? null,
+      ],
     );
   }
 
