@@ -94,5 +94,5 @@ export function UnanchoredEchoes({ shown, ...props }: UnanchoredEchoesProps) {
 const EchoEntry = memo(function EchoEntry({ controller, record }: { controller: InterruptController; record: InterruptHistoryRecord }) {
   // Claimed in a layout effect: the slot copy hides in the same frame, before anything is painted.
   useLayoutEffect(() => controller.claim(record.id), [controller, record.id]);
-  return <InterruptCard controller={controller} interrupt={record.interrupt} record={record} />;
+  return <InterruptCard controller={controller} interrupt={record.interrupt} threadId={record.threadId} />;
 });

@@ -1,37 +1,45 @@
-import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
-import type { InterruptHistoryRecord } from '../../src/history';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { resolveLanguage } from '../../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import type { InterruptController } from '../../hooks/card-view';
 import { RenderedInterrupt } from './rendered-interrupt';
 import type { InterruptRendererProps } from '../../hooks/renderer-props';
-import { useToolGrants } from '../../hooks/use-tool-grants';
+import { toolGrantsFor } from '../../hooks/tool-grants';
 
 export interface InterruptCardProps {
   controller: InterruptController;
   interrupt: UnwrappedInterrupt;
-  /** The answer on record; none means the interrupt is still open. */
-  record?: InterruptHistoryRecord;
+  /** The thread the interrupt belongs to. */
+  threadId: string;
+  /** The live slot's copy: it draws nothing while the interrupt's echo shows in the transcript (or the chat left its thread). */
+  slot?: boolean;
 }
 
 // setTimeout stores delays in 32 bits; anything longer would fire at once.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * One interrupt drawn by its renderer, with props derived from the history record. Used by the
- * live slot and by the transcript echo alike, so both always show the same state.
+ * One interrupt drawn by its renderer, with props derived from the controller's snapshot of it.
+ * Used by the live slot and by the transcript echo alike, so both always show the same state.
  */
-export function InterruptCard({ controller, interrupt, record }: InterruptCardProps) {
-  // Settings (renderers, locale, labels) live on the controller: CopilotKit memoizes the slot
-  // element, so a prop from the hook's render would go stale. Only a new view redraws the card:
-  // echoes mounting elsewhere in the transcript leave it alone.
-  const view = useSyncExternalStore(controller.subscribe, () => controller.view);
-  const status = record?.status ?? 'pending';
-  const answerFirst = useSyncExternalStore(controller.subscribe, () => status === 'pending' && controller.asksToAnswerFirst(interrupt.id));
-  const toolGrants = useToolGrants(controller.history, record?.threadId ?? controller.threadId, controller.settings.allowAlways);
-  const canRetry = useSyncExternalStore(controller.subscribe, () => status === 'error' && controller.canRetry(interrupt.id));
+export function InterruptCard({ controller, interrupt, threadId, slot = false }: InterruptCardProps) {
+  // One read of everything the card shows (status, answer, flags, and the view: renderers, locale
+  // and labels live on the controller, since CopilotKit memoizes the slot element and a prop from
+  // the hook's render would go stale). The same snapshot while nothing in it changed: echoes
+  // mounting elsewhere in the transcript leave this card alone.
+  const snapshot = useSyncExternalStore(controller.subscribe, () => controller.cardSnapshot(threadId, interrupt.id));
+  const { view, status, answerFirst, canRetry, elsewhere, allowedTools } = snapshot;
   // Drawn again because the request changed after the user answered it: said until it is answered.
-  const changed = useSyncExternalStore(controller.subscribe, () => status === 'pending' && controller.isChangedRequest(interrupt.id));
+  const changed = snapshot.changed;
+  const allowAlways = controller.settings.allowAlways;
+  const toolGrants = useMemo(
+    () =>
+      toolGrantsFor(allowAlways, allowedTools, {
+        allow: (toolName) => controller.history.allowTool(threadId, toolName),
+        revoke: (toolName) => controller.history.revokeTool(threadId, toolName),
+      }),
+    [controller, threadId, allowAlways, allowedTools],
+  );
   const changedNotice = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     const notice = changedNotice.current;
@@ -63,11 +71,13 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
   const cancel = useCallback(() => controller.dismiss(interrupt), [controller, interrupt]);
   const retry = useCallback(() => controller.retry(interrupt.id), [controller, interrupt.id]);
 
+  if (slot && snapshot.steppedAside) return null;
+
   const props: InterruptRendererProps = {
     interrupt,
     status,
-    result: record?.result,
-    error: record?.error,
+    result: snapshot.result,
+    error: snapshot.error,
     resolve,
     cancel,
     // Only when Retry can send something: a card in `error` with nothing to resend shows no button.
@@ -80,7 +90,7 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
     toolGrants,
   };
 
-  const language = answerFirst || changed || record?.elsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
+  const language = answerFirst || changed || elsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
@@ -101,7 +111,7 @@ export function InterruptCard({ controller, interrupt, record }: InterruptCardPr
           {language.labels.requestChanged}
         </p>
       ) : null}
-      {language && record?.elsewhere ? (
+      {language && elsewhere ? (
         <p className="cki-root cki-notice" role="status" lang={language.locale} data-testid="interrupt-answered-elsewhere">
           {language.labels.answeredElsewhere}
         </p>

@@ -2,7 +2,6 @@ import { useSyncExternalStore } from 'react';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import { InterruptCard } from './interrupt-card';
 import type { InterruptController } from '../../hooks/card-view';
-import { useThreadRecords } from '../../hooks/use-thread-records';
 import { BatchReview } from './batch-review';
 
 /**
@@ -21,16 +20,8 @@ export function InterruptSlot({ controller, interrupts }: { controller: Interrup
     <>
       <BatchReview controller={controller} interrupts={set} />
       {set.map((interrupt) => (
-        <SlotEntry key={interrupt.id} controller={controller} interrupt={interrupt} />
+        <InterruptCard key={interrupt.id} controller={controller} interrupt={interrupt} threadId={controller.threadId} slot />
       ))}
     </>
   );
-}
-
-function SlotEntry({ controller, interrupt }: { controller: InterruptController; interrupt: UnwrappedInterrupt }) {
-  const records = useThreadRecords(controller, controller.threadId);
-  const aside = useSyncExternalStore(controller.subscribe, () => controller.stepsAside(interrupt.id));
-  if (aside) return null;
-  const record = records.find((r) => r.id === interrupt.id);
-  return <InterruptCard controller={controller} interrupt={interrupt} record={record} />;
 }

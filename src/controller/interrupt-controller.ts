@@ -21,6 +21,7 @@ import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
 import { carriesBatch } from './resume-batch';
 import { onThreadChanged } from './thread-changes';
 import { toResumeRecord } from './resume-record';
+import { sameSnapshot, type CardSnapshot } from './card-snapshot';
 
 /** CopilotKit's `resolve` / `cancel` from the `useInterrupt` render props. */
 export interface CopilotKitInterruptActions {
@@ -187,9 +188,61 @@ export class InterruptController<View = unknown> {
     this.session = new InterruptSession({ threadId: 'default', onChatWhileOpen: settings.onChatWhileOpen });
   }
 
-  // ---- external store for claims and settings (cards subscribe) ----
+  // ---- external store: what cards show (they subscribe) ----
 
-  subscribe = this.#listeners.subscribe;
+  /**
+   * Listens to every change a card can show: the controller's (once per {@link #dispatch}), and
+   * the history's made elsewhere (another tab, the app). The history is followed while anyone
+   * listens here; its changes made during a dispatch are told with the dispatch's one notification.
+   */
+  subscribe = (listener: () => void): (() => void) => {
+    const unsubscribe = this.#listeners.subscribe(listener);
+    if (this.#subscribers++ === 0) {
+      this.#unfollowHistory = this.history.subscribe(() => {
+        if (!this.#dispatching) this.#listeners.notify();
+      });
+    }
+    let subscribed = true;
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      unsubscribe();
+      if (--this.#subscribers === 0) this.#unfollowHistory?.();
+    };
+  };
+
+  #subscribers = 0;
+  #unfollowHistory?: () => void;
+  #dispatching = false;
+
+  #snapshots = new Map<string, CardSnapshot<View>>();
+
+  /**
+   * What the card of `id` in `threadId` shows now: the one value a card reads. The same object
+   * while nothing in it changed, so `useSyncExternalStore` redraws a card only for its own changes.
+   */
+  cardSnapshot(threadId: string, id: string): CardSnapshot<View> {
+    const record = this.history.get(threadId, id);
+    const status = record?.status ?? 'pending';
+    const card = this.#cards.get(id);
+    const next: CardSnapshot<View> = {
+      view: this.view,
+      status,
+      result: record?.result,
+      error: record?.error,
+      elsewhere: !!record?.elsewhere,
+      answerFirst: status === 'pending' && !!card && this.session.asksToAnswerFirst(card.key),
+      canRetry: status === 'error' && this.#canRetry(id),
+      changed: status === 'pending' && this.#changed.has(id),
+      steppedAside: this.#claims.has(id) || this.session.away,
+      allowedTools: this.history.allowedTools(threadId),
+    };
+    const cacheKey = `${threadId}\n${id}`;
+    const previous = this.#snapshots.get(cacheKey);
+    if (previous && sameSnapshot(previous, next)) return previous;
+    this.#snapshots.set(cacheKey, next);
+    return next;
+  }
 
   /**
    * What cards get as `onInterruptResume`: a stable function that calls the app's latest
@@ -723,14 +776,8 @@ export class InterruptController<View = unknown> {
     this.#dispatch(this.session.chatSent());
   }
 
-  /** Whether the card of `id` should ask the user to answer it before chatting on. */
-  asksToAnswerFirst(id: string): boolean {
-    const card = this.#cards.get(id);
-    return !!card && this.session.asksToAnswerFirst(card.key);
-  }
-
   /** Whether Retry can send anything for `id` now. */
-  canRetry(id: string): boolean {
+  #canRetry(id: string): boolean {
     const card = this.#cards.get(id);
     return !!card && this.session.canRetry(card.key);
   }
@@ -738,7 +785,7 @@ export class InterruptController<View = unknown> {
   /** A card in `error`: the same resume again, after the paint and the resolve delay like the first send. */
   retry(id: string): void {
     const card = this.#cards.get(id);
-    if (!card || !this.canRetry(id)) return;
+    if (!card || !this.#canRetry(id)) return;
     const decisions = this.session.retry(card.key);
     // "Sending…" at once (other failed cards hide their Retry meanwhile); the send itself waits
     // for that paint and the resolve delay, like the first send.
@@ -758,6 +805,18 @@ export class InterruptController<View = unknown> {
    * change: decisions, and (with no decision) a new view or transcript claim.
    */
   #dispatch(decisions: readonly SessionDecision[], subjects: readonly InterruptKey[] = []) {
+    // A dispatch inside a dispatch (a send settled at once) is part of it: the outer one notifies.
+    const outer = !this.#dispatching;
+    this.#dispatching = true;
+    try {
+      this.#carryOut(decisions, subjects);
+    } finally {
+      if (outer) this.#dispatching = false;
+    }
+    if (outer) this.#listeners.notify();
+  }
+
+  #carryOut(decisions: readonly SessionDecision[], subjects: readonly InterruptKey[]) {
     const queue = [...decisions];
     const touched = [...subjects];
     for (let decision = queue.shift(); decision; decision = queue.shift()) {
@@ -794,11 +853,10 @@ export class InterruptController<View = unknown> {
             this.#copilotkit?.runAgent({ agent }).catch((error) => console.error(`${LOG} The reply to the chat message failed:`, error));
           break;
         }
-        // 'answer-first' is read back with `asksToAnswerFirst`; 'hold-chat-run' is the chat run's wrapper's.
+        // 'answer-first' is read back in `cardSnapshot`; 'hold-chat-run' is the chat run's wrapper's.
       }
     }
     for (const key of touched) this.#sync(key);
-    this.#listeners.notify();
   }
 
   /** Run `callback` once the current state is painted, plus `resolveDelayMs`; repeats are ignored. */
@@ -910,11 +968,6 @@ export class InterruptController<View = unknown> {
     return this.#open?.reopened && this.waiting.length > 0 ? this.waiting : undefined;
   }
 
-  /** Whether the card of `id` shows a request drawn again because it changed after the user answered it. */
-  isChangedRequest(id: string): boolean {
-    return this.#changed.has(id);
-  }
-
   /** Writes the history record of `key` from its session phase (the one place records change). */
   #sync(key: InterruptKey) {
     const entry = this.session.get(key);
@@ -995,11 +1048,6 @@ export class InterruptController<View = unknown> {
   /** How many cards of the waiting set still wait for the user (not answered, dismissed or expired). */
   get pendingCount(): number {
     return this.waiting.length === 0 ? 0 : this.session.openSet.filter((key) => this.session.get(key)?.phase === 'open').length;
-  }
-
-  /** Whether the slot's card of `id` steps aside: its echo shows in the transcript, or the chat left its thread. */
-  stepsAside(id: string): boolean {
-    return this.#claims.has(id) || this.session.away;
   }
 }
 

@@ -2,7 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import type { AnyInterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
 import type { AnyInterruptResume, OnInterruptResume } from '../../src/protocol/types';
 import type { InterruptStatus } from '../../src/session/status';
-import { toolGrantsFor } from '../../hooks/use-tool-grants';
+import { toolGrantsFor } from '../../hooks/tool-grants';
 import { useLocalInterruptState } from '../../hooks/use-local-interrupt-state';
 import type { InterruptLocale } from '../../src/i18n/locale';
 import { unwrapInterrupt } from '../../src/unwrap';

@@ -108,7 +108,7 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     controller.answer(controller.waiting[0]!, { approved: true });
     await until(() => history.get('thread-1', 'a')?.status === 'error');
     expect(history.get('thread-1', 'a')?.error).toBe('This request changed. Review it again.');
-    expect(controller.canRetry('a')).toBe(false);
+    expect(controller.cardSnapshot('thread-1', 'a').canRetry).toBe(false);
   });
 
   it('given a refusal as changed that carries the requests open now, should draw them, mark only the changed one, and send the next answers under their new ids', async () => {
@@ -139,11 +139,11 @@ describe('InterruptController (node, real CopilotKit core)', () => {
 
     // The refused answers say why, with no Retry; the requests as they are now wait, the changed one saying so.
     expect(history.get('thread-1', 'a')).toMatchObject({ status: 'error', error: 'This request changed. Review it again.' });
-    expect(controller.canRetry('a')).toBe(false);
+    expect(controller.cardSnapshot('thread-1', 'a').canRetry).toBe(false);
     const [q2, a2] = controller.waiting;
     expect(a2!.metadata).toMatchObject({ args: { name: 'main' } });
-    expect(controller.isChangedRequest(a2!.id)).toBe(true);
-    expect(controller.isChangedRequest(q2!.id)).toBe(false);
+    expect(controller.cardSnapshot('thread-1', a2!.id).changed).toBe(true);
+    expect(controller.cardSnapshot('thread-1', q2!.id).changed).toBe(false);
     expect(controller.reopened).toEqual([q2, a2]);
 
     controller.answer(q2!, 'eu');
@@ -206,7 +206,7 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     agent.threadId = 'thread-2';
     await core.runAgent({ agent }); // the new thread's first run: the controller follows it
     expect(controller.threadId).toBe('thread-2');
-    expect(controller.stepsAside('a')).toBe(true);
+    expect(controller.cardSnapshot('thread-1', 'a').steppedAside).toBe(true);
     expect(agent.pendingInterrupts).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 30));
     // Kept, not failed: no error on the card, nothing sent to the other thread for it.
@@ -257,6 +257,19 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     expect(controller.session.openSet.map((k) => [k.runId, k.id])).toEqual([[agent.runs[0].runId, 'int-ask']]);
   });
 
+  it('given two open cards, when one is answered, should keep the other card\'s snapshot the same object, so only the answered card redraws', async () => {
+    const { agent, core, controller } = setUp((input) => [runStarted(input), runFinished(input, interruptOutcome(ask('a'), ask('b')))]);
+    await core.runAgent({ agent });
+    const [a] = controller.setOpen('standard', controller.unwrap({ interrupts: agent.pendingInterrupts }));
+    const before = { a: controller.cardSnapshot('thread-1', 'a'), b: controller.cardSnapshot('thread-1', 'b') };
+    expect(controller.cardSnapshot('thread-1', 'b')).toBe(before.b);
+    controller.answer(a!, 'yes');
+    expect(controller.cardSnapshot('thread-1', 'a')).not.toBe(before.a);
+    expect(controller.cardSnapshot('thread-1', 'a')).toMatchObject({ status: 'submitting', result: 'yes' });
+    expect(controller.cardSnapshot('thread-1', 'b')).toBe(before.b);
+    expect(before.b).toMatchObject({ status: 'pending', answerFirst: false, canRetry: false, changed: false, steppedAside: false });
+  });
+
   it("given onChatWhileOpen 'block' and a refused chat run, should ask the first open card to be answered first, until the user answers", async () => {
     const { agent, core, controller } = setUp(
       (input, n) =>
@@ -267,10 +280,10 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     agent.addMessage({ id: 'm1', role: 'user', content: 'Something else' });
     await core.runAgent({ agent });
-    expect(controller.asksToAnswerFirst('a')).toBe(true);
+    expect(controller.cardSnapshot('thread-1', 'a').answerFirst).toBe(true);
     expect(agent.runs).toHaveLength(1);
     controller.answer(controller.waiting[0]!, 'ok');
-    expect(controller.asksToAnswerFirst('a')).toBe(false);
+    expect(controller.cardSnapshot('thread-1', 'a').answerFirst).toBe(false);
     vi.restoreAllMocks();
   });
 });
