@@ -52,7 +52,6 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
   const every = options.heartbeatMs !== undefined && options.heartbeatMs > 0 ? options.heartbeatMs : DEFAULT_HEARTBEAT_MS;
   const watching = await mayWatch(threadId, options);
   if (watching instanceof Response) return watching;
-  let watchThread = watching;
   // Heard before the first list is read: a change made while it is read lists again.
   const heard: ThreadChange[] = [];
   let onChange: (change: ThreadChange) => void = (change) => heard.push(change);
@@ -93,16 +92,7 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
           send('inbox', text);
         }
       });
-      // Thread events in the order of their changes, each once the person may read the thread.
-      let telling = Promise.resolve();
-      const tell = (change: ThreadChange) => {
-        const { mayRead } = options;
-        if (!watchThread && !mayRead) return;
-        telling = telling.then(async () => {
-          if (!watchThread && mayRead && !options.canWatchThread) watchThread = await mayRead(change.threadId).catch(() => false);
-          if (watchThread) send('thread', JSON.stringify({ threadId: change.threadId, seq: change.seq }));
-        });
-      };
+      const tell = threadTeller(options, watching, send);
       const react = (change: ThreadChange) => {
         if (threadId !== undefined && change.threadId !== threadId) return;
         if (threadId !== undefined) tell(change);
@@ -135,6 +125,23 @@ export async function streamInbox<User>(options: InboxStreamOptions<User>): Prom
     },
   });
   return new Response(body, { status: 200, headers: STREAM_HEADERS });
+}
+
+/**
+ * Tells a stream's thread events in the order of their changes, each once the person may read the
+ * thread: asked again on each change until they may (an owner's first run makes the thread theirs).
+ */
+function threadTeller<User>(options: InboxStreamOptions<User>, watching: boolean, send: (event: string, data: string) => void) {
+  let watchThread = watching;
+  let telling = Promise.resolve();
+  return (change: ThreadChange) => {
+    const { mayRead } = options;
+    if (!watchThread && !mayRead) return;
+    telling = telling.then(async () => {
+      if (!watchThread && mayRead && !options.canWatchThread) watchThread = await mayRead(change.threadId).catch(() => false);
+      if (watchThread) send('thread', JSON.stringify({ threadId: change.threadId, seq: change.seq }));
+    });
+  };
 }
 
 /** Whether the stream also tells of `threadId`'s changes, or the error response to send instead. */
