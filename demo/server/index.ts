@@ -15,7 +15,7 @@ import { endStreamsOnDisconnect } from './end-streams-on-disconnect';
 import { createInboxHandler } from '../../src/runner';
 import { withNormalizedInterrupts } from '../../src/runtime';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
-import { DEMO_USERS, demoUserOf, unknownDemoUserMessage } from './users';
+import { DEMO_USER_COOKIE, DEMO_USERS, demoUserOf, unknownDemoUserMessage } from './users';
 import type { TimePickerToolOptions } from '../../src/mastra';
 
 export { ApprovalStore } from './approvals';
@@ -29,7 +29,7 @@ export const RUNTIME_PATH = '/api/copilotkit';
 export const APPROVALS_PATH = '/api/approvals';
 /** Where the inbox is mounted: `GET` lists the interrupts that wait, from the durable runner's rows. */
 export const INBOX_PATH = '/api/inbox';
-/** `GET`: who the browser is (`{ user, users }`), or 401 `{ error, code, users }` for a cookie that names no demo user. */
+/** `GET`: who the browser is (`{ user, users, cookie }`), or 401 `{ error, code, users, cookie }` for a cookie that names no demo user. */
 export const DEMO_USER_PATH = '/api/demo-user';
 /** Loopback only: the demo is never reachable from the network. */
 export const DEMO_HOST = '127.0.0.1';
@@ -106,8 +106,10 @@ function handleDemoUser(req: IncomingMessage, res: ServerResponse) {
   if (req.method !== 'GET') return sendJson(res, 405, { error: 'Use GET' });
   const users = DEMO_USERS.map(({ id, name, roles, about }) => ({ id, name, roles, about }));
   const found = demoUserOf(req.headers.cookie);
-  if ('unknown' in found) return sendJson(res, 401, { error: unknownDemoUserMessage(found.unknown), code: 'unknown_demo_user', users });
-  return sendJson(res, 200, { user: users.find((user) => user.id === found.user.id), users });
+  const cookie = DEMO_USER_COOKIE;
+  if ('unknown' in found)
+    return sendJson(res, 401, { error: unknownDemoUserMessage(found.unknown), code: 'unknown_demo_user', users, cookie });
+  return sendJson(res, 200, { user: users.find((user) => user.id === found.user.id), users, cookie });
 }
 
 function handleApprovals(req: IncomingMessage, res: ServerResponse, approvals: ApprovalStore, path: string) {

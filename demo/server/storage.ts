@@ -59,9 +59,7 @@ export async function openDemoStorage({ dataDir, databaseUrl, log = console.log 
   // The demo's people (users.ts): the cookie says who asks, each thread is its starter's, and the
   // approval tickets wait for whoever is on call.
   const people = { identify: identifyDemoUser, approvers: demoApprovers, onInterruptEvent };
-  const runner = url
-    ? createInterruptRunner({ url, ...people })
-    : createInterruptRunner({ dataDir: join(dir, 'threads'), ...people });
+  const runner = url ? createInterruptRunner({ url, ...people }) : createInterruptRunner({ dataDir: join(dir, 'threads'), ...people });
   let mastra: MastraCompositeStore | undefined;
   try {
     await runner.ready();

@@ -13,7 +13,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => demo?.close());
 
-const cookieOf = (user: string | undefined) => (user === undefined ? {} : { cookie: `cki-demo-user=${encodeURIComponent(user)}` });
+const cookieOf = (user: string | undefined): Record<string, string> =>
+  user === undefined ? {} : { cookie: `cki-demo-user=${encodeURIComponent(user)}` };
 const agentAs = (user: string | undefined, threadId: string, path: 'run' | 'connect' = 'run') =>
   new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/default/${path}`, threadId, agentId: 'default', headers: cookieOf(user) });
 
@@ -83,7 +84,15 @@ describe('demo users', () => {
     const run = await fetch(`${demo.url}/api/copilotkit/agent/default/run`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...cookieOf('mallory') },
-      body: JSON.stringify({ threadId, runId: 'r1', messages: [{ id: 'u1', role: 'user', content: 'Hello' }], tools: [], context: [], state: {}, forwardedProps: {} }),
+      body: JSON.stringify({
+        threadId,
+        runId: 'r1',
+        messages: [{ id: 'u1', role: 'user', content: 'Hello' }],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: {},
+      }),
     });
     expect(run.status).toBe(401);
     // No thread was started: Ana may start it as her own.
