@@ -63,7 +63,7 @@ export interface DemoServerOptions {
   dataDir?: string;
   /** `postgres://…`: the threads and Mastra's storage in PostgreSQL (several servers may share it). */
   databaseUrl?: string;
-  /** Told each line the demo logs while it serves: an approval raised ("An approval waits for you: …"). Default: the console. */
+  /** Told each line the demo logs while it serves: an approval raised ("Dana, an approval waits for you: …"). Default: the console. */
   log?: (line: string) => void;
 }
 
