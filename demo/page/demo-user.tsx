@@ -73,19 +73,22 @@ export function DemoUserSwitch({ current, users, cookie }: { current: DemoUserIn
   return (
     <form className="demo-user" aria-label="Demo user" onSubmit={submit}>
       <label htmlFor={id}>You are</label>
+      <select id={id} value={chosen} aria-describedby={`${id}-about`} onChange={(event) => setChosen(event.target.value)}>
+        {current ? null : (
+          <option value="" disabled>
+            Pick a user
+          </option>
+        )}
+        {users.map((user) => (
+          <option key={user.id} value={user.id}>
+            {user.name}
+          </option>
+        ))}
+      </select>
       <div className="demo-user-row">
-        <select id={id} value={chosen} onChange={(event) => setChosen(event.target.value)}>
-          {current ? null : (
-            <option value="" disabled>
-              Pick a user
-            </option>
-          )}
-          {users.map((user) => (
-            <option key={user.id} value={user.id}>
-              {user.name} ({user.about})
-            </option>
-          ))}
-        </select>
+        <span id={`${id}-about`} className="demo-user-about">
+          {users.find((user) => user.id === chosen)?.about ?? ''}
+        </span>
         <button type="submit" disabled={!chosen || chosen === current?.id}>
           Switch
         </button>
