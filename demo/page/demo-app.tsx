@@ -5,6 +5,7 @@ import { createInterruptHistory, PendingInterruptsList, useInterruptRenderers, u
 import '../../components/styles.css';
 import { approvalOperation } from './approvals-client';
 import { useRememberedThread, useRememberThread } from './demo-thread';
+import { DemoUserSwitch, useDemoUser, type DemoUserState } from './demo-user';
 import './demo.css';
 
 // Answered cards survive a reload of the tab: the echoes come back with the thread.
@@ -71,8 +72,10 @@ function Chat({ serverUrl, agentId, threadId, onStarted }: ChatProps) {
  * `/api/inbox`, the durable runner's rows). Picking one switches the chat to it; "New conversation"
  * starts a fresh thread.
  */
-function Workspace({ serverUrl, agentId }: { serverUrl: string; agentId: DemoAgentId }) {
-  const { threadId: remembered, remember } = useRememberedThread(agentId);
+function Workspace({ serverUrl, agentId, people }: { serverUrl: string; agentId: DemoAgentId; people: DemoUserState }) {
+  // Each demo user remembers their own thread in the tab (the first user's key is the one before users).
+  const userKey = people.status === 'known' && people.user.id !== people.users[0]?.id ? people.user.id : '';
+  const { threadId: remembered, remember } = useRememberedThread(agentId, userKey);
   // The thread the chat is keyed on; a fresh tab's first thread gets its id from CopilotKit when it starts.
   const [selected, setSelected] = useState(remembered);
   const [minted, setMinted] = useState<string>();
@@ -92,6 +95,7 @@ function Workspace({ serverUrl, agentId }: { serverUrl: string; agentId: DemoAge
   return (
     <>
       <aside className="demo-inbox" aria-label="Conversations">
+        {people.status === 'known' ? <DemoUserSwitch current={people.user} users={people.users} cookie={people.cookie} /> : null}
         <PendingInterruptsList
           threads={inbox.threads}
           error={inbox.error}
@@ -136,17 +140,32 @@ export interface DemoAppProps {
 
 /**
  * The demo page: CopilotKit's v2 chat, full height in a centred column, talking to
- * CopilotRuntime at `/api/copilotkit`, with the library's interrupt cards, and the inbox beside it.
+ * CopilotRuntime at `/api/copilotkit`, with the library's interrupt cards, and beside it who you
+ * are (the demo user switcher) and the inbox.
  */
 export function DemoApp({
   serverUrl = '',
   agentId = agentFromLocation(typeof window === 'undefined' ? '' : window.location.search),
 }: DemoAppProps) {
+  // Who this browser is (the demo's cookie; Ana without one). Until the server says, nothing talks
+  // to the runtime; a cookie that names no demo user gets the server's refusal and a switcher.
+  const people = useDemoUser(serverUrl);
+  if (people.status === 'loading') return <div className="demo-shell" aria-busy="true" />;
+  if (people.status === 'unknown') {
+    return (
+      <div className="demo-shell">
+        <main className="demo-refused" aria-label="copilotkit-interrupts demo">
+          <p role="alert">{people.message}</p>
+          <DemoUserSwitch current={undefined} users={people.users} cookie={people.cookie} />
+        </main>
+      </div>
+    );
+  }
   return (
     <CopilotKitProvider runtimeUrl={`${serverUrl}/api/copilotkit`} showDevConsole={false}>
       <div className="demo-shell">
         <AgentSwitch current={agentId} />
-        <Workspace key={agentId} serverUrl={serverUrl} agentId={agentId} />
+        <Workspace key={agentId} serverUrl={serverUrl} agentId={agentId} people={people} />
       </div>
     </CopilotKitProvider>
   );

@@ -7,26 +7,34 @@ const THREAD_KEY = 'copilotkit-interrupts-demo:thread';
  * mints its id and shows the welcome screen); once the conversation has a message, its id is
  * remembered for the tab, so a reload reconnects to the same thread and its echoes.
  */
-export function useRememberedThread(agentId = 'default'): { threadId: string | undefined; remember: (threadId: string) => void } {
-  const [threadId] = useState(() => readThread(agentId));
-  const [remember] = useState(() => (id: string) => writeThread(agentId, id));
+export function useRememberedThread(
+  agentId = 'default',
+  userKey = '',
+): { threadId: string | undefined; remember: (threadId: string) => void } {
+  const [threadId] = useState(() => readThread(threadKey(agentId, userKey)));
+  const [remember] = useState(() => (id: string) => writeThread(threadKey(agentId, userKey), id));
   return { threadId, remember };
 }
 
-/** Each agent keeps its own thread: the Mastra agent's thread means nothing to the LangGraph one. */
-const threadKey = (agentId: string) => (agentId === 'default' ? THREAD_KEY : `${THREAD_KEY}:${agentId}`);
+/**
+ * Each agent keeps its own thread (the Mastra agent's thread means nothing to the LangGraph one),
+ * and so does each demo user (`userKey`, empty for the first one): a tab switched to Ben does not
+ * reopen Ana's thread, which is not his.
+ */
+const threadKey = (agentId: string, userKey: string) =>
+  `${agentId === 'default' ? THREAD_KEY : `${THREAD_KEY}:${agentId}`}${userKey ? `@${userKey}` : ''}`;
 
-function readThread(agentId: string): string | undefined {
+function readThread(key: string): string | undefined {
   try {
-    return window.sessionStorage.getItem(threadKey(agentId)) ?? undefined;
+    return window.sessionStorage.getItem(key) ?? undefined;
   } catch {
     return undefined; // storage disabled: every load is a new thread
   }
 }
 
-function writeThread(agentId: string, threadId: string) {
+function writeThread(key: string, threadId: string) {
   try {
-    window.sessionStorage.setItem(threadKey(agentId), threadId);
+    window.sessionStorage.setItem(key, threadId);
   } catch {
     // storage disabled: nothing to remember
   }

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CopilotRuntime } from '@copilotkit/runtime/v2';
-import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
+import { CopilotRuntime, createCopilotRuntimeHandler } from '@copilotkit/runtime/v2';
+import { createCopilotNodeHandler } from '@copilotkit/runtime/v2/node';
 import { LangGraphAgent } from '@copilotkit/runtime/langgraph';
 import { createDemoAgents, createDemoMastra } from './agent';
 import { DEMO_GRAPH_ID, createDemoGraph } from './langgraph-agent';
@@ -15,11 +15,13 @@ import { endStreamsOnDisconnect } from './end-streams-on-disconnect';
 import { createInboxHandler } from '../../src/runner';
 import { withNormalizedInterrupts } from '../../src/runtime';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
+import { DEMO_USER_COOKIE, DEMO_USERS, demoUserOf, unknownDemoUserMessage } from './users';
 import type { TimePickerToolOptions } from '../../src/mastra';
 
 export { ApprovalStore } from './approvals';
 export { DEFAULT_DEMO_DATA_DIR } from './storage';
 export { DEMO_QUESTIONS, GREETING, decide } from './scripted-model';
+export { DEMO_USERS, DEMO_USER_COOKIE, DEPLOY_APPROVER_ROLE, type DemoUser } from './users';
 
 /** Where CopilotRuntime is mounted. */
 export const RUNTIME_PATH = '/api/copilotkit';
@@ -27,6 +29,8 @@ export const RUNTIME_PATH = '/api/copilotkit';
 export const APPROVALS_PATH = '/api/approvals';
 /** Where the inbox is mounted: `GET` lists the interrupts that wait, from the durable runner's rows. */
 export const INBOX_PATH = '/api/inbox';
+/** `GET`: who the browser is (`{ user, users, cookie }`), or 401 `{ error, code, users, cookie }` for a cookie that names no demo user. */
+export const DEMO_USER_PATH = '/api/demo-user';
 /** Loopback only: the demo is never reachable from the network. */
 export const DEMO_HOST = '127.0.0.1';
 
@@ -59,7 +63,7 @@ export interface DemoServerOptions {
   dataDir?: string;
   /** `postgres://…`: the threads and Mastra's storage in PostgreSQL (several servers may share it). */
   databaseUrl?: string;
-  /** Told each line the demo logs while it serves: an approval raised ("An approval waits for you: …"). Default: the console. */
+  /** Told each line the demo logs while it serves: an approval raised ("Dana, an approval waits for you: …"). Default: the console. */
   log?: (line: string) => void;
 }
 
@@ -95,6 +99,17 @@ function defaultStaticDir(): string {
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
+}
+
+/** The user switcher's source: who this browser is, by its cookie, and who else it could be. */
+function handleDemoUser(req: IncomingMessage, res: ServerResponse) {
+  if (req.method !== 'GET') return sendJson(res, 405, { error: 'Use GET' });
+  const users = DEMO_USERS.map(({ id, name, roles, about }) => ({ id, name, roles, about }));
+  const found = demoUserOf(req.headers.cookie);
+  const cookie = DEMO_USER_COOKIE;
+  if ('unknown' in found)
+    return sendJson(res, 401, { error: unknownDemoUserMessage(found.unknown), code: 'unknown_demo_user', users, cookie });
+  return sendJson(res, 200, { user: users.find((user) => user.id === found.user.id), users, cookie });
 }
 
 function handleApprovals(req: IncomingMessage, res: ServerResponse, approvals: ApprovalStore, path: string) {
@@ -189,17 +204,25 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   // The durable runner keeps every thread's events (and one row per interrupt) in the data folder
   // or PostgreSQL: a restarted server, or another one on the same database, replays the thread.
   const runtime = new CopilotRuntime({ agents: agents as never, runner: storage.runner });
-  const copilot = createCopilotNodeListener({
-    runtime,
-    basePath: RUNTIME_PATH,
-    cors: true,
-    activateChannels: false,
-    // A stream ends with its request: without this, a client that leaves mid-run costs one
-    // "Response object has been garbage collected" error in the log per event still being written.
-    hooks: { onResponse: endStreamsOnDisconnect },
-  });
+  // `runner.route` asks the runner's `identify` once per request, with its cookies (the runtime
+  // forwards none to the runner): a cookie that names no demo user gets 401, and the runs and
+  // connects of the request know who asked.
+  const copilot = createCopilotNodeHandler(
+    storage.runner.route(
+      createCopilotRuntimeHandler({
+        runtime,
+        basePath: RUNTIME_PATH,
+        cors: true,
+        activateChannels: false,
+        // A stream ends with its request: without this, a client that leaves mid-run costs one
+        // "Response object has been garbage collected" error in the log per event still being written.
+        hooks: { onResponse: endStreamsOnDisconnect },
+      }),
+    ),
+  );
   const root = resolve(options.staticDir ?? defaultStaticDir());
-  // The inbox reads the same runner's interrupt rows. One user on loopback: no `resolveUser`/`filter`.
+  // The inbox reads the same runner's interrupt rows; the runner's `identify` (the cookie) says
+  // whose: each demo user's own threads and the approvals that wait for them.
   const inbox = createInboxHandler({ runner: storage.runner });
   // The open inbox streams: a server that stops ends them first, so a page sees its stream end
   // (and opens it again later), not break.
@@ -214,6 +237,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     });
     const headers = new Headers();
     if (req.headers.accept) headers.set('accept', req.headers.accept);
+    if (req.headers.cookie) headers.set('cookie', req.headers.cookie);
     const response = await inbox(
       new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method, headers, signal: gone.signal }),
     );
@@ -231,6 +255,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const path = (req.url ?? '/').split('?')[0];
     try {
       if (path === RUNTIME_PATH || path.startsWith(`${RUNTIME_PATH}/`)) return void copilot(req, res);
+      if (path === DEMO_USER_PATH) return handleDemoUser(req, res);
       if (path === APPROVALS_PATH || path.startsWith(`${APPROVALS_PATH}/`)) return handleApprovals(req, res, approvals, path);
       if (path === INBOX_PATH) {
         return void serveInbox(req, res).catch((error: unknown) => {

@@ -7,6 +7,7 @@ import { LibSQLStore } from '@mastra/libsql';
 import { PostgresStore } from '@mastra/pg';
 import { createInterruptRunner, type InterruptEvent, type InterruptRunner } from '../../src/runner';
 import { redactUrl } from '../../src/runner/database';
+import { approvalLine, demoApprovers, identifyDemoUser } from './users';
 
 /** Where `npm run demo` keeps its data unless `DEMO_DATA_DIR` says otherwise (relative to the working directory). */
 export const DEFAULT_DEMO_DATA_DIR = '.demo-data';
@@ -21,7 +22,7 @@ export interface DemoStorageOptions {
   dataDir?: string;
   /** `postgres://…`: the threads and Mastra's storage in PostgreSQL instead. */
   databaseUrl?: string;
-  /** Told each line the demo logs: an approval raised ("An approval waits for you: …"). Default: the console. */
+  /** Told each line the demo logs: an approval raised ("Dana, an approval waits for you: …"). Default: the console. */
   log?: (line: string) => void;
 }
 
@@ -55,9 +56,10 @@ export async function openDemoStorage({ dataDir, databaseUrl, log = console.log 
     const line = approvalLine(event);
     if (line) log(line);
   };
-  const runner = url
-    ? createInterruptRunner({ url, onInterruptEvent })
-    : createInterruptRunner({ dataDir: join(dir, 'threads'), onInterruptEvent });
+  // The demo's people (users.ts): the cookie says who asks, each thread is its starter's, and the
+  // approval tickets wait for whoever is on call.
+  const people = { identify: identifyDemoUser, approvers: demoApprovers, onInterruptEvent };
+  const runner = url ? createInterruptRunner({ url, ...people }) : createInterruptRunner({ dataDir: join(dir, 'threads'), ...people });
   let mastra: MastraCompositeStore | undefined;
   try {
     await runner.ready();
@@ -88,11 +90,4 @@ export async function openDemoStorage({ dataDir, databaseUrl, log = console.log 
       if (temporary) await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** "An approval waits for Ana: Deploy v2 to production? (thread …)" for an approval raised; nothing for other events. */
-export function approvalLine({ type, interrupt, thread }: InterruptEvent): string | undefined {
-  if (type !== 'raised' || !interrupt.reason.includes('approval')) return undefined;
-  const who = thread.owner ? (thread.owner.name ?? thread.owner.id) : 'you';
-  return `An approval waits for ${who}: ${interrupt.message ?? interrupt.reason} (thread ${thread.id})`;
 }

@@ -978,6 +978,11 @@ export class InterruptController<View = unknown> {
     const current = this.history.get(key.threadId, id);
     const result = entry.answer?.status === 'resolved' ? entry.answer.payload : undefined;
     if (current) {
+      // Who it waits for and who answered are the runner's word as of this read: a record made
+      // while the card waited follows it, so a card someone else answered says who did.
+      const people = card?.interrupt.people;
+      if (people && JSON.stringify(people) !== JSON.stringify(current.interrupt.people))
+        this.history.record({ ...current, interrupt: { ...current.interrupt, people } });
       if (entry.elsewhere && !current.elsewhere)
         this.history.update(key.threadId, id, { status, result, error: undefined, elsewhere: true });
       else if (current.status !== status || current.error !== entry.error)

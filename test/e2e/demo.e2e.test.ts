@@ -231,6 +231,11 @@ describe.each(AGENTS.map((each) => [each.name, each] as const))('%s agent', (_na
   });
 
   describe('approval', () => {
+    // The ticket waits for whoever is on call: Dana asks for it here, and answers it herself
+    // (demo-users.e2e.test.ts has Ana ask and Dana approve).
+    beforeEach(() => chromium.browser.addCookies([{ name: 'cki-demo-user', value: 'dana', url: demo.url }]));
+    afterEach(() => chromium.browser.clearCookies());
+
     it('shows the ticket, refreshes until approved, and keeps the read-only echo after the agent answers', async () => {
       const demoTab = await openDemo();
       await demoTab.page.getByTestId('copilot-suggestion').filter({ hasText: 'Request a deploy approval' }).click();

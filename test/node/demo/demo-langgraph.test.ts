@@ -14,15 +14,21 @@ beforeAll(async () => {
 afterAll(() => demo?.close());
 
 let threads = 0;
-const newAgent = () =>
-  new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/langgraph/run`, threadId: crypto.randomUUID(), agentId: 'langgraph' });
+/** `user`: the demo user the cookie names (none: the first, Ana). */
+const newAgent = (user?: string) =>
+  new HttpAgent({
+    url: `${demo.url}/api/copilotkit/agent/langgraph/run`,
+    threadId: crypto.randomUUID(),
+    agentId: 'langgraph',
+    ...(user ? { headers: { cookie: `cki-demo-user=${user}` } } : {}),
+  });
 async function run(agent: HttpAgent, params: Record<string, unknown> = {}) {
   const events: BaseEvent[] = [];
   await agent.runAgent(params as never, { onEvent: ({ event }) => void events.push(event) });
   return events;
 }
-async function say(text: string) {
-  const agent = newAgent();
+async function say(text: string, user?: string) {
+  const agent = newAgent(user);
   agent.addMessage({ id: `u-${++threads}`, role: 'user', content: text });
   const events = await run(agent);
   const interrupts = ((events.find((e) => e.type === 'RUN_FINISHED') as any)?.outcome?.interrupts ?? []) as any[];
@@ -56,7 +62,8 @@ describe('demo server: the LangGraph agent', () => {
   });
 
   it('opens an approval ticket; once approved, the reply is about that ticket and says the action may go ahead', async () => {
-    const { agent, interrupts } = await say('Request approval to deploy v2 to production.');
+    // Dana is on call: the approval ticket she asks for waits for her.
+    const { agent, interrupts } = await say('Request approval to deploy v2 to production.', 'dana');
     const card = unwrapInterrupt(interrupts[0]);
     expect(card.reason).toBe('aidev:tool_approval');
     const { sn } = card.metadata.ticket as any;

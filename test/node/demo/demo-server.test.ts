@@ -17,7 +17,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => demo?.close());
 
-const agentFor = (threadId: string) => new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/default/run`, threadId, agentId: 'default' });
+/** An agent on the demo's runtime; `user` is the demo user the cookie names (none: the first, Ana). */
+const agentFor = (threadId: string, user?: string) =>
+  new HttpAgent({
+    url: `${demo.url}/api/copilotkit/agent/default/run`,
+    threadId,
+    agentId: 'default',
+    ...(user ? { headers: { cookie: `cki-demo-user=${user}` } } : {}),
+  });
 
 async function run(agent: HttpAgent, params: Record<string, unknown> = {}) {
   const events: BaseEvent[] = [];
@@ -74,15 +81,16 @@ describe('demo server', () => {
   });
 
   it('serves the approval system: refresh moves a ticket from pending to approved', async () => {
-    const agent = agentFor('http-approval');
+    // Dana is on call: the approval she asks for waits for her, and she may answer it.
+    const agent = agentFor('http-approval', 'dana');
     agent.addMessage({ id: 'u1', role: 'user', content: 'Request approval to deploy v2 to production.' });
     const events = await run(agent);
     const interrupt = outcomeOf(events).interrupts[0];
     expect(interrupt.reason).toBe('aidev:tool_approval');
-    // The runner's onInterruptEvent: the server log says an approval waits, once (one user: "you").
+    // The runner's onInterruptEvent: the server log says an approval waits, once, naming the approver.
     await expect
       .poll(() => logged.filter((line) => line.endsWith('(thread http-approval)')), { timeout: 10_000 })
-      .toEqual([`An approval waits for you: ${interrupt.message} (thread http-approval)`]);
+      .toEqual([`Dana, an approval waits for you: ${interrupt.message} (thread http-approval)`]);
     // The booking card is a question, not an approval: nothing was logged for it.
     expect(logged.filter((line) => line.includes('http-booking'))).toEqual([]);
     const { sn, url } = interrupt.metadata.ticket;

@@ -59,7 +59,14 @@ describe('demo storage', () => {
     const dataDir = folder();
     let demo = await startDemoServer({ port: 0, dataDir, approvals: { refreshesToApprove: 2 } });
     const threadId = crypto.randomUUID(); // LangGraph's thread ids are UUIDs
-    const agentOn = (url: string) => new HttpAgent({ url: `${url}/api/copilotkit/agent/langgraph/run`, threadId, agentId: 'langgraph' });
+    // Dana is on call: the approval ticket she asks for waits for her.
+    const agentOn = (url: string) =>
+      new HttpAgent({
+        url: `${url}/api/copilotkit/agent/langgraph/run`,
+        threadId,
+        agentId: 'langgraph',
+        headers: { cookie: 'cki-demo-user=dana' },
+      });
     const agent = agentOn(demo.url);
     agent.addMessage({ id: 'u1', role: 'user', content: 'Request approval to deploy v2 to production.' });
     const raised = await run(agent);
