@@ -9,7 +9,8 @@ import { toolCallOf } from '../../src/unwrap/approval-call';
 
 /**
  * The direct-mode approvals of a set that still wait for the user: what "Approve all" and
- * "Reject all" answer. A ticket approval is decided by its ticket system, not by a click.
+ * "Reject all" answer. A ticket approval is decided by its ticket system, not by a click, and one
+ * the runner gave to other people is theirs to answer (this viewer's card is read-only).
  */
 export function pendingApprovals(
   interrupts: readonly UnwrappedInterrupt[],
@@ -19,6 +20,7 @@ export function pendingApprovals(
     (interrupt) =>
       interrupt.reason === InterruptReason.AIDevToolApproval &&
       interrupt.metadata.ticket === undefined &&
+      interrupt.people?.viewerMayAnswer !== false &&
       !records.some((record) => record.id === interrupt.id),
   );
 }

@@ -1050,9 +1050,15 @@ export class InterruptController<View = unknown> {
     return this.session.holding;
   }
 
-  /** How many cards of the waiting set still wait for the user (not answered, dismissed or expired). */
+  /**
+   * How many cards of the waiting set still wait for this user: not answered, dismissed or
+   * expired, and not given by the runner to other people (those wait for them, not for this user).
+   */
   get pendingCount(): number {
-    return this.waiting.length === 0 ? 0 : this.session.openSet.filter((key) => this.session.get(key)?.phase === 'open').length;
+    return this.waiting.filter((card) => {
+      const key = this.#cards.get(card.id)?.key;
+      return key && this.session.get(key)?.phase === 'open' && card.people?.viewerMayAnswer !== false;
+    }).length;
   }
 }
 

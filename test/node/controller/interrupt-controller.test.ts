@@ -257,6 +257,22 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     expect(controller.session.openSet.map((k) => [k.runId, k.id])).toEqual([[agent.runs[0].runId, 'int-ask']]);
   });
 
+  it('given a set where the runner gave one card to other people, should count only the card this viewer may answer as waiting for them', async () => {
+    const forOthers = {
+      ...ask('b'),
+      metadata: { 'copilotkit-interrupts:people': { viewerMayAnswer: false, waitingFor: [{ role: 'on-call' }] } },
+    };
+    const { agent, core, controller } = setUp((input) => [runStarted(input), runFinished(input, interruptOutcome(ask('a'), forOthers))]);
+    await core.runAgent({ agent });
+    expect(controller.waiting.map((card) => [card.id, card.people?.viewerMayAnswer])).toEqual([
+      ['a', undefined],
+      ['b', false],
+    ]);
+    expect(controller.pendingCount).toBe(1);
+    controller.answer(controller.waiting[0]!, 'yes');
+    expect(controller.pendingCount).toBe(0);
+  });
+
   it('given two open cards, when one is answered, should keep the other card\'s snapshot the same object, so only the answered card redraws', async () => {
     const { agent, core, controller } = setUp((input) => [runStarted(input), runFinished(input, interruptOutcome(ask('a'), ask('b')))]);
     await core.runAgent({ agent });
