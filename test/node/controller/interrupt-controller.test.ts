@@ -273,7 +273,7 @@ describe('InterruptController (node, real CopilotKit core)', () => {
     expect(controller.pendingCount).toBe(0);
   });
 
-  it('given two open cards, when one is answered, should keep the other card\'s snapshot the same object, so only the answered card redraws', async () => {
+  it("given two open cards, when one is answered, should keep the other card's snapshot the same object, so only the answered card redraws", async () => {
     const { agent, core, controller } = setUp((input) => [runStarted(input), runFinished(input, interruptOutcome(ask('a'), ask('b')))]);
     await core.runAgent({ agent });
     const [a] = controller.setOpen('standard', controller.unwrap({ interrupts: agent.pendingInterrupts }));

@@ -14,7 +14,9 @@ describe('Approve all and Reject all', () => {
 
   it('given approvals answered already or decided by a ticket, should leave them out', () => {
     const set = [approval('a'), approval('b', { ticket: { id: 'T-1' } }), approval('c')];
-    const answered = [{ threadId: 't', id: 'c', reason: 'aidev:tool_approval', interrupt: set[2]!, status: 'resolved' as const, time: 0, anchor: null }];
+    const answered = [
+      { threadId: 't', id: 'c', reason: 'aidev:tool_approval', interrupt: set[2]!, status: 'resolved' as const, time: 0, anchor: null },
+    ];
     expect(pendingApprovals(set, answered).map((interrupt) => interrupt.id)).toEqual(['a']);
   });
 });
