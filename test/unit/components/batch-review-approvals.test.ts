@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { pendingApprovals } from '../../../components/host/batch-review';
 import { unwrapInterrupt } from '../../../src/unwrap';

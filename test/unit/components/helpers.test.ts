@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { coerceValues, flatSchemaFields, isFormComplete } from '../../../components/shared/flat-schema';
 import { formatJson } from '../../../components/shared/format-json';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import { APPROVAL_STATUS, APPROVAL_STATUS_MAP } from '../../../src/protocol';
 import { approvalStatusLabel, EN_LABELS, formatLabel, resolveLabels, resolveLanguage } from '../../../src/i18n';

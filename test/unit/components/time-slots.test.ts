@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { generateCandidateSlots } from '../../../src/time-slots';
 import { zhCN } from '../../../src/i18n/locales/zh-CN';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { carriesBatch } from '../../../src/controller/resume-batch';
 

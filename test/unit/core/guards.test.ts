@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { isTimePickerPayload, isToolApprovalInterrupt, isUserQuestionInterrupt, unwrapInterrupt } from '../../../src/unwrap';
 import { approvalInterrupt, questionInterrupt, mastraQuestionInterrupt, slots, ticket } from '../../fixtures/interrupts';

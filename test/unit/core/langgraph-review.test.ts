@@ -1,3 +1,4 @@
+// @vitest-environment node
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REJECTED_WITHOUT_REASON, reviewResponse } from '../../../src/backends/langgraph/review-response';

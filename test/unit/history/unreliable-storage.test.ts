@@ -1,3 +1,4 @@
+// @vitest-environment node
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInterruptHistory, type InterruptHistory, type InterruptHistoryPersistence } from '../../../src/history';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import { createInterruptHistory, type InterruptHistoryPersistence } from '../../../src/history';
 import { unwrapInterrupt } from '../../../src/unwrap';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { UNWRAP_LIMITS, unwrapInterrupt, unwrapInterrupts } from '../../../src/unwrap';
 
