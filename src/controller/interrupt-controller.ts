@@ -7,7 +7,6 @@ import {
   keyOf,
   statusOf,
   NOT_HANDED_OVER,
-  REQUEST_CHANGED,
   type InterruptAnswer,
   type InterruptKey,
   type ResumeEntry,
@@ -15,12 +14,12 @@ import {
   type SessionDecision,
 } from '../session';
 import { toProtocolInterrupt, unwrapInterrupts, type UnwrappedInterrupt } from '../unwrap';
-import { ResumeRefusal } from '../protocol/constants';
 import { afterPaint } from './after-paint';
 import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
 import { carriesBatch } from './resume-batch';
 import { onThreadChanged } from './thread-changes';
 import { toResumeRecord } from './resume-record';
+import { runErrorMeaning, type RunErrorMeaning } from '../session/refusal';
 import { sameSnapshot, type CardSnapshot } from './card-snapshot';
 
 /** CopilotKit's `resolve` / `cancel` from the `useInterrupt` render props. */
@@ -168,13 +167,8 @@ export class InterruptController<View = unknown> {
   #carrier?: {
     batch: SessionBatch;
     run?: object;
-    failure?: string;
     finished?: boolean;
-    elsewhere?: ResumeEntry[];
-    final?: boolean;
-    /** Refused as changed: the requests the server says are open now, to draw for a fresh review. */
-    reopen?: Array<{ id: string; expiresAt?: unknown }>;
-  };
+  } & Partial<RunErrorMeaning>;
   /** Cards drawn again because the request changed after the user answered it: they say so. */
   #changed = new Set<string>();
   #claims = new Map<string, number>();
@@ -498,8 +492,8 @@ export class InterruptController<View = unknown> {
   }
 
   /**
-   * A run's RUN_ERROR: the carried answer's failure (with what a durable runner's refusal says), or
-   * another device's refusal. Returns whether CopilotKit's own subscriber hears of it.
+   * A run's RUN_ERROR: what it means for the carried answers (`runErrorMeaning`), kept until the
+   * run ends, or another device's refusal. Returns whether CopilotKit's own subscriber hears of it.
    */
   #runError({
     event,
@@ -507,34 +501,15 @@ export class InterruptController<View = unknown> {
     messages,
   }: Parameters<NonNullable<RunSubscriber['onRunErrorEvent']>>[0]): { stopPropagation?: boolean } | void {
     const carrier = this.#carriedBy(input);
-    // Another device's answer came first: an expected end, which the card shows (with the
-    // answer that won). CopilotKit, whose subscriber comes after this one, would report it as a
-    // failed run (a console error); it is not one, so it stops here.
-    const expected = event?.code === ResumeRefusal.AlreadyAnswered ? { stopPropagation: true } : undefined;
-    if (!carrier) {
-      // Another device's answer refused as changed (live, or in the thread's replay): the
-      // requests the refusal carries, signed by the server, are the thread's open set now.
-      if (event?.code === ResumeRefusal.Changed && Array.isArray(event.interrupts) && event.interrupts.length > 0) {
-        this.#raisedBy(input, event.interrupts as RaisedInterrupt[], messages);
-      }
-      return expected;
-    }
-    carrier.failure = errorMessage(event?.message, 'The agent reported an error.');
-    // A durable runner refused the answer: another device's came first, and it says which.
-    // The request changed since the card showed it: sending the same answer again cannot work.
-    if (event?.code === ResumeRefusal.Changed) {
-      const reopen = Array.isArray(event.interrupts)
-        ? event.interrupts.filter((i): i is { id: string } => typeof (i as { id?: unknown } | null)?.id === 'string')
-        : [];
-      Object.assign(carrier, { failure: REQUEST_CHANGED, final: true, ...(reopen.length > 0 && { reopen }) });
-    }
-    // The interrupt is other people's to answer (the runner's approvers): the same answer from
-    // this person is refused again, so the card offers no Retry.
-    if (event?.code === ResumeRefusal.NotAnApprover || event?.code === ResumeRefusal.FourEyes) carrier.final = true;
-    if (event?.code === ResumeRefusal.AlreadyAnswered && Array.isArray(event.answers)) {
-      carrier.elsewhere = event.answers.filter((a): a is ResumeEntry => typeof (a as ResumeEntry | null)?.interruptId === 'string');
-    }
-    return expected;
+    const meaning = runErrorMeaning(event);
+    if (carrier) Object.assign(carrier, meaning);
+    // Another device's answer refused as changed (live, or in the thread's replay): the
+    // requests the refusal carries, signed by the server, are the thread's open set now.
+    else if (meaning.reopen) this.#raisedBy(input, meaning.reopen, messages);
+    // Another device's answer came first: an expected end, which the card shows (with the answer
+    // that won). CopilotKit, whose subscriber comes after this one, would report it as a failed
+    // run (a console error); it is not one, so it stops here.
+    return meaning.expected ? { stopPropagation: true } : undefined;
   }
 
   /** The run ids the server gave the runs a stream shows (its RUN_STARTED's input), by the stream's input. */
