@@ -870,19 +870,11 @@ export class InterruptController<View = unknown> {
     return [];
   }
 
-  /** What goes with every run carrying `batch`: records written, the app told, expired interrupts let go. */
+  /** What goes with every run carrying `batch`: records written, the app told, expired interrupts let go (the session says which). */
   #handOver(batch: SessionBatch) {
     batch.keys.forEach((k) => this.#sync(k));
-    for (const key of batch.keys) {
-      const entry = this.session.get(key);
-      if (entry?.phase === 'sending' && !entry.dismissed) this.#notify(key);
-    }
-    // AG-UI's client refuses a run while an expired interrupt is pending, even one answering it.
-    if (this.#agent)
-      forget(
-        this.#agent,
-        batch.keys.filter((k) => this.session.get(k)?.phase === 'expired'),
-      );
+    for (const key of batch.told) this.#notify(key);
+    if (this.#agent) forget(this.#agent, batch.expired);
   }
 
   /**

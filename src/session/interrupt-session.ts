@@ -107,6 +107,10 @@ export interface SessionBatch {
    * the event: no run follows, the batch counts as delivered once carried out.
    */
   carry: { type: 'resume' } | { type: 'command'; command: { resume: unknown; interruptEvent: unknown } } | { type: 'dismiss' };
+  /** The answers the app hears of as they go (`onInterruptResume`): the user's, not dismissed, expired or refused. */
+  told: InterruptKey[];
+  /** Passed their `expiresAt` before they went: AG-UI's client must let go of them, or it refuses the run that carries their `cancelled`. */
+  expired: InterruptKey[];
 }
 
 export type SessionDecision =
@@ -567,6 +571,8 @@ export class InterruptSession {
       resume,
       withChat,
       carry,
+      told: entries.filter((e) => e.phase !== 'expired' && !e.refused && !e.dismissed).map((e) => e.key),
+      expired: entries.filter((e) => e.phase === 'expired').map((e) => e.key),
     };
   }
 

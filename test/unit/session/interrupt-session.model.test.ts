@@ -53,6 +53,14 @@ function apply(world: World, decisions: SessionDecision[]) {
       expect(world.inflight).toEqual([]);
       // Never an answer for an interrupt the thread already shows settled by another answer.
       for (const key of d.batch.keys) expect(world.settledElsewhere.has(keyOf(key))).toBe(false);
+      // The app hears only of answers the user gave (never a card a chat message dismissed, one
+      // that expired or one refused), and AG-UI's client lets go of exactly the expired ones.
+      for (const key of d.batch.told) {
+        expect(d.batch.keys).toContainEqual(key);
+        expect(world.answers.has(keyOf(key))).toBe(true);
+        expect(world.session.get(key)?.dismissed).toBeFalsy();
+      }
+      for (const key of d.batch.expired) expect(world.session.get(key)?.phase).toBe('expired');
       world.inflight.push(d.batch);
       world.sentBatches.push(d.batch);
     }
