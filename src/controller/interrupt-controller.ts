@@ -169,8 +169,6 @@ export class InterruptController<View = unknown> {
     run?: object;
     finished?: boolean;
   } & Partial<RunErrorMeaning>;
-  /** Cards drawn again because the request changed after the user answered it: they say so. */
-  #changed = new Set<string>();
   #claims = new Map<string, number>();
   #warned = new Set<string>();
   #listeners = createListeners();
@@ -227,7 +225,7 @@ export class InterruptController<View = unknown> {
       elsewhere: !!record?.elsewhere,
       answerFirst: status === 'pending' && !!card && this.session.asksToAnswerFirst(card.key),
       canRetry: status === 'error' && this.#canRetry(id),
-      changed: status === 'pending' && this.#changed.has(id),
+      changed: status === 'pending' && !!card && !!this.session.get(card.key)?.changed,
       steppedAside: this.#claims.has(id) || this.session.away,
       allowedTools: this.history.allowedTools(threadId),
     };
@@ -915,14 +913,11 @@ export class InterruptController<View = unknown> {
     if (!agent || this.session.threadId !== batch.threadId || this.session.sending) return [];
     const anchor = lastId(agent.messages);
     const raised = interrupts.map((i) => ({ id: i.id, expiresAt: i.expiresAt }));
-    const decisions = this.session.raised(batch.runId, raised, this.#recordedElsewhere(anchor));
+    const decisions = this.session.raised(batch.runId, raised, this.#recordedElsewhere(anchor), { changedSince: batch.keys });
     for (const key of this.session.openSet) this.#anchors.set(keyOf(key), anchor);
     // AG-UI's client checks a resume against the interrupts it holds: those are the new ones now.
     agent.pendingInterrupts = interrupts;
-    const before = new Set(batch.keys.map((k) => k.id));
-    for (const card of this.setOpen('standard', this.unwrap({ interrupts }))) {
-      if (!before.has(this.#cards.get(card.id)?.key.id ?? card.id)) this.#changed.add(card.id);
-    }
+    this.setOpen('standard', this.unwrap({ interrupts }));
     if (this.#open) this.#open.reopened = true;
     return decisions;
   }

@@ -84,6 +84,11 @@ export interface SessionInterrupt {
    * `cancelled` for that id, with the rest of the set or with the next chat message.
    */
   refused?: boolean;
+  /**
+   * Raised again after the server refused an answer because the request changed since its card
+   * was shown, and it is one of the changed requests (its id is new): its card says so.
+   */
+  changed?: boolean;
 }
 
 /** A resume on its way, kept whole so Retry sends the very same answers. */
@@ -315,12 +320,14 @@ export class InterruptSession {
    * shown again: the open set raised again by its own run (a replay of the thread), and the set
    * the chat left in this thread, which its replay brings back with the answers given meanwhile
    * (sent now if the set is complete). Interrupts sharing an id are each shown, and refused.
+   * `changedSince`: the set raised is what the server says is open after refusing an answer to
+   * these as changed; the interrupts among it with a new id are the changed requests.
    */
   raised(
     runId: string,
     interrupts: readonly RaisedInterrupt[],
     recorded: (id: string) => boolean = () => false,
-    { stream }: { stream?: unknown } = {},
+    { stream, changedSince }: { stream?: unknown; changedSince?: readonly InterruptKey[] } = {},
   ): SessionDecision[] {
     const ids = interrupts.map((i) => i.id);
     const run = this.#threadId + SEP + runId;
@@ -359,7 +366,15 @@ export class InterruptSession {
       const interrupt = interrupts[n];
       const recordId = this.#recordId(key, recorded);
       if (replay) this.#replayed.add(keyOf(key));
-      this.#entries.set(keyOf(key), { key, phase: 'open', expiresAt: interrupt.expiresAt, recordId, legacyEvent: interrupt.legacyEvent });
+      const changed = changedSince && !changedSince.some((refused) => refused.id === key.id);
+      this.#entries.set(keyOf(key), {
+        key,
+        phase: 'open',
+        expiresAt: interrupt.expiresAt,
+        recordId,
+        legacyEvent: interrupt.legacyEvent,
+        ...(changed && { changed }),
+      });
     }
     this.#open = keys;
     const refused = this.#refuseShared(copies);

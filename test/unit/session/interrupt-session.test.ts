@@ -22,6 +22,20 @@ describe('InterruptSession', () => {
     expect(s.get(key('a'))?.phase).toBe('resolved');
   });
 
+  it('given an answer refused as changed, when the requests open now are raised, should mark only those with a new id as changed, until answered', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'q' }, { id: 'a' }]);
+    const refused = [key('q'), key('a')];
+    s.raised('run-1', [{ id: 'q' }, { id: 'a2' }], undefined, { changedSince: refused });
+    const [q, a2] = s.openSet;
+    expect([q.id, a2.id]).toEqual(['q', 'a2']);
+    expect(s.get(a2)?.changed).toBe(true);
+    expect(s.get(q)?.changed).toBeUndefined();
+    // A set raised with no refusal behind it has no changed request.
+    s.raised('run-2', [{ id: 'b' }]);
+    expect(s.get(s.openSet[0])?.changed).toBeUndefined();
+  });
+
   it('given two interrupts sharing an id, should keep both, refuse them with a reason, and only ever send cancelled for the id', () => {
     const s = session();
     const decisions = s.raised('run-1', [{ id: 'dup' }, { id: 'ok' }, { id: 'dup' }]);
