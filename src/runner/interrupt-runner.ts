@@ -119,7 +119,7 @@ export interface ExpiryOptions {
    * waits for an instance that has. The runner resumes a clone of it.
    */
   agent?: (agentId: string, threadId: string) => AbstractAgent | undefined | Promise<AbstractAgent | undefined>;
-  /** How often an instance tries to take the expiry lease, and its holder rereads the deadlines (ms). Default 1 000. */
+  /** How often an instance tries to take the expiry lease, and its holder retries a thread it could not settle (ms); it rereads every deadline once in ten. Default 1 000. */
   checkEveryMs?: number;
 }
 
@@ -352,7 +352,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (options.expiry === false) return;
     const expiry = options.expiry ?? {};
     this.sweeper = new ExpirySweeper({
-      store: { deadlines: () => store.deadlines(), now: () => store.now() },
+      store: { deadlines: (threadIds) => store.deadlines(threadIds), now: () => store.now() },
       lease: feed instanceof PostgresChangeFeed ? new AdvisoryLease(feed, EXPIRY_LOCK) : new InProcessLease(store.location),
       changes: feed,
       settle: (deadline) => this.settleExpired(deadline, expiry),

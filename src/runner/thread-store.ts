@@ -419,13 +419,23 @@ export class ThreadStore implements ChangeLog {
 
   /**
    * Threads whose open interrupts all carry a readable `expiresAt` (one without keeps the whole set
-   * open for a person), with the moment the last of them passes.
+   * open for a person), with the moment the last of them passes: of every thread, or of `threadIds`.
    */
-  async deadlines(): Promise<ThreadDeadline[]> {
-    const rows = await this.db.query<{ thread_key: string; interrupt_key: string; expires_at: string | null; agent_id: string }>(
-      `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
-        WHERE status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
-    );
+  async deadlines(threadIds?: readonly string[]): Promise<ThreadDeadline[]> {
+    type Row = { thread_key: string; interrupt_key: string; expires_at: string | null; agent_id: string };
+    // Given threads: their open rows only, read by the primary key (a change of a thread moves only its deadline).
+    const rows = threadIds
+      ? threadIds.length === 0
+        ? []
+        : await this.db.query<Row>(
+            `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
+              WHERE thread_key = ANY($1::text[]) AND status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
+            [threadIds.map((id) => JSON.stringify(id))],
+          )
+      : await this.db.query<Row>(
+          `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
+            WHERE status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
+        );
     const byThread = new Map<string, { ids: string[]; settleAt: number; agentId: string } | null>();
     for (const row of rows) {
       const entry = byThread.get(row.thread_key);
