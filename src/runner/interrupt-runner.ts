@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { compactEvents, EventType, type AbstractAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
+import { EventType, type AbstractAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import {
   AgentRunner,
   finalizeRunEvents,
@@ -31,6 +31,7 @@ import {
   type Viewer,
 } from './approvers';
 import { ensureSchema } from './schema';
+import { HistoryCache, messageIdsOf, replayedEvents, type CachedRun, type HistoryEntry } from './history-cache';
 import { AdvisoryLease, describeExpiryError, ExpirySweeper, InProcessLease, type SettleOutcome } from './expiry';
 import { InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
 import { checkEventOptions, OutboxWorker, type InterruptEventHook, type InterruptEventOptions } from './outbox';
@@ -44,6 +45,7 @@ import {
   type StoredInterruptStatus,
   type ThreadCursor,
   type ThreadDeadline,
+  type ThreadLockRow,
   type ThreadTransaction,
 } from './thread-store';
 import { ResumeRefusal } from '../protocol/constants';
@@ -224,6 +226,8 @@ export interface ListThreadsQuery {
 
 interface LocalRun {
   runPk: number;
+  /** The thread's change number right after this run's claim. */
+  seq: number | undefined;
   runId: string;
   agent: AbstractAgent;
   events: ReplaySubject<BaseEvent>;
@@ -285,6 +289,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   private readonly expiryRuns = new Set<string>();
   private readonly instanceId = randomUUID();
   private readonly local = new Map<string, LocalRun>();
+  /** Recently used threads' histories, each valid while the thread's change number is the one it was read at. */
+  private readonly histories = new HistoryCache();
   /** Claims on one thread from this instance, one after the other (see `claim`). */
   private readonly claims = new Map<string, Promise<unknown>>();
   private readonly pollIntervalMs: number;
@@ -605,8 +611,10 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       throw new RunnerError('forbidden', `${PREFIX} thread ${quote(threadId)} belongs to someone else; nothing was read.`);
     }
     const store = await this.database;
-    const rows = await store.endedRunEvents(threadKey, undefined);
-    return compactEvents(rows.map((row) => parseStored(threadId, row)));
+    const history = await this.historyAt(store, threadId, (await store.thread(threadKey))?.change_seq);
+    if (typeof history === 'string') throw new Error(history);
+    // A copy: the caller may change what it is given, the next replay must not see it.
+    return structuredClone(replayedEvents(history, undefined));
   }
 
   /** The thread's messages after its last ended run, or `[]`. */
@@ -679,9 +687,12 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     try {
       if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
-        const runPk = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
+        const { runPk, before, after } = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
+        // The claim changed no ended run: a history read at the number before it holds after it.
+        if (after !== undefined) this.histories.advance(threadId, before, after);
         const claimed: LocalRun = {
           runPk,
+          seq: after,
           runId: input.runId,
           agent,
           events,
@@ -727,7 +738,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     run: LocalRun,
     events: ReplaySubject<BaseEvent>,
   ) {
-    const historic = await this.historicMessageIds(db, threadId, run.runPk);
+    const historic = await this.historicMessageIds(db, threadId, run.runPk, run.seq);
     const writer = new EventWriter(db, encode(threadId), run.runPk);
     const seen: BaseEvent[] = [];
     const held: BaseEvent[] = [];
@@ -864,7 +875,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     person: Person | undefined,
     permitted: Permission,
     expiredHere: Set<string>,
-  ): Promise<number> {
+  ): Promise<{ runPk: number; before: number | undefined; after: number | undefined }> {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
     const by = person ? keysOf(person) : null;
@@ -887,8 +898,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       const runPk = await tx.createRun(threadKey, encode(input.runId), agentId, now);
       await tx.markAnsweredBy(threadKey, answers, runPk);
       await tx.holdThread(threadKey, runPk, this.instanceId, agentId, now);
-      await tx.bumpChange(threadKey);
-      return runPk;
+      const after = await tx.bumpChange(threadKey);
+      return { runPk, before: thread ? Number(thread.change_seq) : undefined, after };
     });
   }
 
@@ -1018,8 +1029,10 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     });
     // One id raised twice in a set keeps its last place, as the rows always did.
     const unique = [...new Map(raised.map((row) => [row.hash, row])).values()];
-    return store.transaction(async (tx) => {
+    const { before, after } = await store.transaction(async (tx) => {
       const now = Date.now();
+      // The thread first, as a claim takes it: the two never wait on each other's rows crosswise.
+      const before = await tx.lockChange(threadKey);
       await tx.appendEvents(run.runPk, unsaved.map(encode), all.length - unsaved.length);
       await tx.endRun(run.runPk, status, now);
       // The answers this run carried never applied: they were given to a request that has since
@@ -1027,8 +1040,15 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
       await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
       await tx.releaseThread(threadKey, run.runPk, now);
-      await tx.bumpChange(threadKey);
+      return { before, after: await tx.bumpChange(threadKey) };
     });
+    // This instance's history of the thread gains the run as a replay reads it back from its rows.
+    if (after !== undefined) {
+      this.histories.advance(threadId, before, after, () => ({
+        runPk: run.runPk,
+        events: all.map((event) => JSON.parse(encode(event)) as BaseEvent),
+      }));
+    }
   }
 
   /** Asks the `approvers` policy for each interrupt the run raised; kept on the run until its rows are written. */
@@ -1051,7 +1071,10 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     }
   }
 
-  private async historicMessageIds(store: ThreadStore, threadId: string, runPk: number): Promise<Set<string>> {
+  private async historicMessageIds(store: ThreadStore, threadId: string, runPk: number, seq: number | undefined): Promise<Set<string>> {
+    // Read after the claim: what the thread holds at its number, or later.
+    const history = seq === undefined ? undefined : await this.historyAt(store, threadId, seq);
+    if (history !== undefined && typeof history !== 'string') return messageIdsOf(history);
     const ids = new Set<string>();
     const rows = await store.endedRunEvents(encode(threadId), runPk);
     for (const row of rows) {
@@ -1230,10 +1253,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const viewer = await this.admitConnect(db, request, context, subscriber, control);
     if (viewer === undefined) return;
     // Which run is live is read first, and that run is left out of the history: it is joined instead.
+    // One read of the thread's row: which run is live, and its change number (the history in memory
+    // is used only when it was read at that number).
     const local = this.local.get(threadId);
-    const remote = local ? undefined : await this.remoteRun(db, threadId);
+    const row = await db.thread(encode(threadId));
+    const remote = local ? undefined : this.remoteOf(row);
     const liveRunPk = local?.runPk ?? remote?.runPk;
-    const history = parseHistory(threadId, await db.endedRunEvents(encode(threadId), liveRunPk));
+    const history = await this.historyAt(db, threadId, row?.change_seq);
     if (typeof history === 'string') {
       console.error(history);
       if (!control.closed) {
@@ -1246,7 +1272,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     // Each interrupt says who it waits for and who answered it, as this viewer may see it.
     const facts = viewer ? factsOf(await db.listInterrupts({ threadKey: encode(threadId) })) : undefined;
     const emitted = new Set<string>();
-    for (const event of compactEvents(history)) {
+    for (const event of replayedEvents(history, liveRunPk)) {
       subscriber.next(viewer && facts ? annotated(event, (id) => tellOf(facts.get(id), viewer)) : event);
       const id = (event as { messageId?: unknown }).messageId;
       if (typeof id === 'string') emitted.add(id);
@@ -1327,8 +1353,39 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (!control.closed) subscriber.complete();
   }
 
+  /**
+   * The events of the thread's ended runs at change number `seq` (undefined: a thread never run): from
+   * memory when this instance holds them at that number, else read and kept. A string says which
+   * stored event no longer parses.
+   */
+  private async historyAt(db: ThreadStore, threadId: string, seq: unknown): Promise<HistoryEntry | string> {
+    if (seq === undefined || seq === null) return { seq: -1, runs: [] };
+    const at = Number(seq);
+    const cached = this.histories.get(threadId, at);
+    if (cached) return cached;
+    // Read after the number was: it holds what the thread held then, or later (a later change gives
+    // the thread a new number, so the next replay reads again).
+    const rows = await db.endedRunEvents(encode(threadId), undefined);
+    const events = parseHistory(threadId, rows);
+    if (typeof events === 'string') return events;
+    const runs: CachedRun[] = [];
+    rows.forEach((row, index) => {
+      const runPk = Number(row.run_pk);
+      const last = runs[runs.length - 1];
+      if (last?.runPk === runPk) (last.events as BaseEvent[]).push(events[index]!);
+      else runs.push({ runPk, events: [events[index]!] });
+    });
+    const entry: HistoryEntry = { seq: at, runs };
+    this.histories.set(threadId, entry);
+    return entry;
+  }
+
   private async remoteRun(store: ThreadStore, threadId: string): Promise<{ runPk: number } | undefined> {
-    const row = await store.thread(encode(threadId));
+    return this.remoteOf(await store.thread(encode(threadId)));
+  }
+
+  /** The run another instance holds on a thread, from its row (undefined when none, or its instance stopped answering). */
+  private remoteOf(row: ThreadLockRow | undefined): { runPk: number } | undefined {
     if (!row || row.running_run_pk == null || row.running_owner === this.instanceId) return undefined;
     if (Number(row.heartbeat_at) <= Date.now() - this.staleAfterMs) return undefined;
     return { runPk: Number(row.running_run_pk) };
@@ -1539,17 +1596,6 @@ function checkedThreadKey(threadId: string): string {
   const problem = threadIdProblem(threadId);
   if (problem) throw new RunnerError('bad_thread_id', problem);
   return encode(threadId);
-}
-
-function parseStored(threadId: string, row: { run_pk: unknown; seq: unknown; payload: string }): BaseEvent {
-  try {
-    return JSON.parse(row.payload) as BaseEvent;
-  } catch (error) {
-    throw new Error(
-      `${PREFIX} thread ${quote(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
-        'Restore or delete that row (table cki_events); other threads are not affected.',
-    );
-  }
 }
 
 /** A stored row as `listInterrupts` returns it. */

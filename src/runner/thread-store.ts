@@ -18,6 +18,8 @@ export interface ThreadLockRow {
   stop_requested: boolean;
   /** The JSON text of the id of the person who started the thread; null when no one was identified. */
   owner_id: string | null;
+  /** The thread's change number (see `bumpChange`). */
+  change_seq: unknown;
 }
 
 export interface StoredEventRow {
@@ -173,8 +175,9 @@ export class ThreadTransaction {
    * Gives the thread its next change number and, on PostgreSQL, announces `{ thread, seq }` on the
    * change channel in this same transaction (a rolled-back change is never heard of). The payload
    * is built from the stored key, which is the id's JSON text: any id, NUL included, fits.
+   * Returns the new number (undefined for a thread with no row).
    */
-  async bumpChange(threadKey: string): Promise<void> {
+  async bumpChange(threadKey: string): Promise<number | undefined> {
     const [row] = this.notify
       ? await this.sql.query<{ change_seq: unknown }>(
           `WITH bumped AS (UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING thread_key, change_seq)
@@ -187,6 +190,15 @@ export class ThreadTransaction {
         );
     const threadId = decodeThread(threadKey);
     if (row && threadId !== undefined) this.changes.push({ threadId, seq: Number(row.change_seq) });
+    return row ? Number(row.change_seq) : undefined;
+  }
+
+  /** Locks the thread's row until the transaction ends; its change number, or undefined for a thread with no row. */
+  async lockChange(threadKey: string): Promise<number | undefined> {
+    const [row] = await this.sql.query<{ change_seq: unknown }>(`SELECT change_seq FROM cki_threads WHERE thread_key = $1 FOR UPDATE`, [
+      threadKey,
+    ]);
+    return row ? Number(row.change_seq) : undefined;
   }
 
   /** Creates the thread on its first run, owned by whoever started it (keys as JSON text, or null); an existing thread keeps its owner. */
@@ -201,7 +213,7 @@ export class ThreadTransaction {
   /** The thread's row, locked until the transaction ends. */
   async lockThread(threadKey: string): Promise<ThreadLockRow | undefined> {
     const [row] = await this.sql.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
       [threadKey],
     );
     return row;
@@ -486,7 +498,7 @@ export class ThreadStore implements ChangeLog {
 
   async thread(threadKey: string): Promise<ThreadLockRow | undefined> {
     const [row] = await this.db.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id FROM cki_threads WHERE thread_key = $1`,
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq FROM cki_threads WHERE thread_key = $1`,
       [threadKey],
     );
     return row;
