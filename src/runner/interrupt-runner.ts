@@ -774,7 +774,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     } catch (error) {
       interruption = describe(error);
     }
-    await writer.drain();
+    // What the writer had not written yet is saved with the run's end, in one transaction.
+    const pending = await writer.drain();
     const lost = (when: string, error: unknown) => {
       // The run's rows stay marked running and are never replayed: nothing half-written shows.
       events.next(runError(storeLost(db, when, error)));
@@ -792,7 +793,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     });
     const tail = [...held, ...(seen.length > before ? seen.splice(before) : appended)];
     try {
-      await this.finish(db, threadId, run, tail, [...seen, ...tail.slice(held.length)], interruption);
+      await this.finish(db, threadId, run, [...pending, ...tail], [...seen, ...tail.slice(held.length)], interruption);
     } catch (error) {
       lost('while saving the run; it was not saved', error);
       return;
@@ -1422,14 +1423,23 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   }
 }
 
-/** Writes a run's events as they arrive, in order, batched while a write is in flight. */
+/**
+ * How long a run's events wait in memory before they are written (ms): a run that ends sooner is
+ * saved in the one transaction that ends it; a longer one is written in batches this far apart (an
+ * instance following the run from elsewhere reads each batch when it is told of it).
+ */
+const WRITE_DELAY_MS = 20;
+
+/** Writes a run's events as they arrive, in order, in batches at most `WRITE_DELAY_MS` late. */
 class EventWriter {
   onFailure: (error: unknown) => void = () => {};
   private readonly pending: BaseEvent[] = [];
-  private readonly written = new WeakSet<BaseEvent>();
+  /** How many of the run's events are written. */
   private next = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> | undefined;
   private failed = false;
+  private drained = false;
 
   constructor(
     private readonly store: ThreadStore,
@@ -1438,26 +1448,30 @@ class EventWriter {
   ) {}
 
   push(event: BaseEvent) {
-    if (this.failed) return;
+    if (this.failed || this.drained) return;
     this.pending.push(event);
-    this.flushing ??= this.flush();
+    if (this.timer || this.flushing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flushing ??= this.flush();
+    }, WRITE_DELAY_MS);
   }
 
-  has(event: BaseEvent) {
-    return this.written.has(event);
-  }
-
-  async drain() {
+  /** Waits for a write under way and stops writing; returns what is not written yet, for the run's end to save. */
+  async drain(): Promise<BaseEvent[]> {
+    this.drained = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     while (this.flushing) await this.flushing;
+    return this.pending.splice(0);
   }
 
   private async flush() {
     try {
-      while (this.pending.length > 0 && !this.failed) {
+      while (this.pending.length > 0 && !this.failed && !this.drained) {
         const batch = this.pending.splice(0, 200);
         await this.store.appendEvents(this.threadKey, this.runPk, batch.map(encode), this.next);
         this.next += batch.length;
-        for (const event of batch) this.written.add(event);
       }
     } catch (error) {
       this.failed = true;
