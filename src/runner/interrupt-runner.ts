@@ -882,25 +882,21 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const by = person ? keysOf(person) : null;
     return store.transaction(async (tx) => {
       const now = Date.now();
-      await tx.ensureThread(threadKey, agentId, now, by);
-      const thread = await tx.lockThread(threadKey);
+      const thread = await tx.takeThread(threadKey, agentId, now, by);
       // A thread first run by someone else between `permit` and here: theirs, and not allowed.
-      if (by && !permitted && thread?.owner_id !== by.id) {
+      if (by && !permitted && thread.owner_id !== by.id) {
         throw new Refusal(`${PREFIX} thread ${quote(threadId)} belongs to someone else; the run was refused.`, 'forbidden');
       }
       const answers = await this.answer(tx, threadId, input, now, { person, onlyAssigned: permitted === 'assigned' }, expiredHere);
-      const held = thread?.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
+      const held = thread.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
       const busy =
         held !== undefined &&
-        (thread!.running_owner === this.instanceId ? this.holds(held) : Number(thread!.heartbeat_at) > now - this.staleAfterMs);
+        (thread.running_owner === this.instanceId ? this.holds(held) : Number(thread.heartbeat_at) > now - this.staleAfterMs);
       if (busy) throw new Refusal(`${PREFIX} Thread already running: ${quote(threadId)} has a run in progress.`, 'thread_running');
       // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
       if (held !== undefined) await tx.abandonRun(held, now);
-      const runPk = await tx.createRun(threadKey, encode(input.runId), agentId, now);
-      await tx.markAnsweredBy(threadKey, answers, runPk);
-      await tx.holdThread(threadKey, runPk, this.instanceId, agentId, now);
-      const after = await tx.bumpChange(threadKey);
-      return { runPk, before: thread ? Number(thread.change_seq) : undefined, after };
+      const { runPk, seq } = await tx.startRun(threadKey, encode(input.runId), agentId, now, this.instanceId, answers);
+      return { runPk, before: Number(thread.change_seq), after: seq };
     });
   }
 
@@ -933,8 +929,18 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       const hash = interruptHash(id);
       const serverRun = this.expiryRuns.has(input.runId);
       const expired = status === 'cancelled' && serverRun ? 'expired' : null;
-      if (!serverRun) await this.checkApprover(tx, { threadId, interruptId: id, hash }, person, onlyAssigned);
-      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now, by, expired)) {
+      const answered = await tx.answerInterrupt(
+        threadKey,
+        hash,
+        status,
+        entry.payload === undefined ? null : encode(entry.payload),
+        now,
+        by,
+        expired,
+      );
+      if (answered) {
+        // Closed only while it was open; a refusal here rolls the whole claim back.
+        if (!serverRun) this.checkApprover({ threadId, interruptId: id }, answered.interrupt, person, onlyAssigned);
         hashes.push(hash);
         continue;
       }
@@ -980,15 +986,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
    * (`not_an_approver`, `four_eyes`); and, from someone who reached the thread only as an
    * approver, an answer to an interrupt that does not name them (`forbidden`).
    */
-  private async checkApprover(
-    tx: ThreadTransaction,
-    { threadId, interruptId, hash }: { threadId: string; interruptId: string; hash: string },
+  private checkApprover(
+    { threadId, interruptId }: { threadId: string; interruptId: string },
+    raised: string | null,
     person: Person | undefined,
     onlyAssigned: boolean,
-  ): Promise<void> {
-    const row = await tx.readInterrupt(encode(threadId), hash);
-    if (row?.status !== 'open') return; // the refusals of rows not open say why
-    const { assignment } = storedAssignment(row.interrupt);
+  ): void {
+    const { assignment } = storedAssignment(raised);
     const where = `interrupt ${quote(interruptId)} on thread ${quote(threadId)}`;
     const refusal = assignment ? refusalOf(assignment, person) : undefined;
     if (refusal) throw new Refusal(`${PREFIX} you may not answer ${where}: ${refusal.why}. The run was refused.`, refusal.code);
@@ -1035,13 +1039,12 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       // The thread first, as a claim takes it: the two never wait on each other's rows crosswise.
       const before = await tx.lockChange(threadKey);
       await tx.appendEvents(run.runPk, unsaved.map(encode), all.length - unsaved.length);
-      await tx.endRun(run.runPk, status, now);
+
       // The answers this run carried never applied: they were given to a request that has since
       // changed. The refusal carries the requests as they are now; those are the open ones.
       if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
       await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
-      await tx.releaseThread(threadKey, run.runPk, now);
-      return { before, after: await tx.bumpChange(threadKey) };
+      return { before, after: await tx.endRunAndRelease(threadKey, run.runPk, status, now) };
     });
     // This instance's history of the thread gains the run as a replay reads it back from its rows.
     if (after !== undefined) {

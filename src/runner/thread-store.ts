@@ -178,19 +178,91 @@ export class ThreadTransaction {
    * Returns the new number (undefined for a thread with no row).
    */
   async bumpChange(threadKey: string): Promise<number | undefined> {
-    const [row] = this.notify
-      ? await this.sql.query<{ change_seq: unknown }>(
-          `WITH bumped AS (UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING thread_key, change_seq)
-           SELECT change_seq, pg_notify($2, '{"thread":' || thread_key || ',"seq":' || change_seq || '}') FROM bumped`,
-          [threadKey, CHANGE_CHANNEL],
-        )
-      : await this.sql.query<{ change_seq: unknown }>(
-          `UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING change_seq`,
-          [threadKey],
-        );
+    return (await this.bumpWith(threadKey, '', [], '', [])).seq;
+  }
+
+  /**
+   * The one statement that gives the thread its next change number (announcing it on PostgreSQL):
+   * `ctes` (`name AS (...), ` each, their parameters from $1 of `cteParams`) run in it first, and
+   * `set` (more `column = value, ` of the thread row, parameters after them) changes the row with it;
+   * `select` adds columns to the row it returns.
+   */
+  private async bumpWith(
+    threadKey: string,
+    ctes: string,
+    cteParams: readonly unknown[],
+    set: string,
+    setParams: readonly unknown[],
+    select = '',
+  ): Promise<{ seq: number | undefined; row: Record<string, unknown> | undefined }> {
+    const at = cteParams.length + setParams.length;
+    const announce = this.notify ? `, pg_notify($${at + 2}, '{"thread":' || thread_key || ',"seq":' || change_seq || '}')` : '';
+    const [row] = await this.sql.query<Record<string, unknown>>(
+      `WITH ${ctes}bumped AS (UPDATE cki_threads SET ${set}change_seq = nextval('cki_change_seq') WHERE thread_key = $${at + 1} RETURNING thread_key, change_seq)
+       SELECT change_seq${select}${announce} FROM bumped`,
+      [...cteParams, ...setParams, threadKey, ...(this.notify ? [CHANGE_CHANNEL] : [])],
+    );
     const threadId = decodeThread(threadKey);
     if (row && threadId !== undefined) this.changes.push({ threadId, seq: Number(row.change_seq) });
-    return row ? Number(row.change_seq) : undefined;
+    return { seq: row ? Number(row.change_seq) : undefined, row };
+  }
+
+  /**
+   * Creates the thread on its first run, owned by whoever started it (an existing thread keeps its
+   * owner), and locks its row until the transaction ends: one statement.
+   */
+  async takeThread(threadKey: string, agentId: string, now: number, owner: AnswererKeys | null): Promise<ThreadLockRow> {
+    const [row] = await this.sql.query<ThreadLockRow>(
+      `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at, owner_id, owner_name) VALUES ($1, $2, $3, $3, $4, $5)
+       ON CONFLICT (thread_key) DO UPDATE SET stop_requested = cki_threads.stop_requested
+       RETURNING running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq`,
+      [threadKey, agentId, now, owner?.id ?? null, owner?.name ?? null],
+    );
+    return row!;
+  }
+
+  /**
+   * Records a run and hands it the thread (held by `owner`), marking the interrupts it answers, and
+   * gives the thread its next change number: one statement. Returns the run's key and that number.
+   */
+  async startRun(
+    threadKey: string,
+    runKey: string,
+    agentId: string,
+    now: number,
+    owner: string,
+    answered: readonly string[],
+  ): Promise<{ runPk: number; seq: number | undefined }> {
+    const { seq, row } = await this.bumpWith(
+      threadKey,
+      `run AS (INSERT INTO cki_runs (thread_key, run_key, agent_id, status, started_at) VALUES ($1, $2, $3, 'running', $4) RETURNING run_pk),
+       marked AS (UPDATE cki_interrupts SET answered_run_pk = (SELECT run_pk FROM run) WHERE thread_key = $1 AND interrupt_hash = ANY($5::text[])), `,
+      [threadKey, runKey, agentId, now, answered],
+      `running_run_pk = (SELECT run_pk FROM run), running_owner = $6, heartbeat_at = $4, updated_at = $4, stop_requested = false, agent_id = $3, `,
+      [owner],
+      ', (SELECT run_pk FROM run) AS run_pk',
+    );
+    return { runPk: Number(row!.run_pk), seq };
+  }
+
+  /**
+   * Ends a run with `status`, frees the thread if the run still holds it, and gives the thread its
+   * next change number: one statement.
+   */
+  async endRunAndRelease(threadKey: string, runPk: number, status: RunStatus, now: number): Promise<number | undefined> {
+    const held = `running_run_pk = $1::bigint`;
+    const { seq } = await this.bumpWith(
+      threadKey,
+      `ended AS (UPDATE cki_runs SET status = $2, finished_at = $3 WHERE run_pk = $1), `,
+      [runPk, status, now],
+      `running_owner = CASE WHEN ${held} THEN NULL ELSE running_owner END,
+       heartbeat_at = CASE WHEN ${held} THEN NULL ELSE heartbeat_at END,
+       stop_requested = CASE WHEN ${held} THEN false ELSE stop_requested END,
+       updated_at = CASE WHEN ${held} THEN $3 ELSE updated_at END,
+       running_run_pk = CASE WHEN ${held} THEN NULL ELSE running_run_pk END, `,
+      [],
+    );
+    return seq;
   }
 
   /** Locks the thread's row until the transaction ends; its change number, or undefined for a thread with no row. */
@@ -201,25 +273,10 @@ export class ThreadTransaction {
     return row ? Number(row.change_seq) : undefined;
   }
 
-  /** Creates the thread on its first run, owned by whoever started it (keys as JSON text, or null); an existing thread keeps its owner. */
-  async ensureThread(threadKey: string, agentId: string, now: number, owner: AnswererKeys | null): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at, owner_id, owner_name) VALUES ($1, $2, $3, $3, $4, $5)
-       ON CONFLICT (thread_key) DO NOTHING`,
-      [threadKey, agentId, now, owner?.id ?? null, owner?.name ?? null],
-    );
-  }
-
-  /** The thread's row, locked until the transaction ends. */
-  async lockThread(threadKey: string): Promise<ThreadLockRow | undefined> {
-    const [row] = await this.sql.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
-      [threadKey],
-    );
-    return row;
-  }
-
-  /** Closes one open interrupt with an answer, saying who gave it (`closedReason` when the server closed it); false when it was not open. */
+  /**
+   * Closes one open interrupt with an answer, saying who gave it (`closedReason` when the server
+   * closed it). Returns the interrupt as raised (JSON text), or undefined when it was not open.
+   */
   async answerInterrupt(
     threadKey: string,
     hash: string,
@@ -229,14 +286,14 @@ export class ThreadTransaction {
     by: AnswererKeys | null,
     closedReason: 'expired' | null = null,
   ) {
-    const rows = await this.sql.query(
+    const rows = await this.sql.query<{ interrupt: string | null }>(
       `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5, answered_by_id = $6, answered_by_name = $7, closed_reason = $8
-        WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt_hash`,
+        WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt`,
       [threadKey, hash, status, response, now, by?.id ?? null, by?.name ?? null, closedReason],
     );
-    if (rows.length !== 1) return false;
+    if (rows.length !== 1) return undefined;
     await this.writeEvents(status === 'resolved' ? 'answered' : closedReason === 'expired' ? 'expired' : 'cancelled', threadKey, [hash]);
-    return true;
+    return { interrupt: rows[0]!.interrupt };
   }
 
   async readInterrupt(
@@ -273,36 +330,8 @@ export class ThreadTransaction {
     ]);
   }
 
-  async createRun(threadKey: string, runKey: string, agentId: string, now: number): Promise<number> {
-    const [created] = await this.sql.query<{ run_pk: unknown }>(
-      `INSERT INTO cki_runs (thread_key, run_key, agent_id, status, started_at) VALUES ($1, $2, $3, 'running', $4) RETURNING run_pk`,
-      [threadKey, runKey, agentId, now],
-    );
-    return Number(created!.run_pk);
-  }
-
-  async markAnsweredBy(threadKey: string, hashes: readonly string[], runPk: number): Promise<void> {
-    if (hashes.length === 0) return;
-    await this.sql.query(`UPDATE cki_interrupts SET answered_run_pk = $1 WHERE thread_key = $2 AND interrupt_hash = ANY($3::text[])`, [
-      runPk,
-      threadKey,
-      hashes,
-    ]);
-  }
-
-  async holdThread(threadKey: string, runPk: number, owner: string, agentId: string, now: number): Promise<void> {
-    await this.sql.query(
-      `UPDATE cki_threads SET running_run_pk = $2, running_owner = $3, heartbeat_at = $4, updated_at = $4, stop_requested = false, agent_id = $5 WHERE thread_key = $1`,
-      [threadKey, runPk, owner, now, agentId],
-    );
-  }
-
   async appendEvents(runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
     await appendEvents(this.sql, runPk, payloads, firstSeq);
-  }
-
-  async endRun(runPk: number, status: RunStatus, now: number): Promise<void> {
-    await this.sql.query(`UPDATE cki_runs SET status = $2, finished_at = $3 WHERE run_pk = $1`, [runPk, status, now]);
   }
 
   /** The answers a run carried never applied: they were given to a request that has since changed. */
@@ -354,14 +383,6 @@ export class ThreadTransaction {
       'raised',
       threadKey,
       raised.map((row) => row.hash).filter((hash) => !repeated.has(hash)),
-    );
-  }
-
-  async releaseThread(threadKey: string, runPk: number, now: number): Promise<void> {
-    await this.sql.query(
-      `UPDATE cki_threads SET running_run_pk = NULL, running_owner = NULL, heartbeat_at = NULL, stop_requested = false, updated_at = $3
-        WHERE thread_key = $1 AND running_run_pk = $2`,
-      [threadKey, runPk, now],
     );
   }
 }
