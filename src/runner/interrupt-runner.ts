@@ -343,7 +343,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (this.closing) return;
     const feed: Feed =
       options.url !== undefined ? new PostgresChangeFeed(store, options.url) : new InProcessChangeFeed(store, store.location);
-    if (feed instanceof InProcessChangeFeed) store.onCommitted = (change) => feed.published(change);
+    // On PostgreSQL this instance hears its own commits at once, the others by NOTIFY.
+    store.onCommitted = feed instanceof InProcessChangeFeed ? (change) => feed.published(change) : (change) => feed.committed(change);
     feed.subscribeChanges((change) => {
       for (const listener of [...this.changeListeners]) {
         try {
@@ -687,9 +688,11 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     try {
       if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
-        const { runPk, before, after } = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
-        // The claim changed no ended run: a history read at the number before it holds after it.
-        if (after !== undefined) this.histories.advance(threadId, before, after);
+        const { runPk, before, after, created } = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
+        // The claim changed no ended run: a history read at the number before it holds after it; a
+        // thread it created has none.
+        if (after !== undefined && created) this.histories.set(threadId, { seq: after, runs: [] });
+        else if (after !== undefined) this.histories.advance(threadId, before, after);
         const claimed: LocalRun = {
           runPk,
           seq: after,
@@ -876,7 +879,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     person: Person | undefined,
     permitted: Permission,
     expiredHere: Set<string>,
-  ): Promise<{ runPk: number; before: number | undefined; after: number | undefined }> {
+  ): Promise<{ runPk: number; before: number | undefined; after: number | undefined; created: boolean }> {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
     const by = person ? keysOf(person) : null;
@@ -896,7 +899,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
       if (held !== undefined) await tx.abandonRun(held, now);
       const { runPk, seq } = await tx.startRun(threadKey, encode(input.runId), agentId, now, this.instanceId, answers);
-      return { runPk, before: Number(thread.change_seq), after: seq };
+      return { runPk, before: Number(thread.change_seq), after: seq, created: thread.created === true };
     });
   }
 

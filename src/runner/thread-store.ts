@@ -209,13 +209,19 @@ export class ThreadTransaction {
 
   /**
    * Creates the thread on its first run, owned by whoever started it (an existing thread keeps its
-   * owner), and locks its row until the transaction ends: one statement.
+   * owner), and locks its row until the transaction ends: one statement. `created`: the thread is
+   * new (it has no runs).
    */
-  async takeThread(threadKey: string, agentId: string, now: number, owner: AnswererKeys | null): Promise<ThreadLockRow> {
-    const [row] = await this.sql.query<ThreadLockRow>(
+  async takeThread(
+    threadKey: string,
+    agentId: string,
+    now: number,
+    owner: AnswererKeys | null,
+  ): Promise<ThreadLockRow & { created: boolean }> {
+    const [row] = await this.sql.query<ThreadLockRow & { created: boolean }>(
       `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at, owner_id, owner_name) VALUES ($1, $2, $3, $3, $4, $5)
        ON CONFLICT (thread_key) DO UPDATE SET stop_requested = cki_threads.stop_requested
-       RETURNING running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq`,
+       RETURNING running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq, (xmax = 0) AS created`,
       [threadKey, agentId, now, owner?.id ?? null, owner?.name ?? null],
     );
     return row!;
