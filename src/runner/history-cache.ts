@@ -52,6 +52,11 @@ export class HistoryCache {
     return entry;
   }
 
+  /** The ended runs held for the thread, at whatever change number: a run that has ended never changes. */
+  knownRuns(threadId: string): readonly CachedRun[] {
+    return this.#entries.get(threadId)?.runs ?? [];
+  }
+
   set(threadId: string, entry: HistoryEntry): void {
     this.delete(threadId);
     const size = sizeOf(entry);

@@ -1083,7 +1083,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const history = seq === undefined ? undefined : await this.historyAt(store, threadId, seq);
     if (history !== undefined && typeof history !== 'string') return messageIdsOf(history);
     const ids = new Set<string>();
-    const rows = await store.endedRunEvents(encode(threadId), runPk);
+    const rows = await store.endedRunEvents(encode(threadId), [runPk]);
     for (const row of rows) {
       let event: { messageId?: unknown; type?: unknown; input?: { messages?: Array<{ id?: unknown }> } };
       try {
@@ -1371,8 +1371,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const cached = this.histories.get(threadId, at);
     if (cached) return cached;
     // Read after the number was: it holds what the thread held then, or later (a later change gives
-    // the thread a new number, so the next replay reads again).
-    const rows = await db.endedRunEvents(encode(threadId), undefined);
+    // the thread a new number, so the next replay reads again). A run once ended never changes and
+    // never stops being ended: only the runs this instance does not hold yet are read.
+    const known = this.histories.knownRuns(threadId);
+    const rows = await db.endedRunEvents(
+      encode(threadId),
+      known.map((run) => run.runPk),
+    );
     const events = parseHistory(threadId, rows);
     if (typeof events === 'string') return events;
     const runs: CachedRun[] = [];
@@ -1382,6 +1387,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       if (last?.runPk === runPk) (last.events as BaseEvent[]).push(events[index]!);
       else runs.push({ runPk, events: [events[index]!] });
     });
+    if (known.length > 0) runs.push(...known);
+    runs.sort((a, b) => a.runPk - b.runPk);
     const entry: HistoryEntry = { seq: at, runs };
     this.histories.set(threadId, entry);
     return entry;

@@ -550,13 +550,13 @@ export class ThreadStore implements ChangeLog {
     return rows.map((row) => row.interrupt);
   }
 
-  /** The stored events of a thread's ended runs, in order (optionally leaving one run out). */
-  endedRunEvents(threadKey: string, exceptRunPk: number | undefined): Promise<StoredEventRow[]> {
+  /** The stored events of a thread's ended runs, in order, leaving out the runs `except`. */
+  endedRunEvents(threadKey: string, except: readonly number[] = []): Promise<StoredEventRow[]> {
     return this.db.query<StoredEventRow>(
       `SELECT e.run_pk, e.seq, e.payload FROM cki_runs r JOIN cki_events e ON e.run_pk = r.run_pk
-        WHERE r.thread_key = $1 AND r.status = ANY($2::text[]) AND r.run_pk <> $3
+        WHERE r.thread_key = $1 AND r.status = ANY($2::text[]) AND NOT (r.run_pk = ANY($3::bigint[]))
         ORDER BY r.run_pk, e.seq`,
-      [threadKey, ENDED_RUN_STATUSES, exceptRunPk ?? -1],
+      [threadKey, ENDED_RUN_STATUSES, except],
     );
   }
 
