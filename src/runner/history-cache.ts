@@ -26,7 +26,7 @@ export interface HistoryCacheLimits {
   events: number;
 }
 
-export const DEFAULT_HISTORY_LIMITS: HistoryCacheLimits = { threads: 1_000, events: 200_000 };
+export const DEFAULT_HISTORY_LIMITS: HistoryCacheLimits = { threads: 1_000, events: 50_000 };
 
 const sizeOf = (entry: HistoryEntry) => entry.runs.reduce((total, run) => total + run.events.length, 0);
 
