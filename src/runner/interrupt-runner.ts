@@ -1039,10 +1039,9 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const unique = [...new Map(raised.map((row) => [row.hash, row])).values()];
     const { before, after } = await store.transaction(async (tx) => {
       const now = Date.now();
-      // The thread first, as a claim takes it: the two never wait on each other's rows crosswise.
-      const before = await tx.lockChange(threadKey);
-      await tx.appendEvents(run.runPk, unsaved.map(encode), all.length - unsaved.length);
-
+      // The thread first (with the run's last events), as a claim takes it: the two never wait on
+      // each other's rows crosswise.
+      const before = await tx.lockAndAppend(threadKey, run.runPk, unsaved.map(encode), all.length - unsaved.length);
       // The answers this run carried never applied: they were given to a request that has since
       // changed. The refusal carries the requests as they are now; those are the open ones.
       if (raise?.changed) await tx.markChanged(threadKey, run.runPk);

@@ -271,12 +271,12 @@ export class ThreadTransaction {
     return seq;
   }
 
-  /** Locks the thread's row until the transaction ends; its change number, or undefined for a thread with no row. */
-  async lockChange(threadKey: string): Promise<number | undefined> {
-    const [row] = await this.sql.query<{ change_seq: unknown }>(`SELECT change_seq FROM cki_threads WHERE thread_key = $1 FOR UPDATE`, [
-      threadKey,
-    ]);
-    return row ? Number(row.change_seq) : undefined;
+  /**
+   * Locks the thread's row until the transaction ends, and writes a run's last events with it:
+   * returns the thread's change number (undefined for a thread with no row).
+   */
+  async lockAndAppend(threadKey: string, runPk: number, payloads: readonly string[], firstSeq: number): Promise<number | undefined> {
+    return appendEvents(this.sql, runPk, payloads, firstSeq, threadKey);
   }
 
   /**
@@ -337,7 +337,7 @@ export class ThreadTransaction {
   }
 
   async appendEvents(runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
-    await appendEvents(this.sql, runPk, payloads, firstSeq);
+    if (payloads.length > 0) await appendEvents(this.sql, runPk, payloads, firstSeq);
   }
 
   /** The answers a run carried never applied: they were given to a request that has since changed. */
@@ -679,14 +679,37 @@ export class ThreadStore implements ChangeLog {
   }
 }
 
-async function appendEvents(sql: Sql, runPk: number, payloads: readonly string[], firstSeq: number) {
-  for (let start = 0; start < payloads.length; start += 200) {
+/**
+ * Inserts a run's events, 200 to a statement. With `lockThread`, the first statement also locks
+ * that thread's row and returns its change number.
+ */
+async function appendEvents(
+  sql: Sql,
+  runPk: number,
+  payloads: readonly string[],
+  firstSeq: number,
+  lockThread?: string,
+): Promise<number | undefined> {
+  let seq: number | undefined;
+  for (let start = 0; start < Math.max(payloads.length, lockThread === undefined ? 0 : 1); start += 200) {
     const batch = payloads.slice(start, start + 200);
     const params: unknown[] = [runPk];
     const values = batch.map((payload, index) => {
       params.push(firstSeq + start + index, payload);
       return `($1, $${params.length - 1}, $${params.length})`;
     });
-    await sql.query(`INSERT INTO cki_events (run_pk, seq, payload) VALUES ${values.join(', ')}`, params);
+    const insert = `INSERT INTO cki_events (run_pk, seq, payload) VALUES ${values.join(', ')}`;
+    if (start > 0 || lockThread === undefined) {
+      await sql.query(insert, params);
+      continue;
+    }
+    params.push(lockThread);
+    const [row] = await sql.query<{ change_seq: unknown }>(
+      `WITH ${batch.length > 0 ? `inserted AS (${insert}), ` : ''}locked AS (SELECT change_seq FROM cki_threads WHERE thread_key = $${params.length} FOR UPDATE)
+       SELECT change_seq FROM locked`,
+      params,
+    );
+    seq = row ? Number(row.change_seq) : undefined;
   }
+  return seq;
 }
