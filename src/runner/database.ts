@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { errorMessage } from '../error-message';
@@ -37,7 +38,7 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 type PgClient = {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  query(text: string | { name: string; text: string; values: unknown[] }, params?: unknown[]): Promise<{ rows: unknown[] }>;
   release(error?: Error | boolean): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
 };
@@ -79,6 +80,19 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   // A connection that dies while checked out emits 'error' on its client: without a listener that
   // would end the process. The failing query rejects on its own, which is what reports it.
   const guarded = new WeakSet<PgClient>();
+  // Each statement text is prepared once per connection and executed by name after that: the
+  // runner sends the same few statements over and over, and parsing and planning them again was
+  // most of what a small statement cost the server.
+  const named = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = named.get(text);
+    if (!name) named.set(text, (name = `cki_${createHash('sha1').update(text).digest('hex')}`));
+    return name;
+  };
+  // A statement returning `*` is left unprepared: a later schema (another instance upgraded it)
+  // would change its columns, and the server refuses a prepared statement whose result changed.
+  const run = (client: PgClient, text: string, params: readonly unknown[]) =>
+    /RETURNING \*|SELECT \*/.test(text) ? client.query(text, [...params]) : client.query({ name: nameOf(text), text, values: [...params] });
   const checkout = async () => {
     const client = await pool.connect();
     if (!guarded.has(client)) {
@@ -93,7 +107,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const client = await checkout();
       try {
-        const rows = (await client.query(text, [...params])).rows as Row[];
+        const rows = (await run(client, text, params)).rows as Row[];
         client.release();
         return rows;
       } catch (error) {
@@ -104,7 +118,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
       const client = await checkout();
       const sql: Sql = {
-        query: async <Row>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as Row[],
+        query: async <Row>(text: string, params: readonly unknown[] = []) => (await run(client, text, params)).rows as Row[],
       };
       try {
         await client.query('BEGIN');

@@ -6,8 +6,8 @@ export type { ThreadDeadline };
 
 /** What the sweeper reads from the store. */
 export interface DeadlineStore {
-  /** Every thread whose open interrupts all carry an `expiresAt`. */
-  deadlines(): Promise<ThreadDeadline[]>;
+  /** Every thread whose open interrupts all carry an `expiresAt`; given `threadIds`, only those of them that do. */
+  deadlines(threadIds?: readonly string[]): Promise<ThreadDeadline[]>;
   /** The store's clock (ms since the epoch): the one every instance agrees on. */
   now(): Promise<number>;
 }
@@ -33,31 +33,51 @@ export interface ExpirySweeperOptions {
   lease: ExpiryLease;
   /** Resumes the thread's agent with `cancelled` for these interrupts (the row claim makes it once). */
   settle(deadline: ThreadDeadline): Promise<SettleOutcome>;
-  /** Changes of any thread make the holder read the deadlines again. */
+  /** A change of a thread makes the holder read that thread's deadline again. */
   changes?: ThreadChangeSource;
-  /** How often an instance without the lease tries to take it, and the holder rereads the deadlines (ms). Default 1 000. */
+  /**
+   * How often an instance without the lease tries to take it, and the holder tries again a thread
+   * it could not settle (ms); every `FULL_READ_EVERY` of these the holder rereads every deadline.
+   * Default 1 000.
+   */
   checkEveryMs?: number;
   /** Called when settling a thread failed, for logs. */
   onError?: (error: unknown, deadline: ThreadDeadline) => void;
 }
 
 /**
+ * The holder rereads every open interrupt's deadline once in this many checks (10 s by default): a
+ * safety net only, since each change of a thread rereads that thread, and a feed that lost its
+ * connection announces every change it missed once it is back.
+ */
+export const FULL_READ_EVERY = 10;
+
+/**
  * Settles expired interrupts with nobody online. Every instance runs one; only the lease holder
- * acts. It keeps the deadlines in memory, sleeps until the earliest (by the store's clock, so a
- * skewed instance clock moves nothing), and settles each thread once. Exactly-once is the rows':
- * the resume claims the interrupts only while they are open, so a second holder (a lease lost and
- * taken over mid-settle) is refused, and a device's own answer wins or loses the same way.
+ * acts. It keeps each thread's deadline in memory, sleeps until the earliest (by the store's
+ * clock, so a skewed instance clock moves nothing), and settles each thread once. It reads every
+ * deadline when it takes the lease (and, as a safety net, every `FULL_READ_EVERY` checks); after
+ * that a change of a thread rereads only that thread's open rows, the changes heard meanwhile in
+ * one read. Exactly-once is the rows': the resume claims the interrupts only while they are open,
+ * so a second holder (a lease lost and taken over mid-settle) is refused, and a device's own answer
+ * wins or loses the same way.
  */
 export class ExpirySweeper {
   readonly #options: ExpirySweeperOptions;
   readonly #every: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #tick: ReturnType<typeof setInterval> | undefined;
-  #deadlines: ThreadDeadline[] = [];
-  /** Store clock minus this process's clock, measured at the last read. */
+  readonly #deadlines = new Map<string, ThreadDeadline>();
+  /** Threads changed since their deadline was read. */
+  readonly #dirty = new Set<string>();
+  /** Threads that could not be settled (busy, failed): read again at the next check. */
+  readonly #retry = new Set<string>();
+  /** True until every deadline has been read since the lease was taken (or the last safety-net read is due). */
+  #full = true;
+  #checks = 0;
+  /** Store clock minus this process's clock, measured at the last full read. */
   #offset = 0;
   #reading: Promise<void> | undefined;
-  #again = false;
   #stopped = false;
   readonly #settling = new Set<string>();
   #detach: Array<() => void> = [];
@@ -71,7 +91,15 @@ export class ExpirySweeper {
     this.#tick = setInterval(() => void this.#check(), this.#every);
     this.#tick.unref?.();
     this.#detach.push(this.#options.lease.onLost(() => this.#clear()));
-    if (this.#options.changes) this.#detach.push(this.#options.changes.subscribeChanges(() => void this.#read()));
+    if (this.#options.changes) {
+      this.#detach.push(
+        this.#options.changes.subscribeChanges((change) => {
+          if (!this.#options.lease.held || this.#stopped) return;
+          this.#dirty.add(change.threadId);
+          void this.#read();
+        }),
+      );
+    }
     void this.#check();
   }
 
@@ -84,7 +112,7 @@ export class ExpirySweeper {
     await this.#options.lease.release().catch(() => {});
   }
 
-  /** Takes the lease when free; the holder rereads the deadlines (a safety net for missed changes). */
+  /** Takes the lease when free; the holder retries what it could not settle, and now and then rereads every deadline. */
   async #check() {
     if (this.#stopped) return;
     try {
@@ -92,34 +120,51 @@ export class ExpirySweeper {
     } catch {
       return; // the store is away; the next tick tries again
     }
-    await this.#read();
+    if (++this.#checks % FULL_READ_EVERY === 0) this.#full = true;
+    for (const threadId of this.#retry) this.#dirty.add(threadId);
+    this.#retry.clear();
+    if (this.#full || this.#dirty.size > 0) await this.#read();
   }
 
   #clear() {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#deadlines = [];
+    this.#deadlines.clear();
+    this.#dirty.clear();
+    this.#full = true;
   }
 
-  /** Reads the deadlines again (joined when one read is under way, repeated once if asked meanwhile). */
+  /**
+   * Reads what is due (every deadline, or the changed threads'), one read at a time: changes heard
+   * during a read are read together right after it.
+   */
   #read(): Promise<void> {
     if (!this.#options.lease.held || this.#stopped) return Promise.resolve();
-    if (this.#reading) {
-      this.#again = true;
-      return this.#reading;
-    }
-    this.#reading = (async () => {
-      do {
-        this.#again = false;
+    this.#reading ??= (async () => {
+      while (!this.#stopped && this.#options.lease.held && (this.#full || this.#dirty.size > 0)) {
+        const full = this.#full;
+        const threads = full ? [] : [...this.#dirty];
+        this.#full = false;
+        this.#dirty.clear();
         try {
-          const [deadlines, now] = await Promise.all([this.#options.store.deadlines(), this.#options.store.now()]);
-          this.#offset = now - Date.now();
-          this.#deadlines = deadlines.sort((a, b) => a.settleAt - b.settleAt);
+          if (full) {
+            const [deadlines, now] = await Promise.all([this.#options.store.deadlines(), this.#options.store.now()]);
+            this.#offset = now - Date.now();
+            this.#deadlines.clear();
+            for (const deadline of deadlines) this.#deadlines.set(deadline.threadId, deadline);
+          } else {
+            const deadlines = await this.#options.store.deadlines(threads);
+            for (const threadId of threads) this.#deadlines.delete(threadId);
+            for (const deadline of deadlines) this.#deadlines.set(deadline.threadId, deadline);
+          }
           this.#schedule();
         } catch {
           // the store is away: the next tick reads again
+          if (full) this.#full = true;
+          for (const threadId of threads) this.#retry.add(threadId);
+          break;
         }
-      } while (this.#again && !this.#stopped);
+      }
     })().finally(() => {
       this.#reading = undefined;
     });
@@ -130,7 +175,11 @@ export class ExpirySweeper {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#stopped || !this.#options.lease.held) return;
-    const next = this.#deadlines.find((deadline) => !this.#settling.has(deadline.threadId));
+    let next: ThreadDeadline | undefined;
+    for (const deadline of this.#deadlines.values()) {
+      if (this.#settling.has(deadline.threadId)) continue;
+      if (!next || deadline.settleAt < next.settleAt) next = deadline;
+    }
     if (!next) return;
     const wait = Math.max(0, next.settleAt - (Date.now() + this.#offset));
     this.#timer = setTimeout(() => void this.#fire(), Math.min(wait, 2 ** 31 - 1));
@@ -141,8 +190,10 @@ export class ExpirySweeper {
     this.#timer = undefined;
     if (this.#stopped || !this.#options.lease.held) return;
     const now = Date.now() + this.#offset;
-    const due = this.#deadlines.filter((deadline) => deadline.settleAt <= now && !this.#settling.has(deadline.threadId));
-    this.#deadlines = this.#deadlines.filter((deadline) => !due.includes(deadline));
+    const due = [...this.#deadlines.values()].filter((deadline) => deadline.settleAt <= now && !this.#settling.has(deadline.threadId));
+    for (const deadline of due) this.#deadlines.delete(deadline.threadId);
+    // The next deadline is not kept waiting while these run their agents.
+    this.#schedule();
     await Promise.all(due.map((deadline) => this.#settle(deadline)));
     this.#schedule();
   }
@@ -150,9 +201,11 @@ export class ExpirySweeper {
   async #settle(deadline: ThreadDeadline) {
     this.#settling.add(deadline.threadId);
     try {
-      // A thread that is running ('busy') comes back with the next read: its run's end is a change.
-      await this.#options.settle(deadline);
+      // Settled or answered: the claim is a change, which rereads the thread. Busy (a run holds
+      // it, or no agent to resume yet): tried again at the next check, and at its run's end.
+      if ((await this.#options.settle(deadline)) === 'busy') this.#retry.add(deadline.threadId);
     } catch (error) {
+      this.#retry.add(deadline.threadId);
       this.#options.onError?.(error, deadline);
     } finally {
       this.#settling.delete(deadline.threadId);

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { compactEvents, EventType, type AbstractAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
+import { EventType, type AbstractAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import {
   AgentRunner,
   finalizeRunEvents,
@@ -32,6 +32,7 @@ import {
   type Viewer,
 } from './approvers';
 import { ensureSchema } from './schema';
+import { HistoryCache, messageIdsOf, replayedEvents, type CachedRun, type HistoryEntry } from './history-cache';
 import { AdvisoryLease, describeExpiryError, ExpirySweeper, InProcessLease, type SettleOutcome } from './expiry';
 import { InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
 import { checkEventOptions, OutboxWorker, type InterruptEventHook, type InterruptEventOptions } from './outbox';
@@ -47,6 +48,7 @@ import {
   type StoredInterruptStatus,
   type ThreadCursor,
   type ThreadDeadline,
+  type ThreadLockRow,
   type ThreadTransaction,
 } from './thread-store';
 import { ResumeRefusal } from '../protocol/constants';
@@ -122,7 +124,7 @@ export interface ExpiryOptions {
    * waits for an instance that has. The runner resumes a clone of it.
    */
   agent?: (agentId: string, threadId: string) => AbstractAgent | undefined | Promise<AbstractAgent | undefined>;
-  /** How often an instance tries to take the expiry lease, and its holder rereads the deadlines (ms). Default 1 000. */
+  /** How often an instance tries to take the expiry lease, and its holder retries a thread it could not settle (ms); it rereads every deadline once in ten. Default 1 000. */
   checkEveryMs?: number;
 }
 
@@ -242,6 +244,8 @@ export interface ListThreadsQuery {
 
 interface LocalRun {
   runPk: number;
+  /** The thread's change number right after this run's claim. */
+  seq: number | undefined;
   runId: string;
   agent: AbstractAgent;
   events: ReplaySubject<BaseEvent>;
@@ -303,6 +307,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   private readonly expiryRuns = new Set<string>();
   private readonly instanceId = randomUUID();
   private readonly local = new Map<string, LocalRun>();
+  /** Recently used threads' histories, each valid while the thread's change number is the one it was read at. */
+  private readonly histories = new HistoryCache();
   /** Claims on one thread from this instance, one after the other (see `claim`). */
   private readonly claims = new Map<string, Promise<unknown>>();
   private readonly pollIntervalMs: number;
@@ -355,7 +361,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (this.closing) return;
     const feed: Feed =
       options.url !== undefined ? new PostgresChangeFeed(store, options.url) : new InProcessChangeFeed(store, store.location);
-    if (feed instanceof InProcessChangeFeed) store.onCommitted = (change) => feed.published(change);
+    // On PostgreSQL this instance hears its own commits at once, the others by NOTIFY.
+    store.onCommitted = feed instanceof InProcessChangeFeed ? (change) => feed.published(change) : (change) => feed.committed(change);
     feed.subscribeChanges((change) => {
       for (const listener of [...this.changeListeners]) {
         try {
@@ -370,7 +377,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (options.expiry === false) return;
     const expiry = options.expiry ?? {};
     this.sweeper = new ExpirySweeper({
-      store: { deadlines: () => store.deadlines(), now: () => store.now() },
+      store: { deadlines: (threadIds) => store.deadlines(threadIds), now: () => store.now() },
       lease: feed instanceof PostgresChangeFeed ? new AdvisoryLease(feed, EXPIRY_LOCK) : new InProcessLease(store.location),
       changes: feed,
       settle: (deadline) => this.settleExpired(deadline, expiry),
@@ -669,8 +676,10 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       throw new RunnerError('forbidden', `${PREFIX} thread ${quote(threadId)} belongs to someone else; nothing was read.`);
     }
     const store = await this.database;
-    const rows = await store.endedRunEvents(threadKey, undefined);
-    return compactEvents(rows.map((row) => parseStored(threadId, row)));
+    const history = await this.historyAt(store, threadId, (await store.thread(threadKey))?.change_seq);
+    if (typeof history === 'string') throw new Error(history);
+    // A copy: the caller may change what it is given, the next replay must not see it.
+    return structuredClone(replayedEvents(history, undefined));
   }
 
   /** The thread's messages after its last ended run, or `[]`. */
@@ -743,9 +752,14 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     try {
       if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
-        const runPk = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
+        const { runPk, before, after, created } = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
+        // The claim changed no ended run: a history read at the number before it holds after it; a
+        // thread it created has none.
+        if (after !== undefined && created) this.histories.set(threadId, { seq: after, runs: [] });
+        else if (after !== undefined) this.histories.advance(threadId, before, after);
         const claimed: LocalRun = {
           runPk,
+          seq: after,
           runId: input.runId,
           agent,
           events,
@@ -791,7 +805,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     run: LocalRun,
     events: ReplaySubject<BaseEvent>,
   ) {
-    const historic = await this.historicMessageIds(db, threadId, run.runPk);
+    const historic = await this.historicMessageIds(db, threadId, run.runPk, run.seq);
     const writer = new EventWriter(db, encode(threadId), run.runPk);
     const seen: BaseEvent[] = [];
     const held: BaseEvent[] = [];
@@ -827,7 +841,8 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     } catch (error) {
       interruption = describe(error);
     }
-    await writer.drain();
+    // What the writer had not written yet is saved with the run's end, in one transaction.
+    const pending = await writer.drain();
     const lost = (when: string, error: unknown) => {
       // The run's rows stay marked running and are never replayed: nothing half-written shows.
       events.next(runError(storeLost(db, when, error)));
@@ -845,7 +860,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     });
     const tail = [...held, ...(seen.length > before ? seen.splice(before) : appended)];
     try {
-      await this.finish(db, threadId, run, tail, [...seen, ...tail.slice(held.length)], interruption);
+      await this.finish(db, threadId, run, [...pending, ...tail], [...seen, ...tail.slice(held.length)], interruption);
     } catch (error) {
       lost('while saving the run; it was not saved', error);
       return;
@@ -928,31 +943,27 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     person: Person | undefined,
     permitted: Permission,
     expiredHere: Set<string>,
-  ): Promise<number> {
+  ): Promise<{ runPk: number; before: number | undefined; after: number | undefined; created: boolean }> {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
     const by = person ? keysOf(person) : null;
     return store.transaction(async (tx) => {
       const now = Date.now();
-      await tx.ensureThread(threadKey, agentId, now, by);
-      const thread = await tx.lockThread(threadKey);
+      const thread = await tx.takeThread(threadKey, agentId, now, by);
       // A thread first run by someone else between `permit` and here: theirs, and not allowed.
-      if (by && !permitted && thread?.owner_id !== by.id) {
+      if (by && !permitted && thread.owner_id !== by.id) {
         throw new Refusal(`${PREFIX} thread ${quote(threadId)} belongs to someone else; the run was refused.`, 'forbidden');
       }
       const answers = await this.answer(tx, threadId, input, now, { person, onlyAssigned: permitted === 'assigned' }, expiredHere);
-      const held = thread?.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
+      const held = thread.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
       const busy =
         held !== undefined &&
-        (thread!.running_owner === this.instanceId ? this.holds(held) : Number(thread!.heartbeat_at) > now - this.staleAfterMs);
+        (thread.running_owner === this.instanceId ? this.holds(held) : Number(thread.heartbeat_at) > now - this.staleAfterMs);
       if (busy) throw new Refusal(`${PREFIX} Thread already running: ${quote(threadId)} has a run in progress.`, 'thread_running');
       // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
       if (held !== undefined) await tx.abandonRun(held, now);
-      const runPk = await tx.createRun(threadKey, encode(input.runId), agentId, now);
-      await tx.markAnsweredBy(threadKey, answers, runPk);
-      await tx.holdThread(threadKey, runPk, this.instanceId, agentId, now);
-      await tx.bumpChange(threadKey);
-      return runPk;
+      const { runPk, seq } = await tx.startRun(threadKey, encode(input.runId), agentId, now, this.instanceId, answers);
+      return { runPk, before: Number(thread.change_seq), after: seq, created: thread.created === true };
     });
   }
 
@@ -985,8 +996,18 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       const hash = interruptHash(id);
       const serverRun = this.expiryRuns.has(input.runId);
       const expired = status === 'cancelled' && serverRun ? 'expired' : null;
-      if (!serverRun) await this.checkApprover(tx, { threadId, interruptId: id, hash }, person, onlyAssigned);
-      if (await tx.answerInterrupt(threadKey, hash, status, entry.payload === undefined ? null : encode(entry.payload), now, by, expired)) {
+      const answered = await tx.answerInterrupt(
+        threadKey,
+        hash,
+        status,
+        entry.payload === undefined ? null : encode(entry.payload),
+        now,
+        by,
+        expired,
+      );
+      if (answered) {
+        // Closed only while it was open; a refusal here rolls the whole claim back.
+        if (!serverRun) this.checkApprover({ threadId, interruptId: id }, answered.interrupt, person, onlyAssigned);
         hashes.push(hash);
         continue;
       }
@@ -1032,15 +1053,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
    * (`not_an_approver`, `four_eyes`); and, from someone who reached the thread only as an
    * approver, an answer to an interrupt that does not name them (`forbidden`).
    */
-  private async checkApprover(
-    tx: ThreadTransaction,
-    { threadId, interruptId, hash }: { threadId: string; interruptId: string; hash: string },
+  private checkApprover(
+    { threadId, interruptId }: { threadId: string; interruptId: string },
+    raised: string | null,
     person: Person | undefined,
     onlyAssigned: boolean,
-  ): Promise<void> {
-    const row = await tx.readInterrupt(encode(threadId), hash);
-    if (row?.status !== 'open') return; // the refusals of rows not open say why
-    const { assignment } = storedAssignment(row.interrupt);
+  ): void {
+    const { assignment } = storedAssignment(raised);
     const where = `interrupt ${quote(interruptId)} on thread ${quote(threadId)}`;
     const refusal = assignment ? refusalOf(assignment, person) : undefined;
     if (refusal) throw new Refusal(`${PREFIX} you may not answer ${where}: ${refusal.why}. The run was refused.`, refusal.code);
@@ -1083,17 +1102,24 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     });
     // One id raised twice in a set keeps its last place, as the rows always did.
     const unique = [...new Map(raised.map((row) => [row.hash, row])).values()];
-    return store.transaction(async (tx) => {
+    const { before, after } = await store.transaction(async (tx) => {
       const now = Date.now();
-      await tx.appendEvents(run.runPk, unsaved.map(encode), all.length - unsaved.length);
-      await tx.endRun(run.runPk, status, now);
+      // The thread first (with the run's last events), as a claim takes it: the two never wait on
+      // each other's rows crosswise.
+      const before = await tx.lockAndAppend(threadKey, run.runPk, unsaved.map(encode), all.length - unsaved.length);
       // The answers this run carried never applied: they were given to a request that has since
       // changed. The refusal carries the requests as they are now; those are the open ones.
       if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
       await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
-      await tx.releaseThread(threadKey, run.runPk, now);
-      await tx.bumpChange(threadKey);
+      return { before, after: await tx.endRunAndRelease(threadKey, run.runPk, status, now) };
     });
+    // This instance's history of the thread gains the run as a replay reads it back from its rows.
+    if (after !== undefined) {
+      this.histories.advance(threadId, before, after, () => ({
+        runPk: run.runPk,
+        events: all.map((event) => JSON.parse(encode(event)) as BaseEvent),
+      }));
+    }
   }
 
   /** Asks the `approvers` policy for each interrupt the run raised; kept on the run until its rows are written. */
@@ -1116,9 +1142,12 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     }
   }
 
-  private async historicMessageIds(store: ThreadStore, threadId: string, runPk: number): Promise<Set<string>> {
+  private async historicMessageIds(store: ThreadStore, threadId: string, runPk: number, seq: number | undefined): Promise<Set<string>> {
+    // Read after the claim: what the thread holds at its number, or later.
+    const history = seq === undefined ? undefined : await this.historyAt(store, threadId, seq);
+    if (history !== undefined && typeof history !== 'string') return messageIdsOf(history);
     const ids = new Set<string>();
-    const rows = await store.endedRunEvents(encode(threadId), runPk);
+    const rows = await store.endedRunEvents(encode(threadId), [runPk]);
     for (const row of rows) {
       let event: { messageId?: unknown; type?: unknown; input?: { messages?: Array<{ id?: unknown }> } };
       try {
@@ -1291,10 +1320,13 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const viewer = await this.admitConnect(db, request, context, subscriber, control);
     if (viewer === undefined) return;
     // Which run is live is read first, and that run is left out of the history: it is joined instead.
+    // One read of the thread's row: which run is live, and its change number (the history in memory
+    // is used only when it was read at that number).
     const local = this.local.get(threadId);
-    const remote = local ? undefined : await this.remoteRun(db, threadId);
+    const row = await db.thread(encode(threadId));
+    const remote = local ? undefined : this.remoteOf(row);
     const liveRunPk = local?.runPk ?? remote?.runPk;
-    const history = parseHistory(threadId, await db.endedRunEvents(encode(threadId), liveRunPk));
+    const history = await this.historyAt(db, threadId, row?.change_seq);
     if (typeof history === 'string') {
       console.error(history);
       if (!control.closed) {
@@ -1307,7 +1339,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     // Each interrupt says who it waits for and who answered it, as this viewer may see it.
     const facts = viewer ? factsOf(await db.listInterrupts({ threadKey: encode(threadId) })) : undefined;
     const emitted = new Set<string>();
-    for (const event of compactEvents(history)) {
+    for (const event of replayedEvents(history, liveRunPk)) {
       subscriber.next(viewer && facts ? annotated(event, (id) => tellOf(facts.get(id), viewer)) : event);
       const id = (event as { messageId?: unknown }).messageId;
       if (typeof id === 'string') emitted.add(id);
@@ -1388,8 +1420,46 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     if (!control.closed) subscriber.complete();
   }
 
+  /**
+   * The events of the thread's ended runs at change number `seq` (undefined: a thread never run): from
+   * memory when this instance holds them at that number, else read and kept. A string says which
+   * stored event no longer parses.
+   */
+  private async historyAt(db: ThreadStore, threadId: string, seq: unknown): Promise<HistoryEntry | string> {
+    if (seq === undefined || seq === null) return { seq: -1, runs: [] };
+    const at = Number(seq);
+    const cached = this.histories.get(threadId, at);
+    if (cached) return cached;
+    // Read after the number was: it holds what the thread held then, or later (a later change gives
+    // the thread a new number, so the next replay reads again). A run once ended never changes and
+    // never stops being ended: only the runs this instance does not hold yet are read.
+    const known = this.histories.knownRuns(threadId);
+    const rows = await db.endedRunEvents(
+      encode(threadId),
+      known.map((run) => run.runPk),
+    );
+    const events = parseHistory(threadId, rows);
+    if (typeof events === 'string') return events;
+    const runs: CachedRun[] = [];
+    rows.forEach((row, index) => {
+      const runPk = Number(row.run_pk);
+      const last = runs[runs.length - 1];
+      if (last?.runPk === runPk) (last.events as BaseEvent[]).push(events[index]!);
+      else runs.push({ runPk, events: [events[index]!] });
+    });
+    if (known.length > 0) runs.push(...known);
+    runs.sort((a, b) => a.runPk - b.runPk);
+    const entry: HistoryEntry = { seq: at, runs };
+    this.histories.set(threadId, entry);
+    return entry;
+  }
+
   private async remoteRun(store: ThreadStore, threadId: string): Promise<{ runPk: number } | undefined> {
-    const row = await store.thread(encode(threadId));
+    return this.remoteOf(await store.thread(encode(threadId)));
+  }
+
+  /** The run another instance holds on a thread, from its row (undefined when none, or its instance stopped answering). */
+  private remoteOf(row: ThreadLockRow | undefined): { runPk: number } | undefined {
     if (!row || row.running_run_pk == null || row.running_owner === this.instanceId) return undefined;
     if (Number(row.heartbeat_at) <= Date.now() - this.staleAfterMs) return undefined;
     return { runPk: Number(row.running_run_pk) };
@@ -1426,14 +1496,23 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   }
 }
 
-/** Writes a run's events as they arrive, in order, batched while a write is in flight. */
+/**
+ * How long a run's events wait in memory before they are written (ms): a run that ends sooner is
+ * saved in the one transaction that ends it; a longer one is written in batches this far apart (an
+ * instance following the run from elsewhere reads each batch when it is told of it).
+ */
+const WRITE_DELAY_MS = 20;
+
+/** Writes a run's events as they arrive, in order, in batches at most `WRITE_DELAY_MS` late. */
 class EventWriter {
   onFailure: (error: unknown) => void = () => {};
   private readonly pending: BaseEvent[] = [];
-  private readonly written = new WeakSet<BaseEvent>();
+  /** How many of the run's events are written. */
   private next = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> | undefined;
   private failed = false;
+  private drained = false;
 
   constructor(
     private readonly store: ThreadStore,
@@ -1442,26 +1521,30 @@ class EventWriter {
   ) {}
 
   push(event: BaseEvent) {
-    if (this.failed) return;
+    if (this.failed || this.drained) return;
     this.pending.push(event);
-    this.flushing ??= this.flush();
+    if (this.timer || this.flushing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flushing ??= this.flush();
+    }, WRITE_DELAY_MS);
   }
 
-  has(event: BaseEvent) {
-    return this.written.has(event);
-  }
-
-  async drain() {
+  /** Waits for a write under way and stops writing; returns what is not written yet, for the run's end to save. */
+  async drain(): Promise<BaseEvent[]> {
+    this.drained = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     while (this.flushing) await this.flushing;
+    return this.pending.splice(0);
   }
 
   private async flush() {
     try {
-      while (this.pending.length > 0 && !this.failed) {
+      while (this.pending.length > 0 && !this.failed && !this.drained) {
         const batch = this.pending.splice(0, 200);
         await this.store.appendEvents(this.threadKey, this.runPk, batch.map(encode), this.next);
         this.next += batch.length;
-        for (const event of batch) this.written.add(event);
       }
     } catch (error) {
       this.failed = true;
@@ -1622,17 +1705,6 @@ function checkedThreadKey(threadId: string): string {
   const problem = threadIdProblem(threadId);
   if (problem) throw new RunnerError('bad_thread_id', problem);
   return encode(threadId);
-}
-
-function parseStored(threadId: string, row: { run_pk: unknown; seq: unknown; payload: string }): BaseEvent {
-  try {
-    return JSON.parse(row.payload) as BaseEvent;
-  } catch (error) {
-    throw new Error(
-      `${PREFIX} thread ${quote(threadId)} cannot be replayed: its stored event #${Number(row.seq)} of run ${Number(row.run_pk)} no longer parses (${describe(error)}). ` +
-        'Restore or delete that row (table cki_events); other threads are not affected.',
-    );
-  }
 }
 
 /** A stored row as `listInterrupts` returns it. */

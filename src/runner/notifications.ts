@@ -123,6 +123,15 @@ abstract class FeedBase implements ThreadChangeSource {
     this.accept({ threadId: change.threadId, seq });
   }
 
+  /**
+   * A change this instance committed: told to the listeners at once, without the check a
+   * notification gets (the commit is the confirmation); its own notification, when it comes, is a
+   * repeat and dropped.
+   */
+  committed(change: ThreadChange) {
+    this.accept(change);
+  }
+
   /** Tells the listeners of a change the rows confirm (a catch-up's, or a checked notification). */
   protected accept(change: ThreadChange) {
     if (this.closed) return;

@@ -18,6 +18,8 @@ export interface ThreadLockRow {
   stop_requested: boolean;
   /** The JSON text of the id of the person who started the thread; null when no one was identified. */
   owner_id: string | null;
+  /** The thread's change number (see `bumpChange`). */
+  change_seq: unknown;
 }
 
 export interface StoredEventRow {
@@ -208,41 +210,114 @@ export class ThreadTransaction {
    * Gives the thread its next change number and, on PostgreSQL, announces `{ thread, seq }` on the
    * change channel in this same transaction (a rolled-back change is never heard of). The payload
    * is built from the stored key, which is the id's JSON text: any id, NUL included, fits.
+   * Returns the new number (undefined for a thread with no row).
    */
-  async bumpChange(threadKey: string): Promise<void> {
-    const [row] = this.notify
-      ? await this.sql.query<{ change_seq: unknown }>(
-          `WITH bumped AS (UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING thread_key, change_seq)
-           SELECT change_seq, pg_notify($2, '{"thread":' || thread_key || ',"seq":' || change_seq || '}') FROM bumped`,
-          [threadKey, CHANGE_CHANNEL],
-        )
-      : await this.sql.query<{ change_seq: unknown }>(
-          `UPDATE cki_threads SET change_seq = nextval('cki_change_seq') WHERE thread_key = $1 RETURNING change_seq`,
-          [threadKey],
-        );
+  async bumpChange(threadKey: string): Promise<number | undefined> {
+    return (await this.bumpWith(threadKey, '', [], '', [])).seq;
+  }
+
+  /**
+   * The one statement that gives the thread its next change number (announcing it on PostgreSQL):
+   * `ctes` (`name AS (...), ` each, their parameters from $1 of `cteParams`) run in it first, and
+   * `set` (more `column = value, ` of the thread row, parameters after them) changes the row with it;
+   * `select` adds columns to the row it returns.
+   */
+  private async bumpWith(
+    threadKey: string,
+    ctes: string,
+    cteParams: readonly unknown[],
+    set: string,
+    setParams: readonly unknown[],
+    select = '',
+  ): Promise<{ seq: number | undefined; row: Record<string, unknown> | undefined }> {
+    const at = cteParams.length + setParams.length;
+    const announce = this.notify ? `, pg_notify($${at + 2}, '{"thread":' || thread_key || ',"seq":' || change_seq || '}')` : '';
+    const [row] = await this.sql.query<Record<string, unknown>>(
+      `WITH ${ctes}bumped AS (UPDATE cki_threads SET ${set}change_seq = nextval('cki_change_seq') WHERE thread_key = $${at + 1} RETURNING thread_key, change_seq)
+       SELECT change_seq${select}${announce} FROM bumped`,
+      [...cteParams, ...setParams, threadKey, ...(this.notify ? [CHANGE_CHANNEL] : [])],
+    );
     const threadId = decodeThread(threadKey);
     if (row && threadId !== undefined) this.changes.push({ threadId, seq: Number(row.change_seq) });
+    return { seq: row ? Number(row.change_seq) : undefined, row };
   }
 
-  /** Creates the thread on its first run, owned by whoever started it (keys as JSON text, or null); an existing thread keeps its owner. */
-  async ensureThread(threadKey: string, agentId: string, now: number, owner: AnswererKeys | null): Promise<void> {
-    await this.sql.query(
+  /**
+   * Creates the thread on its first run, owned by whoever started it (an existing thread keeps its
+   * owner), and locks its row until the transaction ends: one statement. `created`: the thread is
+   * new (it has no runs).
+   */
+  async takeThread(
+    threadKey: string,
+    agentId: string,
+    now: number,
+    owner: AnswererKeys | null,
+  ): Promise<ThreadLockRow & { created: boolean }> {
+    const [row] = await this.sql.query<ThreadLockRow & { created: boolean }>(
       `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at, owner_id, owner_name) VALUES ($1, $2, $3, $3, $4, $5)
-       ON CONFLICT (thread_key) DO NOTHING`,
+       ON CONFLICT (thread_key) DO UPDATE SET stop_requested = cki_threads.stop_requested
+       RETURNING running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq, (xmax = 0) AS created`,
       [threadKey, agentId, now, owner?.id ?? null, owner?.name ?? null],
     );
+    return row!;
   }
 
-  /** The thread's row, locked until the transaction ends. */
-  async lockThread(threadKey: string): Promise<ThreadLockRow | undefined> {
-    const [row] = await this.sql.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id FROM cki_threads WHERE thread_key = $1 FOR UPDATE`,
-      [threadKey],
+  /**
+   * Records a run and hands it the thread (held by `owner`), marking the interrupts it answers, and
+   * gives the thread its next change number: one statement. Returns the run's key and that number.
+   */
+  async startRun(
+    threadKey: string,
+    runKey: string,
+    agentId: string,
+    now: number,
+    owner: string,
+    answered: readonly string[],
+  ): Promise<{ runPk: number; seq: number | undefined }> {
+    const { seq, row } = await this.bumpWith(
+      threadKey,
+      `run AS (INSERT INTO cki_runs (thread_key, run_key, agent_id, status, started_at) VALUES ($1, $2, $3, 'running', $4) RETURNING run_pk),
+       marked AS (UPDATE cki_interrupts SET answered_run_pk = (SELECT run_pk FROM run) WHERE thread_key = $1 AND interrupt_hash = ANY($5::text[])), `,
+      [threadKey, runKey, agentId, now, answered],
+      `running_run_pk = (SELECT run_pk FROM run), running_owner = $6, heartbeat_at = $4, updated_at = $4, stop_requested = false, agent_id = $3, `,
+      [owner],
+      ', (SELECT run_pk FROM run) AS run_pk',
     );
-    return row;
+    return { runPk: Number(row!.run_pk), seq };
   }
 
-  /** Closes one open interrupt with an answer, saying who gave it (`closedReason` when the server closed it); false when it was not open. */
+  /**
+   * Ends a run with `status`, frees the thread if the run still holds it, and gives the thread its
+   * next change number: one statement.
+   */
+  async endRunAndRelease(threadKey: string, runPk: number, status: RunStatus, now: number): Promise<number | undefined> {
+    const held = `running_run_pk = $1::bigint`;
+    const { seq } = await this.bumpWith(
+      threadKey,
+      `ended AS (UPDATE cki_runs SET status = $2, finished_at = $3 WHERE run_pk = $1), `,
+      [runPk, status, now],
+      `running_owner = CASE WHEN ${held} THEN NULL ELSE running_owner END,
+       heartbeat_at = CASE WHEN ${held} THEN NULL ELSE heartbeat_at END,
+       stop_requested = CASE WHEN ${held} THEN false ELSE stop_requested END,
+       updated_at = CASE WHEN ${held} THEN $3 ELSE updated_at END,
+       running_run_pk = CASE WHEN ${held} THEN NULL ELSE running_run_pk END, `,
+      [],
+    );
+    return seq;
+  }
+
+  /**
+   * Locks the thread's row until the transaction ends, and writes a run's last events with it:
+   * returns the thread's change number (undefined for a thread with no row).
+   */
+  async lockAndAppend(threadKey: string, runPk: number, payloads: readonly string[], firstSeq: number): Promise<number | undefined> {
+    return appendEvents(this.sql, runPk, payloads, firstSeq, threadKey);
+  }
+
+  /**
+   * Closes one open interrupt with an answer, saying who gave it (`closedReason` when the server
+   * closed it). Returns the interrupt as raised (JSON text), or undefined when it was not open.
+   */
   async answerInterrupt(
     threadKey: string,
     hash: string,
@@ -252,14 +327,14 @@ export class ThreadTransaction {
     by: AnswererKeys | null,
     closedReason: 'expired' | null = null,
   ) {
-    const rows = await this.sql.query(
+    const rows = await this.sql.query<{ interrupt: string | null }>(
       `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5, answered_by_id = $6, answered_by_name = $7, closed_reason = $8
-        WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt_hash`,
+        WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt`,
       [threadKey, hash, status, response, now, by?.id ?? null, by?.name ?? null, closedReason],
     );
-    if (rows.length !== 1) return false;
+    if (rows.length !== 1) return undefined;
     await this.writeEvents(status === 'resolved' ? 'answered' : closedReason === 'expired' ? 'expired' : 'cancelled', threadKey, [hash]);
-    return true;
+    return { interrupt: rows[0]!.interrupt };
   }
 
   async readInterrupt(
@@ -296,36 +371,8 @@ export class ThreadTransaction {
     ]);
   }
 
-  async createRun(threadKey: string, runKey: string, agentId: string, now: number): Promise<number> {
-    const [created] = await this.sql.query<{ run_pk: unknown }>(
-      `INSERT INTO cki_runs (thread_key, run_key, agent_id, status, started_at) VALUES ($1, $2, $3, 'running', $4) RETURNING run_pk`,
-      [threadKey, runKey, agentId, now],
-    );
-    return Number(created!.run_pk);
-  }
-
-  async markAnsweredBy(threadKey: string, hashes: readonly string[], runPk: number): Promise<void> {
-    if (hashes.length === 0) return;
-    await this.sql.query(`UPDATE cki_interrupts SET answered_run_pk = $1 WHERE thread_key = $2 AND interrupt_hash = ANY($3::text[])`, [
-      runPk,
-      threadKey,
-      hashes,
-    ]);
-  }
-
-  async holdThread(threadKey: string, runPk: number, owner: string, agentId: string, now: number): Promise<void> {
-    await this.sql.query(
-      `UPDATE cki_threads SET running_run_pk = $2, running_owner = $3, heartbeat_at = $4, updated_at = $4, stop_requested = false, agent_id = $5 WHERE thread_key = $1`,
-      [threadKey, runPk, owner, now, agentId],
-    );
-  }
-
   async appendEvents(runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
-    await appendEvents(this.sql, runPk, payloads, firstSeq);
-  }
-
-  async endRun(runPk: number, status: RunStatus, now: number): Promise<void> {
-    await this.sql.query(`UPDATE cki_runs SET status = $2, finished_at = $3 WHERE run_pk = $1`, [runPk, status, now]);
+    if (payloads.length > 0) await appendEvents(this.sql, runPk, payloads, firstSeq);
   }
 
   /** The answers a run carried never applied: they were given to a request that has since changed. */
@@ -389,14 +436,6 @@ export class ThreadTransaction {
       'raised',
       threadKey,
       raised.map((row) => row.hash).filter((hash) => !repeated.has(hash)),
-    );
-  }
-
-  async releaseThread(threadKey: string, runPk: number, now: number): Promise<void> {
-    await this.sql.query(
-      `UPDATE cki_threads SET running_run_pk = NULL, running_owner = NULL, heartbeat_at = NULL, stop_requested = false, updated_at = $3
-        WHERE thread_key = $1 AND running_run_pk = $2`,
-      [threadKey, runPk, now],
     );
   }
 }
@@ -466,13 +505,23 @@ export class ThreadStore implements ChangeLog {
 
   /**
    * Threads whose open interrupts all carry a readable `expiresAt` (one without keeps the whole set
-   * open for a person), with the moment the last of them passes.
+   * open for a person), with the moment the last of them passes: of every thread, or of `threadIds`.
    */
-  async deadlines(): Promise<ThreadDeadline[]> {
-    const rows = await this.db.query<{ thread_key: string; interrupt_key: string; expires_at: string | null; agent_id: string }>(
-      `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
-        WHERE status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
-    );
+  async deadlines(threadIds?: readonly string[]): Promise<ThreadDeadline[]> {
+    type Row = { thread_key: string; interrupt_key: string; expires_at: string | null; agent_id: string };
+    // Given threads: their open rows only, read by the primary key (a change of a thread moves only its deadline).
+    const rows = threadIds
+      ? threadIds.length === 0
+        ? []
+        : await this.db.query<Row>(
+            `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
+              WHERE thread_key = ANY($1::text[]) AND status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
+            [threadIds.map((id) => JSON.stringify(id))],
+          )
+      : await this.db.query<Row>(
+          `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
+            WHERE status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
+        );
     const byThread = new Map<string, { ids: string[]; settleAt: number; agentId: string } | null>();
     for (const row of rows) {
       const entry = byThread.get(row.thread_key);
@@ -523,7 +572,7 @@ export class ThreadStore implements ChangeLog {
 
   async thread(threadKey: string): Promise<ThreadLockRow | undefined> {
     const [row] = await this.db.query<ThreadLockRow>(
-      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id FROM cki_threads WHERE thread_key = $1`,
+      `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq FROM cki_threads WHERE thread_key = $1`,
       [threadKey],
     );
     return row;
@@ -550,13 +599,13 @@ export class ThreadStore implements ChangeLog {
     return rows.length > 0;
   }
 
-  /** The stored events of a thread's ended runs, in order (optionally leaving one run out). */
-  endedRunEvents(threadKey: string, exceptRunPk: number | undefined): Promise<StoredEventRow[]> {
+  /** The stored events of a thread's ended runs, in order, leaving out the runs `except`. */
+  endedRunEvents(threadKey: string, except: readonly number[] = []): Promise<StoredEventRow[]> {
     return this.db.query<StoredEventRow>(
       `SELECT e.run_pk, e.seq, e.payload FROM cki_runs r JOIN cki_events e ON e.run_pk = r.run_pk
-        WHERE r.thread_key = $1 AND r.status = ANY($2::text[]) AND r.run_pk <> $3
+        WHERE r.thread_key = $1 AND r.status = ANY($2::text[]) AND NOT (r.run_pk = ANY($3::bigint[]))
         ORDER BY r.run_pk, e.seq`,
-      [threadKey, ENDED_RUN_STATUSES, exceptRunPk ?? -1],
+      [threadKey, ENDED_RUN_STATUSES, except],
     );
   }
 
@@ -710,14 +759,37 @@ export class ThreadStore implements ChangeLog {
   }
 }
 
-async function appendEvents(sql: Sql, runPk: number, payloads: readonly string[], firstSeq: number) {
-  for (let start = 0; start < payloads.length; start += 200) {
+/**
+ * Inserts a run's events, 200 to a statement. With `lockThread`, the first statement also locks
+ * that thread's row and returns its change number.
+ */
+async function appendEvents(
+  sql: Sql,
+  runPk: number,
+  payloads: readonly string[],
+  firstSeq: number,
+  lockThread?: string,
+): Promise<number | undefined> {
+  let seq: number | undefined;
+  for (let start = 0; start < Math.max(payloads.length, lockThread === undefined ? 0 : 1); start += 200) {
     const batch = payloads.slice(start, start + 200);
     const params: unknown[] = [runPk];
     const values = batch.map((payload, index) => {
       params.push(firstSeq + start + index, payload);
       return `($1, $${params.length - 1}, $${params.length})`;
     });
-    await sql.query(`INSERT INTO cki_events (run_pk, seq, payload) VALUES ${values.join(', ')}`, params);
+    const insert = `INSERT INTO cki_events (run_pk, seq, payload) VALUES ${values.join(', ')}`;
+    if (start > 0 || lockThread === undefined) {
+      await sql.query(insert, params);
+      continue;
+    }
+    params.push(lockThread);
+    const [row] = await sql.query<{ change_seq: unknown }>(
+      `WITH ${batch.length > 0 ? `inserted AS (${insert}), ` : ''}locked AS (SELECT change_seq FROM cki_threads WHERE thread_key = $${params.length} FOR UPDATE)
+       SELECT change_seq FROM locked`,
+      params,
+    );
+    seq = row ? Number(row.change_seq) : undefined;
   }
+  return seq;
 }

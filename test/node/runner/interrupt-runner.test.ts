@@ -452,6 +452,33 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     ]);
   });
 
+  it('given a thread an instance has replayed, turns through another instance should show in its next replay as a fresh instance replays them', async () => {
+    const threadId = `remembered-${randomUUID()}`;
+    const a = runner;
+    const b = open();
+    const agent = new ScriptedAgent(raising({ id: 'i-remembered', reason: 'tool_approval' }), { threadId });
+    await collect(a.run({ threadId, agent, input: inputFor(threadId, { messages: [userMessage('u-r1', 'First')] }) }));
+    const before = await collect(a.connect({ threadId }));
+    expect(await collect(a.connect({ threadId }))).toEqual(before);
+
+    // Answered through the other instance, then a new message there too.
+    const resume = [{ interruptId: 'i-remembered', status: 'resolved' as const, payload: 'yes' }];
+    expect(errorsOf(await collect(b.run({ threadId, agent, input: inputFor(threadId, { resume }) })))).toEqual([]);
+    await collect(b.run({ threadId, agent, input: inputFor(threadId, { messages: [userMessage('u-r2', 'Second')] }) }));
+
+    const after = await collect(a.connect({ threadId }));
+    expect(ofType(after, EventType.RUN_FINISHED)).toHaveLength(3);
+    expect(after).toEqual(await collect(open().connect({ threadId })));
+    // The second message raised it again: answered through the instance that remembered the thread,
+    // a second answer through the other is refused, and both replay the same.
+    expect(errorsOf(await collect(a.run({ threadId, agent, input: inputFor(threadId, { resume }) })))).toEqual([]);
+    const late = await collect(b.run({ threadId, agent, input: inputFor(threadId, { resume }) }));
+    expect(ofType(late, EventType.RUN_ERROR)[0]).toMatchObject({ code: 'interrupt_already_answered' });
+    const last = await collect(a.connect({ threadId }));
+    expect(ofType(last, EventType.RUN_FINISHED)).toHaveLength(4);
+    expect(last).toEqual(await collect(b.connect({ threadId })));
+  });
+
   it('given a run on one instance, stop through another should end it', async () => {
     const threadId = `remote-stop-${randomUUID()}`;
     const b = open();
@@ -909,7 +936,8 @@ describe('the durable runner on PostgreSQL when the database goes away in the mi
       const events = await done;
       expect(errorsOf(events)).toEqual([
         expect.stringMatching(
-          /lost the thread store at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres during the run; it was not saved/,
+          // Noticed by a batch of its events, or (a run that ends within the write delay) by its end's transaction.
+          /lost the thread store at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres (during the run|while saving the run); it was not saved/,
         ),
       ]);
       expect(errorsOf(events)[0]).not.toContain('s3cret-pw');

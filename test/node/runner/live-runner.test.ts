@@ -231,6 +231,37 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
     expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved', cancelReason: null })]);
   });
 
+  it('given an answer that asks again with a later expiresAt, the server should cancel it once, at the later time only', async () => {
+    const runner = open({ ...shared, expiry: { checkEveryMs: 50 } });
+    await runner.ready();
+    const threadId = `asked-again-${randomUUID()}`;
+    const raise = (input: RunAgentInput, expiresAt: string) => [
+      runStarted(input),
+      runFinished(input, interruptOutcome({ id: 'i-again', reason: 'tool_approval', expiresAt })),
+    ];
+    const agent = new ScriptedAgent((input, runIndex) =>
+      runIndex === 0
+        ? raise(input, soon(300)())
+        : runIndex === 1
+          ? raise(input, soon(1_500)())
+          : [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)],
+    );
+    await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+    const answer = [{ interruptId: 'i-again', status: 'resolved' as const, payload: 'yes' }];
+    expect(errorsOf(await collect(runner.run({ threadId, agent, input: inputFor(threadId, { resume: answer }) })))).toEqual([]);
+
+    // Past the first expiresAt: the request it belonged to was answered, and the one open now runs later.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(resumesOf(agent)).toEqual([answer]);
+    expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'open' })]);
+
+    await until(() => resumesOf(agent).length === 2);
+    expect(resumesOf(agent)[1]).toEqual([{ interruptId: 'i-again', status: 'cancelled' }]);
+    await until(async () => (await runner.listInterrupts({ threadId }))[0]?.cancelReason === 'expired');
+    await severalSweeps();
+    expect(resumesOf(agent)).toHaveLength(2);
+  });
+
   it('given expiry turned off, an expired interrupt should stay open for a person to find', async () => {
     const options = shared;
     const threadId = `off-${randomUUID()}`;
