@@ -16,6 +16,7 @@ import {
 } from '../../../src/runner';
 import { openEmbedded, openPostgres } from '../../../src/runner/database';
 import { ensureSchema, MIGRATIONS } from '../../../src/runner/schema';
+import { listenToEventStream } from '../../helpers/event-stream-listener';
 import { serveFetchHandlers } from '../../helpers/fetch-handler-server';
 import { collect, inputFor, runnerStores } from '../../helpers/runner-stores';
 import { serveRuntime } from '../../helpers/runtime-server';
@@ -137,39 +138,7 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 }
 
 /** Opens the inbox as EventSource does, as the person of `token`, and collects its events as they come. */
-async function listen(url: string, token: string) {
-  const aborted = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` }, signal: aborted.signal });
-  const events: Array<{ event: string; data: unknown }> = [];
-  const reading = (async () => {
-    let buffer = '';
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data !== undefined) events.push({ event, data: JSON.parse(data) as unknown });
-        }
-      }
-    } catch {
-      // closed by the test
-    }
-  })();
-  return {
-    events,
-    close: async () => {
-      aborted.abort();
-      await reading;
-    },
-  };
-}
+const listen = (url: string, token: string) => listenToEventStream(url, { authorization: `Bearer ${token}` });
 
 const { stores, cleanup } = runnerStores('inbox_scope');
 

@@ -3,6 +3,7 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/client';
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInboxHandler, createInterruptRunner, type InboxInterrupt, type InterruptRunner } from '../../../src/runner';
+import { listenToEventStream } from '../../helpers/event-stream-listener';
 import { serveFetchHandlers } from '../../helpers/fetch-handler-server';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../../helpers/scripted-agent';
@@ -19,43 +20,11 @@ const agentFor = (threadId: string) =>
       : [runStarted(input), runFinished(input, interruptOutcome({ id: `ask-${threadId}`, reason: 'tool_approval' }))],
   );
 
-type SseEvent = { event: string; data: unknown };
-
-/** Opens the inbox as EventSource does (Accept: text/event-stream) and collects its events as they come. */
+/** The inbox's stream, with the lists it sent. */
 async function listen(url: string) {
-  const aborted = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: aborted.signal });
-  const events: SseEvent[] = [];
-  let buffer = '';
-  const reading = (async () => {
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data !== undefined) events.push({ event, data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      // closed by the test
-    }
-  })();
-  return {
-    response,
-    events,
-    lists: () => events.filter((e) => e.event === 'inbox').map((e) => (e.data as { interrupts: InboxInterrupt[] }).interrupts),
-    close: async () => {
-      aborted.abort();
-      await reading;
-    },
-  };
+  const stream = await listenToEventStream(url);
+  const lists = () => stream.events.filter((e) => e.event === 'inbox').map((e) => (e.data as { interrupts: InboxInterrupt[] }).interrupts);
+  return { ...stream, lists };
 }
 
 const until = (check: () => boolean) => expect.poll(check, { timeout: 15_000, interval: 20 }).toBe(true);
