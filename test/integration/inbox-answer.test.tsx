@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { lastValueFrom, Observable, toArray } from 'rxjs';
+import { StrictMode } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PendingInterruptsList } from '../../components/pending-interrupts-list';
 import type { AnyInterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
@@ -133,9 +134,13 @@ const rowOf = (threadId: string) =>
 const listed = (threadId: string) => screen.queryAllByTestId('pending-thread').some((row) => row.dataset.threadId === threadId);
 
 describe('answering from the inbox list, without the chat', () => {
-  it('given a thread with an open question, when the user answers it in the list, the agent should receive exactly that resume and the thread record say resolved', async () => {
+  it('given a thread with an open question (in StrictMode), when the user answers it in the list, the agent should receive exactly that resume and the thread record say resolved', async () => {
     const threadId = await raise('question');
-    render(<AnasInbox />);
+    render(
+      <StrictMode>
+        <AnasInbox />
+      </StrictMode>,
+    );
     const row = await rowOf(threadId);
     fireEvent.click(within(row).getByRole('button', { name: 'Answer here' }));
 
