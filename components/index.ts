@@ -36,6 +36,7 @@ export {
   type PendingInterruptsListLabels,
   type PendingInterruptsListProps,
 } from './pending-interrupts-list';
+export type { InboxCardsConfig } from './pending-thread-cards';
 
 // Answers kept for the transcript (and across reloads)
 export { createInterruptHistory } from '../src/history/create-interrupt-history';

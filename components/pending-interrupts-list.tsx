@@ -1,6 +1,11 @@
-import { useId } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import type { PendingInterrupt, PendingThread } from '../src/inbox';
 import { InterruptReason } from '../src/protocol/constants';
+import type { InboxCardsConfig } from './pending-thread-cards';
+
+// Fetched the first time a thread's cards are opened: a list that only links to the chat carries
+// no card code (nor CopilotKit's hooks).
+const PendingThreadCards = lazy(() => import('./pending-thread-cards').then((m) => ({ default: m.PendingThreadCards })));
 
 /** What the list says; every entry has an English default (`PENDING_LIST_LABELS`). */
 export interface PendingInterruptsListLabels {
@@ -27,6 +32,12 @@ export interface PendingInterruptsListLabels {
   untitled: string;
   /** Said of the thread the chat shows now. */
   current: string;
+  /** The button that opens a thread's cards in the list (with `answerInPlace`). */
+  answerHere: string;
+  /** The button that closes them again. */
+  closeAnswer: string;
+  /** While a thread's cards are read. */
+  opening: string;
 }
 
 const duration = (ms: number): string => {
@@ -51,6 +62,9 @@ export const PENDING_LIST_LABELS: PendingInterruptsListLabels = {
   other: 'Request',
   untitled: 'A question from the agent',
   current: 'open now',
+  answerHere: 'Answer here',
+  closeAnswer: 'Close',
+  opening: 'Opening the request…',
 };
 
 export interface PendingInterruptsListProps {
@@ -73,6 +87,16 @@ export interface PendingInterruptsListProps {
   now?: number;
   labels?: Partial<PendingInterruptsListLabels>;
   className?: string;
+  /**
+   * Let the user answer a thread's interrupts in the list, without opening the chat: each thread
+   * gets an "Answer here" button that opens its cards below it, drawn and sent as in the chat (the
+   * options are `useInterruptRenderers`' own, less `agentId` and `renderInChat`). The list must
+   * then sit inside the `CopilotKitProvider`. An answer is the chat's resume run on that thread; the
+   * runner checks it as always, and the thread leaves the list once the server has it.
+   */
+  answerInPlace?: InboxCardsConfig;
+  /** The runtime's agent of a thread whose rows do not name one. Default `'default'`. */
+  agentId?: string;
 }
 
 const titleOf = (interrupt: PendingInterrupt, labels: PendingInterruptsListLabels) =>
@@ -104,9 +128,13 @@ export function PendingInterruptsList({
   now,
   labels: overrides,
   className,
+  answerInPlace,
+  agentId = 'default',
 }: PendingInterruptsListProps) {
   const labels = { ...PENDING_LIST_LABELS, ...overrides };
   const headingId = useId();
+  const cardsId = useId();
+  const [opened, setOpened] = useState<string | null>(null);
   return (
     <section
       className={['cki-root', 'cki-inbox', className].filter(Boolean).join(' ')}
@@ -174,6 +202,30 @@ export function PendingInterruptsList({
                     {current ? `, ${labels.current}` : ''}
                   </span>
                 </button>
+                {answerInPlace ? (
+                  <button
+                    type="button"
+                    className="cki-button cki-button--ghost cki-inbox__answer"
+                    aria-expanded={opened === thread.threadId}
+                    aria-controls={opened === thread.threadId ? `${cardsId}-cards` : undefined}
+                    data-testid="pending-thread-answer"
+                    onClick={() => setOpened(opened === thread.threadId ? null : thread.threadId)}
+                  >
+                    {opened === thread.threadId ? labels.closeAnswer : labels.answerHere}
+                  </button>
+                ) : null}
+                {answerInPlace && opened === thread.threadId ? (
+                  <div id={`${cardsId}-cards`} className="cki-inbox__cards" data-testid="pending-thread-cards">
+                    <Suspense fallback={<p className="cki-inbox__note">{labels.opening}</p>}>
+                      <PendingThreadCards
+                        threadId={thread.threadId}
+                        runtimeAgentId={first.agentId ?? agentId}
+                        config={answerInPlace}
+                        loading={<p className="cki-inbox__note">{labels.opening}</p>}
+                      />
+                    </Suspense>
+                  </div>
+                ) : null}
               </li>
             );
           })}

@@ -17,6 +17,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
     'Clock',
     'Countdown',
     'EN_LABELS',
+    'InboxCardsConfig',
     'Interrupt',
     'InterruptHistory',
     'InterruptHistoryOptions',

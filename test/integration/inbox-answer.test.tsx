@@ -1,0 +1,184 @@
+import { AbstractAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import { CopilotKitProvider } from '@copilotkit/react-core/v2';
+import { CopilotRuntime } from '@copilotkit/runtime/v2';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { lastValueFrom, Observable, toArray } from 'rxjs';
+import { StrictMode } from 'react';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PendingInterruptsList } from '../../components/pending-interrupts-list';
+import type { AnyInterruptRenderer, InterruptRendererProps } from '../../hooks/renderer-props';
+import { usePendingInterrupts } from '../../hooks/use-pending-interrupts';
+import { createInboxHandler, createInterruptRunner, type InterruptRunner, type Person } from '../../src/runner';
+import { serveFetchHandlers } from '../helpers/fetch-handler-server';
+import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
+
+// Answering from the inbox: the list opens a thread's card in place and the answer goes to the
+// agent as from the chat, with no chat mounted. The real provider, CopilotRuntime served over
+// HTTP, and the durable runner on its embedded store; Ana owns the threads, deploys are Dan's.
+
+/** Every resume the agent received, by thread. */
+const resumes = new Map<string, unknown[]>();
+
+/** Asks for a deploy on a thread named `deploy-…`, for a colour on any other; replies to the answer it gets. */
+class AskingAgent extends AbstractAgent {
+  run(input: RunAgentInput): Observable<BaseEvent> {
+    return new Observable((subscriber) => {
+      const { threadId, runId } = input;
+      const emit = (event: Record<string, unknown>) => subscriber.next(event as unknown as BaseEvent);
+      emit({ type: 'RUN_STARTED', threadId, runId });
+      const resume = (input as { resume?: unknown[] }).resume;
+      if (resume?.length) {
+        resumes.set(threadId, [...(resumes.get(threadId) ?? []), resume]);
+        emit({ type: 'TEXT_MESSAGE_START', messageId: `reply-${runId}`, role: 'assistant' });
+        emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: `reply-${runId}`, delta: 'Thanks.' });
+        emit({ type: 'TEXT_MESSAGE_END', messageId: `reply-${runId}` });
+        emit({ type: 'RUN_FINISHED', threadId, runId });
+      } else {
+        const deploy = threadId.startsWith('deploy-');
+        const interrupt = deploy
+          ? { id: 'deploy', reason: 'aidev:tool_approval', message: 'Deploy the API?', metadata: { toolName: 'deploy', arguments: {} } }
+          : { id: 'colour', reason: 'acme:question', message: 'Which colour?', metadata: { ticket: { title: 'Pick a colour' } } };
+        emit({ type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'interrupt', interrupts: [interrupt] } });
+      }
+      subscriber.complete();
+    });
+  }
+}
+
+const PEOPLE: Record<string, Person> = { ana: { id: 'ana', name: 'Ana' }, dan: { id: 'dan', name: 'Dan' } };
+const bearer = (person: string) => ({ authorization: `Bearer ${person}` });
+
+let dir: string;
+let runner: InterruptRunner;
+let runtime: ServedRuntime;
+let inbox: { origin: string; close(): Promise<void> };
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cki-inbox-answer-'));
+  runner = createInterruptRunner({
+    dataDir: join(dir, 'store'),
+    identify: (request) => PEOPLE[/^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''] ?? null,
+    approvers: ({ toolName }) => (toolName === 'deploy' ? { users: [{ id: 'dan', name: 'Dan' }] } : null),
+  });
+  await runner.ready();
+  runtime = await serveRuntime(new CopilotRuntime({ agents: { default: new AskingAgent() } as never, runner }));
+  inbox = await serveFetchHandlers({ '/api/inbox': createInboxHandler({ runner }) });
+}, 120_000);
+afterAll(async () => {
+  await runtime?.close();
+  await inbox?.close();
+  await runner?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Ana starts a thread (a `kind` one) whose first run stops on a request, as her chat would. */
+async function raise(kind: 'question' | 'deploy'): Promise<string> {
+  const threadId = `${kind}-${randomUUID()}`;
+  const agent = Object.assign(new AskingAgent({ agentId: 'default', threadId }), { headers: bearer('ana') });
+  const input = {
+    threadId,
+    runId: randomUUID(),
+    messages: [{ id: `m-${threadId}`, role: 'user', content: 'Go' }],
+    state: {},
+    tools: [],
+    context: [],
+    forwardedProps: {},
+  } as unknown as RunAgentInput;
+  await lastValueFrom(runner.run({ threadId, agent, input }).pipe(toArray()));
+  return threadId;
+}
+
+/** A card that sends its answer whatever the page was told (as a tampered browser would). */
+function AnswerAnyway({ interrupt, status, error, readOnly, resolve }: InterruptRendererProps<unknown>) {
+  return (
+    <div data-testid="card" data-status={status} data-read-only={readOnly}>
+      <p>{interrupt.message}</p>
+      {error ? <p role="alert">{error}</p> : null}
+      <button type="button" onClick={() => resolve({ colour: 'teal' })}>
+        Send
+      </button>
+    </div>
+  );
+}
+const renderers = { 'acme:question': AnswerAnyway, 'aidev:tool_approval': AnswerAnyway } as Record<string, AnyInterruptRenderer>;
+
+/** Ana's page: the inbox list, inside her provider, and no chat. */
+function AnasInbox() {
+  const { threads, error, loading } = usePendingInterrupts({ url: `${inbox.origin}/api/inbox`, requestInit: { headers: bearer('ana') } });
+  return (
+    <CopilotKitProvider runtimeUrl={runtime.url} headers={bearer('ana')} showDevConsole={false}>
+      <PendingInterruptsList
+        threads={threads}
+        error={error}
+        loading={loading}
+        onSelect={() => undefined}
+        answerInPlace={{ renderers, resolveDelayMs: 0 }}
+      />
+    </CopilotKitProvider>
+  );
+}
+
+/** The list's row of a thread, once the inbox lists it. */
+const rowOf = (threadId: string) =>
+  waitFor(
+    () =>
+      screen
+        .getAllByTestId('pending-thread')
+        .find((row) => row.dataset.threadId === threadId)!
+        .closest('li')!,
+    { timeout: 10_000 },
+  );
+const listed = (threadId: string) => screen.queryAllByTestId('pending-thread').some((row) => row.dataset.threadId === threadId);
+
+describe('answering from the inbox list, without the chat', () => {
+  it('given a thread with an open question (in StrictMode), when the user answers it in the list, the agent should receive exactly that resume and the thread record say resolved', async () => {
+    const threadId = await raise('question');
+    render(
+      <StrictMode>
+        <AnasInbox />
+      </StrictMode>,
+    );
+    const row = await rowOf(threadId);
+    fireEvent.click(within(row).getByRole('button', { name: 'Answer here' }));
+
+    const card = await within(row).findByTestId('card', undefined, { timeout: 10_000 });
+    expect(card).toHaveTextContent('Which colour?');
+    fireEvent.click(within(card).getByRole('button', { name: 'Send' }));
+
+    await waitFor(() => expect(listed(threadId)).toBe(false), { timeout: 10_000 });
+    expect(resumes.get(threadId)).toEqual([[{ interruptId: 'colour', status: 'resolved', payload: { colour: 'teal' } }]]);
+    expect(await runner.listInterrupts({ threadId })).toEqual([
+      expect.objectContaining({
+        interruptId: 'colour',
+        status: 'resolved',
+        response: { colour: 'teal' },
+        answeredBy: { id: 'ana', name: 'Ana' },
+      }),
+    ]);
+  });
+
+  it('given a deploy the runner gave to Dan, when Ana sends an answer from the list anyway, the card should say it waits for Dan, the agent hear nothing and the interrupt stay open', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const threadId = await raise('deploy');
+      render(<AnasInbox />);
+      const row = await rowOf(threadId);
+      fireEvent.click(within(row).getByRole('button', { name: 'Answer here' }));
+
+      const card = await within(row).findByTestId('card', undefined, { timeout: 10_000 });
+      expect(card).toHaveAttribute('data-read-only', 'true'); // the page was told it waits for Dan
+      fireEvent.click(within(card).getByRole('button', { name: 'Send' }));
+
+      const alert = await within(card).findByRole('alert', undefined, { timeout: 10_000 });
+      expect(alert).toHaveTextContent('it waits for "Dan", not for you. The run was refused.');
+      expect(resumes.get(threadId)).toBeUndefined();
+      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'deploy', status: 'open' })]);
+      expect(listed(threadId)).toBe(true);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+});
