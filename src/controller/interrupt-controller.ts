@@ -142,8 +142,12 @@ const runFailed = (error: unknown): string => errorMessage(error, 'The resume ru
  * The adapter of {@link InterruptSession}: it feeds CopilotKit's and the cards' events into the
  * session and carries out the decisions it returns (after-paint scheduling, CopilotKit's
  * `runAgent` / `cancel`, history writes), all through {@link InterruptController#dispatch}, the
- * one place that writes records and tells listeners. It keeps no rule of its own; what it stores
- * is wiring: which card shows which interrupt, where each appeared, which run carries the resume.
+ * one place that tells listeners. What it stores is wiring: which card shows which interrupt,
+ * where each appeared, which run carries the resume. The session decides what a refusal means
+ * (`runErrorMeaning`), whom an answer is told to, which requests changed; some rules are still
+ * here (a run that sent both a legacy event and an outcome, whether a chat run may carry answers,
+ * the waiting count), and some effects happen outside the dispatch (patching the agent's
+ * `runAgent` and `connectAgent`, clearing its pending interrupts when a run ends unseen).
  */
 export class InterruptController<View = unknown> {
   #settings: ControllerSettings;
