@@ -49,19 +49,42 @@ type PgPool = {
   on(event: 'error', listener: (error: Error) => void): unknown;
 };
 
-/** A pool of connections to a PostgreSQL server (the `pg` package, loaded on first use). */
-export async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const location = redactUrl(url);
-  let pg: { Pool: new (config: Record<string, unknown>) => PgPool };
+/** The "pg" package, or an error that says how to install it. */
+async function loadPg(location: string): Promise<{ Pool: new (config: Record<string, unknown>) => PgPool }> {
+  type Pg = { Pool: new (config: Record<string, unknown>) => PgPool };
   try {
-    const loaded = (await import('pg')) as unknown as { default?: typeof pg } & typeof pg;
-    pg = loaded.default ?? loaded;
+    const loaded = (await import('pg')) as unknown as { default?: Pg } & Pg;
+    return loaded.default ?? loaded;
   } catch (error) {
     throw new Error(
       `copilotkit-interrupts runner: a PostgreSQL url was given (${location}) but the "pg" package is not installed. Install it next to copilotkit-interrupts (npm install pg).`,
       { cause: error },
     );
   }
+}
+
+/**
+ * Runs statements with each text prepared once per connection and executed by name after that:
+ * the runner sends the same few statements over and over, and parsing and planning them again was
+ * most of what a small statement cost the server. A statement returning `*` is left unprepared: a
+ * later schema (another instance upgraded it) would change its columns, and the server refuses a
+ * prepared statement whose result changed.
+ */
+function preparedStatements() {
+  const named = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = named.get(text);
+    if (!name) named.set(text, (name = `cki_${createHash('sha1').update(text).digest('hex')}`));
+    return name;
+  };
+  return (client: PgClient, text: string, params: readonly unknown[]) =>
+    /RETURNING \*|SELECT \*/.test(text) ? client.query(text, [...params]) : client.query({ name: nameOf(text), text, values: [...params] });
+}
+
+/** A pool of connections to a PostgreSQL server (the `pg` package, loaded on first use). */
+export async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const location = redactUrl(url);
+  const pg = await loadPg(location);
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
   // An idle connection dropped by the server must not crash the process; the next query reports it.
   pool.on('error', () => {});
@@ -80,19 +103,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   // A connection that dies while checked out emits 'error' on its client: without a listener that
   // would end the process. The failing query rejects on its own, which is what reports it.
   const guarded = new WeakSet<PgClient>();
-  // Each statement text is prepared once per connection and executed by name after that: the
-  // runner sends the same few statements over and over, and parsing and planning them again was
-  // most of what a small statement cost the server.
-  const named = new Map<string, string>();
-  const nameOf = (text: string) => {
-    let name = named.get(text);
-    if (!name) named.set(text, (name = `cki_${createHash('sha1').update(text).digest('hex')}`));
-    return name;
-  };
-  // A statement returning `*` is left unprepared: a later schema (another instance upgraded it)
-  // would change its columns, and the server refuses a prepared statement whose result changed.
-  const run = (client: PgClient, text: string, params: readonly unknown[]) =>
-    /RETURNING \*|SELECT \*/.test(text) ? client.query(text, [...params]) : client.query({ name: nameOf(text), text, values: [...params] });
+  const run = preparedStatements();
   const checkout = async () => {
     const client = await pool.connect();
     if (!guarded.has(client)) {
