@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventType, HttpAgent, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
+import { EventType, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/client';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
   type Person,
 } from '../../../src/runner';
 import { INTERRUPT_PEOPLE_KEY, type InterruptPeople } from '../../../src/protocol';
+import { clientAs, eventsOf } from '../../helpers/runtime-client';
 import { collect, inputFor, runnerStores } from '../../helpers/runner-stores';
 import { serveRuntime } from '../../helpers/runtime-server';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage, type RunScript } from '../../helpers/scripted-agent';
@@ -210,18 +211,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('approvers in t
     const served = await serveRuntime(new CopilotRuntime({ agents: { default: new ScriptedAgent(deploying) }, runner }));
     try {
       const threadId = `http-${randomUUID()}`;
-      const as = (token: string, path: 'run' | 'connect') =>
-        new HttpAgent({
-          url: `${served.url}/agent/default/${path}`,
-          threadId,
-          agentId: 'default',
-          headers: { authorization: `Bearer ${token}` },
-        });
-      const seen = async (agent: HttpAgent, parameters: Record<string, unknown> = {}) => {
-        const events: BaseEvent[] = [];
-        await agent.runAgent(parameters as never, { onEvent: ({ event }) => void events.push(event) }).catch(() => {});
-        return events;
-      };
+      const as = (token: string, path: 'run' | 'connect') => clientAs(served.url, threadId, token, path);
+      const seen = eventsOf;
       const ana = as('ana', 'run');
       ana.addMessage(userMessage('u-deploy', 'Deploy the release'));
       expect(peopleIn(await seen(ana))).toMatchObject({ viewerMayAnswer: false, waitingFor: [{ id: 'dan', name: 'Dan' }] });

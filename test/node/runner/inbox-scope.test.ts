@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventType, HttpAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
+import { EventType, type RunAgentInput } from '@ag-ui/client';
 import { CopilotRuntime } from '@copilotkit/runtime/v2';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -16,6 +16,7 @@ import {
 } from '../../../src/runner';
 import { openEmbedded, openPostgres } from '../../../src/runner/database';
 import { ensureSchema, MIGRATIONS } from '../../../src/runner/schema';
+import { clientAs, eventsOf } from '../../helpers/runtime-client';
 import { listenToEventStream } from '../../helpers/event-stream-listener';
 import { serveFetchHandlers } from '../../helpers/fetch-handler-server';
 import { collect, inputFor, runnerStores } from '../../helpers/runner-stores';
@@ -256,18 +257,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the inbox of e
       expect(forBob).toEqual({ status: 200, body: { interrupts: [] } });
       expect(nowhere).toEqual(forBob);
 
-      const as = (token: string, path: 'run' | 'connect') =>
-        new HttpAgent({
-          url: `${served.url}/agent/default/${path}`,
-          threadId,
-          agentId: 'default',
-          headers: { authorization: `Bearer ${token}` },
-        });
-      const seen = async (client: HttpAgent, parameters: Record<string, unknown> = {}) => {
-        const events: BaseEvent[] = [];
-        await client.runAgent(parameters as never, { onEvent: ({ event }) => void events.push(event) }).catch(() => {});
-        return events;
-      };
+      const as = (token: string, path: 'run' | 'connect') => clientAs(served.url, threadId, token, path);
+      const seen = eventsOf;
       // Dan reads the thread he was asked to approve on, and answers his request.
       const danReads = as('dan', 'connect');
       await seen(danReads);
