@@ -494,7 +494,9 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
     await until(async () => (await leaseHolder(url)) !== undefined);
     const heldBy = await leaseHolder(url);
 
-    const agent = expiring('i-killed', soon(1_500));
+    // Its deadline is well after the kill, even on a loaded machine: the first instance must die
+    // holding the lease with the interrupt still open, not while it settles it.
+    const agent = expiring('i-killed', soon(4_000));
     const second = open({ url, expiry: { agent: () => agent, checkEveryMs: 50 } });
     await second.ready();
     const threadId = `killed-${randomUUID()}`;
