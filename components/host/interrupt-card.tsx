@@ -28,9 +28,8 @@ export function InterruptCard({ controller, interrupt, threadId, slot = false }:
   // the hook's render would go stale). The same snapshot while nothing in it changed: echoes
   // mounting elsewhere in the transcript leave this card alone.
   const snapshot = useSyncExternalStore(controller.subscribe, () => controller.cardSnapshot(threadId, interrupt.id));
-  const { view, status, answerFirst, canRetry, elsewhere, allowedTools } = snapshot;
-  // Drawn again because the request changed after the user answered it: said until it is answered.
-  const changed = snapshot.changed;
+  // `changed`: drawn again because the request changed after the user answered it (said until it is answered).
+  const { view, status, answerFirst, canRetry, elsewhere, changed, allowedTools } = snapshot;
   const allowAlways = controller.settings.allowAlways;
   const toolGrants = useMemo(
     () =>
