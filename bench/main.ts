@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every figure next to its baseline, in one run on one machine.
  * Flags: `--json` (print JSON instead of the table), `--only size,unwrap,hostile,interrupt,transcript,nodes,long,estimate,batch`,
- * and the runner's `runner` (all of:) `replay,load,resume,expiry,live`.
+ * and the runner's `runner` (all of:) `replay,load,resume,expiry,live,devices`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -26,6 +26,7 @@ import { measureUnwrapThroughput } from './unwrap-throughput';
 import { measureHostileCorpus } from './hostile-corpus';
 import { measureHostileResumes } from './hostile-resume';
 import { InMemoryAgentRunner } from '@copilotkit/runtime/v2';
+import { measureDevices } from './devices';
 import { measureConcurrent, measureExpiry, measureLive, measureOneThread, measureReplay, mid, p, runnerLab } from './runner';
 
 type RunnerLab = Awaited<ReturnType<typeof runnerLab>>;
@@ -421,7 +422,7 @@ function chromiumVersion(): string {
 const LOAD_THREADS = 1_000;
 /** A runner figure is wanted by its own name or by `runner` (all of them). */
 const wantsRunner = (name: string) => wants('runner') || wants(name);
-const RUNNER_FIGURES = ['replay', 'load', 'resume', 'expiry', 'live'];
+const RUNNER_FIGURES = ['replay', 'load', 'resume', 'expiry', 'live', 'devices'];
 
 /** `p50 (p95)` of a list of ms, for the notes. */
 const p50p95 = (values: number[]) => `p50 ${round(p(values, 50))} ms, p95 ${round(p(values, 95))} ms`;
@@ -562,8 +563,40 @@ async function liveRows(lab: RunnerLab): Promise<BenchRow[]> {
   ];
 }
 
-/** Figures 7 to 8d: the durable runner against CopilotKit's in-memory runner, on a real PostgreSQL and the embedded store. */
+/** Figure 8e: device B answers through one demo server -> device A's card on the other turns read-only, in Chromium. */
+async function devicesRows(): Promise<BenchRow[]> {
+  log('devices: two demo servers on one PostgreSQL, two browser contexts, an answer on one shown on the other...');
+  const result = await measureDevices(15, 2, log);
+  const p95 = p(result.latencies, 95);
+  return [
+    {
+      figure: '8e. answer sent on device B -> device A shows it read-only (Chromium, two demo servers), p95',
+      ours: p95,
+      baseline: null,
+      unit: 'ms',
+      ratio: null,
+      target: 'p95 <= 500 ms, none missed, no console error',
+      pass: result.missed === 0 && result.errors.length === 0 && p95 <= 500,
+      samples: `${result.latencies.length} answers`,
+      note:
+        `${p50p95(result.latencies)}; from B's click (plus its resolveDelayMs, 500 ms) ${p50p95(result.fromClick)}; ` +
+        `${result.missed} missed; ${result.errors.length} console errors` +
+        (result.errors.length ? ` (first: ${result.errors[0]})` : '') +
+        '; CopilotKit alone never tells device A',
+    },
+  ];
+}
+
+/** Figures 7 to 8e: the durable runner against CopilotKit's in-memory runner, on a real PostgreSQL and the embedded store. */
 async function runnerRows(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  if (RUNNER_FIGURES.filter((name) => name !== 'devices').some(wantsRunner)) rows.push(...(await labRows()));
+  if (wantsRunner('devices')) rows.push(...(await devicesRows()));
+  return rows;
+}
+
+/** Figures 7 to 8d, on the runners of one lab (a PostgreSQL cluster and embedded stores). */
+async function labRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const lab = await runnerLab();
   try {

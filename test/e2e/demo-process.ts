@@ -44,6 +44,8 @@ function removeDataDir(dataDir: string) {
 }
 
 export interface BuiltDemo {
+  /** The package root it was built in (the server runs there). */
+  root: string;
   /** The bundled server (`demo/server/main.ts`), what `npm run demo` runs after building. */
   serverFile: string;
   /** The built page. */
@@ -55,15 +57,15 @@ export interface BuiltDemo {
  * nothing it is built from changed, so every suite and `npm run demo` share one build. A test can
  * then start, kill and restart server processes from it without building again.
  */
-export async function buildDemo(): Promise<BuiltDemo> {
-  await promisify(execFile)(process.execPath, [join(REPO, 'demo', 'run.mjs'), '--build-only'], {
-    cwd: REPO,
+export async function buildDemo(root = REPO): Promise<BuiltDemo> {
+  await promisify(execFile)(process.execPath, [join(root, 'demo', 'run.mjs'), '--build-only'], {
+    cwd: root,
     env: { ...process.env, FORCE_COLOR: '0' },
     maxBuffer: 16 * 1024 * 1024,
   }).catch((error: Error & { stdout?: string; stderr?: string }) => {
     throw new Error(`node demo/run.mjs --build-only failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   });
-  return { serverFile: join(REPO, '.demo-build', 'server.mjs'), staticDir: join(REPO, 'demo', 'dist') };
+  return { root, serverFile: join(root, '.demo-build', 'server.mjs'), staticDir: join(root, 'demo', 'dist') };
 }
 
 /**
@@ -85,7 +87,7 @@ export function startBuiltDemo(
   return startProcess({
     command: process.execPath,
     args: [built.serverFile],
-    cwd: REPO,
+    cwd: built.root,
     env: {
       PORT: String(port),
       DEMO_MODEL: '',
