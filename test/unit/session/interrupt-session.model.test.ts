@@ -243,7 +243,7 @@ class Settle implements Cmd {
     const batch = w.inflight.shift();
     if (!batch) return;
     if (!this.ok) {
-      apply(w, w.session.notDelivered(batch.batchId, 'The resume run failed.'));
+      apply(w, w.session.notDelivered(batch.batchId, { message: 'The resume run failed.' }));
       return;
     }
     w.deliveredBatches.push(batch);

@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { InterruptSession, statusOf, type InterruptKey, type SessionDecision } from '../../../src/session';
+import { InterruptSession, statusOf, type InterruptKey, type SessionDecision, type SessionOptions } from '../../../src/session';
 
 const key = (id: string, runId = 'run-1', threadId = 't1'): InterruptKey => ({ threadId, runId, id });
 const sends = (decisions: SessionDecision[]) => decisions.filter((d) => d.type === 'send');
 
-function session(options: { now?: () => number; onChatWhileOpen?: 'dismiss' | 'block' } = {}) {
+function session(options: Omit<SessionOptions, 'threadId'> = {}) {
   return new InterruptSession({ threadId: 't1', ...options });
 }
 
@@ -26,7 +26,7 @@ describe('InterruptSession', () => {
     const s = session();
     s.raised('run-1', [{ id: 'q' }, { id: 'a' }]);
     const refused = [key('q'), key('a')];
-    s.raised('run-1', [{ id: 'q' }, { id: 'a2' }], undefined, { changedSince: refused });
+    s.raised('run-1', [{ id: 'q' }, { id: 'a2' }], { changedSince: refused });
     const [q, a2] = s.openSet;
     expect([q.id, a2.id]).toEqual(['q', 'a2']);
     expect(s.get(a2)?.changed).toBe(true);
@@ -200,7 +200,7 @@ describe('InterruptSession', () => {
     s.answered(key('a'), { status: 'resolved', payload: 1 });
     const [send] = sends(s.painted(key('a')));
     const batch = send.type === 'send' ? send.batch : undefined;
-    expect(s.notDelivered(batch!.batchId, 'boom')).toEqual([{ type: 'show-error', keys: [key('a')], message: 'boom', canRetry: true }]);
+    expect(s.notDelivered(batch!.batchId, { message: 'boom' })).toEqual([{ type: 'show-error', keys: [key('a')], message: 'boom', canRetry: true }]);
     expect(s.canRetry(key('a'))).toBe(true);
     const [again] = sends(s.retry(key('a')));
     expect(again.type === 'send' && again.batch.resume).toEqual(batch!.resume);
@@ -223,7 +223,7 @@ describe('InterruptSession', () => {
       const batch = send.type === 'send' ? send.batch : undefined;
       expect(batch?.resume).toEqual([{ interruptId: 'a', status: 'cancelled' }]);
 
-      expect(s.notDelivered(batch!.batchId, 'The resume run failed.')).toEqual([
+      expect(s.notDelivered(batch!.batchId, { message: 'The resume run failed.' })).toEqual([
         { type: 'show-error', keys: [key('a')], message: 'The resume run failed.', canRetry: true },
       ]);
       expect(s.get(key('a'))).toMatchObject({ phase: 'failed', error: 'The resume run failed.' });
@@ -332,7 +332,7 @@ describe('InterruptSession', () => {
     const [send] = sends(s.chatSent());
     expect(send.type === 'send' && send.batch).toMatchObject({ withChat: true, carry: { type: 'resume' } });
     expect(statusOf(s.get(key('a'))!)).toBe('dismissed');
-    expect(s.delivered(send.type === 'send' ? send.batch.batchId : -1, true)).toEqual([{ type: 'reply-to-chat' }]);
+    expect(s.delivered(send.type === 'send' ? send.batch.batchId : -1, { chatUnanswered: true })).toEqual([{ type: 'reply-to-chat' }]);
     expect(statusOf(s.get(key('a'))!)).toBe('dismissed');
   });
 
@@ -340,11 +340,11 @@ describe('InterruptSession', () => {
     const s = session();
     s.raised('run-1', [{ id: 'a' }]);
     const [steer] = sends(s.chatSent());
-    expect(s.delivered(steer.type === 'send' ? steer.batch.batchId : -1, false)).toEqual([{ type: 'nothing' }]);
+    expect(s.delivered(steer.type === 'send' ? steer.batch.batchId : -1, { chatUnanswered: false })).toEqual([{ type: 'nothing' }]);
     s.raised('run-2', [{ id: 'b' }]);
     s.answered(key('b', 'run-2'), { status: 'resolved', payload: 1 });
     const [answer] = sends(s.painted(key('b', 'run-2')));
-    expect(s.delivered(answer.type === 'send' ? answer.batch.batchId : -1, true)).toEqual([{ type: 'nothing' }]);
+    expect(s.delivered(answer.type === 'send' ? answer.batch.batchId : -1, { chatUnanswered: true })).toEqual([{ type: 'nothing' }]);
   });
 
   it('given a legacy event, should carry the answer as the legacy command, and a cancel as a dismissal without a run', () => {
@@ -363,12 +363,13 @@ describe('InterruptSession', () => {
   });
 
   it('given ids already on record, should give each interrupt a record id of its own', () => {
-    const s = session();
-    s.raised('run-1', [{ id: 'fixed' }], (id) => id === 'stored');
+    // The history holds a record under "stored", written for a raise at another place in the transcript.
+    const s = session({ recordOf: (_, id) => (id === 'stored' ? { anchor: 'm-elsewhere' } : undefined) });
+    s.raised('run-1', [{ id: 'fixed' }], { anchor: 'm-1' });
     expect(s.get(key('fixed'))?.recordId).toBe('fixed');
     s.raised('run-2', [{ id: 'fixed' }]);
     expect(s.get(key('fixed', 'run-2'))?.recordId).toBe('fixed@run-2');
-    s.raised('run-3', [{ id: 'stored' }], (id) => id === 'stored');
+    s.raised('run-3', [{ id: 'stored' }], { anchor: 'm-3' });
     expect(s.get(key('stored', 'run-3'))?.recordId).toBe('stored@run-3');
   });
   it('given a thread with settled stops and a set left open, when the chat returns and replays the thread, should keep every card as it was and bring back the set left', () => {
