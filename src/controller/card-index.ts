@@ -54,8 +54,8 @@ function legacyValue(interrupt: UnwrappedInterrupt): unknown {
 /**
  * Which card shows which interrupt: the set drawn (when the agent stopped, or when CopilotKit
  * shows it), the card of each record id, the transcript echoes that claim a card, and the one
- * snapshot each card reads. It keeps no rule of the interrupts' lives (the session's) and changes
- * nothing outside itself (the controller's dispatch does).
+ * snapshot each card reads. What happens to an interrupt is the session's to decide; what the
+ * index does is bookkeeping of its own (the controller's dispatch changes everything else).
  */
 export class CardIndex<View = unknown> {
   #host: CardIndexHost;
