@@ -356,7 +356,10 @@ export class AgentEvents {
     // Only a thread a runtime keeps can be read again (an agent in the page replays nothing, and its
     // connect would only close the set it shows), and not while a run streams into it.
     const possible = !!agent && !!copilotkit?.connectAgent && !agent.isRunning && typeof agent.runtimeUrl === 'string';
-    const { reread } = this.#host.dispatch(this.#host.session.rereadWanted({ possible }));
+    const decisions = this.#host.session.rereadWanted({ possible });
+    // Nothing to read: no dispatch, so nothing redraws (the hook asks on every window focus).
+    if (!decisions.some((d) => d.type === 'reread')) return Promise.resolve();
+    const { reread } = this.#host.dispatch(decisions);
     if (!reread) return Promise.resolve();
     const refreshing = reread.finally(() => {
       if (this.#refreshing === refreshing) this.#refreshing = undefined;
