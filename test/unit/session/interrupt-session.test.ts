@@ -438,4 +438,58 @@ describe('InterruptSession', () => {
     expect(s.showsWaiting(['a'])).toBe(false);
     expect(s.showsWaiting([])).toBe(false);
   });
+
+  it('given a resume on its way while the agent already asks again, should not read the thread again until it lands', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    const [send] = sends(s.painted(key('a')));
+    s.raised('run-2', [{ id: 'b' }]);
+    expect(s.rereadWanted({ possible: true })).toEqual([{ type: 'nothing' }]);
+    s.batchEnded(send.type === 'send' ? send.batch : (undefined as never));
+    expect(s.rereadWanted({ possible: true })).toEqual([{ type: 'reread' }]);
+    expect(s.rereadWanted({ possible: false })).toEqual([{ type: 'nothing' }]);
+  });
+
+  it('given a run that sent a legacy event and stopped for a set, should raise the set only; given one that sent only the event, should raise the event', () => {
+    const s = session();
+    const legacy = { id: 'l1', legacyEvent: { question: 'Go?' } };
+    s.legacyEventSent({ runId: 'run-1', value: legacy.legacyEvent, event: legacy, anchor: 'm1', interrupts: [legacy] });
+    const both = s.runFinished({ threadId: 't1', runId: 'run-1', raisedIn: 'run-1', interrupts: [{ id: 'a' }], source: ['raw a'] });
+    expect(both.filter((d) => d.type === 'draw')).toEqual([{ type: 'draw', kind: 'standard', source: { interrupts: ['raw a'] } }]);
+    expect(s.openSet.map((k) => k.id)).toEqual(['a']);
+
+    s.legacyEventSent({ runId: 'run-2', value: legacy.legacyEvent, event: legacy, anchor: 'm2', interrupts: [legacy] });
+    const only = s.runFinished({ threadId: 't1', runId: 'run-2', raisedIn: 'run-2' });
+    expect(only.filter((d) => d.type === 'draw')).toEqual([{ type: 'draw', kind: 'legacy', source: { event: legacy } }]);
+    expect(s.openSet.map((k) => [k.id, s.get(k)?.legacy, s.get(k)?.anchor])).toEqual([['l1', true, 'm2']]);
+    // A chat message does not carry a legacy answer: CopilotKit drops the event when the chat runs on.
+    expect(s.chatRunStarting({ agentWaits: true })).toEqual([{ type: 'nothing' }]);
+  });
+
+  it('given an answer refused as changed, should offer no Retry and raise, set pending and draw the requests open now', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }], { anchor: 'm1' });
+    s.answered(key('a'), { status: 'resolved', payload: { approved: true } });
+    const [send] = sends(s.painted(key('a')));
+    const batch = send.type === 'send' ? send.batch : (undefined as never);
+    const reopen = [{ id: 'a2', expiresAt: undefined }];
+    const decisions = s.batchEnded(batch, { failure: 'This request changed.', refusal: { final: true, reopen }, anchor: 'm1' });
+    expect(decisions.slice(0, 2)).toEqual([
+      { type: 'draw', kind: 'standard', source: { interrupts: reopen }, reopened: true },
+      { type: 'set-pending', interrupts: reopen },
+    ]);
+    expect(s.canRetry(key('a'))).toBe(false);
+    expect(s.openSet.map((k) => [k.id, s.get(k)?.changed])).toEqual([['a2', true]]);
+  });
+
+  it('given what it hands out, should hand out frozen copies that change nothing', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    const entry = s.get(key('a'))!;
+    expect(Object.isFrozen(entry)).toBe(true);
+    expect(() => Object.assign(entry, { phase: 'resolved' })).toThrow(TypeError);
+    expect(Object.isFrozen(s.openSet)).toBe(true);
+    expect(s.get(key('a'))?.phase).toBe('open');
+  });
 });
