@@ -10,6 +10,8 @@ export {
   type InterruptKey,
   type InterruptPhase,
   type RaisedInterrupt,
+  type RaiseOptions,
+  type ChatOptions,
   type SessionBatch,
   type SessionDecision,
   type SessionInterrupt,

@@ -8,6 +8,7 @@
  */
 
 import type { InterruptStatus, ResumeEntry, ResumeStatus } from './status';
+import type { RunErrorMeaning } from './refusal';
 
 /** Where an interrupt was raised. */
 export interface InterruptKey {
@@ -89,6 +90,10 @@ export interface SessionInterrupt {
    * was shown, and it is one of the changed requests (its id is new): its card says so.
    */
   changed?: boolean;
+  /** Where it appeared: the id of the transcript's last message when it was first raised. */
+  anchor?: string | null;
+  /** Raised by a legacy `on_interrupt` event (whatever its value): a chat run cannot carry its answer. */
+  legacy?: boolean;
 }
 
 /** A resume on its way, kept whole so Retry sends the very same answers. */
@@ -122,19 +127,39 @@ export type SessionDecision =
   | { type: 'nothing' }
   /** Wait for the read-only card of `key` to be painted, then call `painted(key)`. */
   | { type: 'after-paint'; key: InterruptKey }
-  /** Send this resume (one per answered set); report back with `delivered` / `notDelivered`. */
+  /**
+   * Send this resume (one per answered set), by a run of its own or (`inChatRun`) with the run the
+   * chat is starting; report back with {@link InterruptSession.batchEnded}. Comes after the
+   * `record`, `tell-app` and `forget-pending` that go with it.
+   */
   | { type: 'send'; batch: SessionBatch }
+  /** Tell the app (`onInterruptResume`) of the answers of `keys` as they go: the user's, not dismissed, expired or refused. */
+  | { type: 'tell-app'; keys: InterruptKey[] }
   /**
    * Show on the cards of `keys` why their answers did not reach the agent. `refused`: the set
    * itself cannot be answered as the agent sent it (a console error, not a warning).
    */
   | { type: 'show-error'; keys: InterruptKey[]; message: string; canRetry: boolean; refused?: boolean }
   /**
-   * The chat left a thread whose set is still open: the agent's client must stop counting those
-   * interrupts as pending (it keeps one list per agent and would refuse every run of the new
-   * thread). The set is kept with its thread and comes back with the thread's replay.
+   * Take interrupts off the agent's list of pending ones (AG-UI's client refuses every run that
+   * leaves one of them unanswered): those of `keys`, or (no `keys`) all of them. All: the chat left a
+   * thread whose set is still open (the client keeps one list per agent and would refuse every run
+   * of the new thread; the set is kept with its thread and comes back with its replay). `keys`:
+   * they expired before their `cancelled` went, another device answered them, or the run that
+   * carried their answers ended without telling the client.
    */
-  | { type: 'forget-pending' }
+  | { type: 'forget-pending'; keys?: InterruptKey[] }
+  /** The agent's pending interrupts are `interrupts` now: a refusal as changed reopened them. */
+  | { type: 'set-pending'; interrupts: Array<{ id: string; expiresAt?: unknown }> }
+  /** A thread read again ended with nothing pending while cards wait here: the agent's list is put back as it was. */
+  | { type: 'restore-pending' }
+  /**
+   * Draw the set just raised: `source` is what it was read from (a stop's interrupts, or a legacy
+   * event), passed back as it came. `reopened`: drawn again after a refusal as changed.
+   */
+  | { type: 'draw'; kind: 'standard' | 'legacy'; source: { interrupts: unknown } | { event: unknown }; reopened?: boolean }
+  /** Read the thread again from the server (its runs replayed): cards here may be settled elsewhere. */
+  | { type: 'reread' }
   /** Keep today's notice on the first open card: answer it before chatting on. */
   | { type: 'answer-first'; key: InterruptKey }
   /**
@@ -158,6 +183,40 @@ export interface SessionOptions {
   /** What a chat message does while an interrupt is open. Default `'dismiss'`. */
   onChatWhileOpen?: 'dismiss' | 'block';
   now?: () => number;
+  /**
+   * The stored record of `id` in `threadId`, if any (the history): a raise keeps ids unique
+   * against those of records written for another raise than itself.
+   */
+  recordOf?: (threadId: string, id: string) => { anchor?: string | null } | undefined;
+}
+
+/** How a raise came about, for {@link InterruptSession.raised}. */
+export interface RaiseOptions {
+  /** The events the stop came in (a connect's, in a replay): its replay is counted on it. */
+  stream?: unknown;
+  /** The set is what the server says is open after refusing an answer to these as changed. */
+  changedSince?: readonly InterruptKey[];
+  /** Where the stop appeared: the id of the transcript's last message. */
+  anchor?: string | null;
+}
+
+/** What a chat message meets: `agentWaits`, AG-UI's client lists interrupts as pending (default true). */
+export interface ChatOptions {
+  agentWaits?: boolean;
+}
+
+/** A legacy `on_interrupt` event a run sent. */
+interface LegacyEvent {
+  /** The run that sent it (unknown when CopilotKit only showed it). */
+  runId?: string;
+  /** Its value: what the legacy resume command carries back. */
+  value: unknown;
+  /** The event as it came: drawn from it. */
+  event: unknown;
+  anchor: string | null;
+  /** What it raises (read from the event). */
+  interrupts: RaisedInterrupt[];
+  raised: boolean;
 }
 
 export interface RaisedInterrupt {
@@ -168,6 +227,7 @@ export interface RaisedInterrupt {
 }
 
 const NOTHING: SessionDecision = { type: 'nothing' };
+const real = (decisions: SessionDecision[]) => decisions.filter((d) => d.type !== 'nothing');
 const SEP = '\u0000';
 
 export const keyOf = (key: InterruptKey): string => [key.threadId, key.runId, key.raise ?? 0, key.id, key.copy ?? 0].join(SEP);
@@ -242,11 +302,15 @@ export class InterruptSession {
   /** The card asked to be answered before the user chats on (`'block'`). */
   #answerFirst?: InterruptKey;
   #stops = 0;
+  /** The last legacy `on_interrupt` event a run sent, and whether it was raised. */
+  #legacy?: LegacyEvent;
+  #recordOf: NonNullable<SessionOptions['recordOf']>;
 
   constructor(options: SessionOptions) {
     this.#threadId = options.threadId;
     this.#policy = options.onChatWhileOpen ?? 'dismiss';
     this.#now = options.now ?? Date.now;
+    this.#recordOf = options.recordOf ?? (() => undefined);
   }
 
   // ---- reading ----
@@ -255,13 +319,19 @@ export class InterruptSession {
     return this.#threadId;
   }
 
-  get(key: InterruptKey): SessionInterrupt | undefined {
+  #entry(key: InterruptKey): SessionInterrupt | undefined {
     return this.#entries.get(keyOf(key));
+  }
+
+  /** Where the interrupt of `key` stands: a frozen copy, which changes nothing in the session. */
+  get(key: InterruptKey): Readonly<SessionInterrupt> | undefined {
+    const entry = this.#entries.get(keyOf(key));
+    return entry && Object.freeze({ ...entry });
   }
 
   /** The current set, deduplicated: what the agent waits on. */
   get openSet(): readonly InterruptKey[] {
-    return this.#open;
+    return Object.freeze([...this.#open]);
   }
 
   /**
@@ -282,7 +352,7 @@ export class InterruptSession {
 
   /** The open set kept with `threadId`, a thread the chat left: it comes back with that thread. */
   keptSet(threadId: string): readonly InterruptKey[] {
-    return this.#parked.get(threadId) ?? [];
+    return Object.freeze([...(this.#parked.get(threadId) ?? [])]);
   }
 
   /**
@@ -301,11 +371,11 @@ export class InterruptSession {
 
   /** Whether the card of `key` asks to be answered before the user chats on. */
   asksToAnswerFirst(key: InterruptKey): boolean {
-    return !!this.#answerFirst && sameKey(this.#answerFirst, key) && this.get(key)?.phase === 'open';
+    return !!this.#answerFirst && sameKey(this.#answerFirst, key) && this.#entry(key)?.phase === 'open';
   }
 
   canRetry(key: InterruptKey): boolean {
-    return this.get(key)?.phase === 'failed' && this.#failed.has(keyOf(key)) && this.#batches.size === 0;
+    return this.#entry(key)?.phase === 'failed' && this.#failed.has(keyOf(key)) && this.#batches.size === 0;
   }
 
   set policy(policy: 'dismiss' | 'block') {
@@ -323,12 +393,7 @@ export class InterruptSession {
    * `changedSince`: the set raised is what the server says is open after refusing an answer to
    * these as changed; the interrupts among it with a new id are the changed requests.
    */
-  raised(
-    runId: string,
-    interrupts: readonly RaisedInterrupt[],
-    recorded: (id: string) => boolean = () => false,
-    { stream, changedSince }: { stream?: unknown; changedSince?: readonly InterruptKey[] } = {},
-  ): SessionDecision[] {
+  raised(runId: string, interrupts: readonly RaisedInterrupt[], { stream, changedSince, anchor }: RaiseOptions = {}): SessionDecision[] {
     const ids = interrupts.map((i) => i.id);
     const run = this.#threadId + SEP + runId;
     const replay = this.#replayOf(stream);
@@ -364,7 +429,7 @@ export class InterruptSession {
     for (const [n, key] of keys.entries()) {
       if (this.#entries.has(keyOf(key))) continue;
       const interrupt = interrupts[n];
-      const recordId = this.#recordId(key, recorded);
+      const recordId = this.#recordId(key, anchor);
       if (replay) this.#replayed.add(keyOf(key));
       const changed = changedSince && !changedSince.some((refused) => refused.id === key.id);
       this.#entries.set(keyOf(key), {
@@ -373,6 +438,8 @@ export class InterruptSession {
         expiresAt: interrupt.expiresAt,
         recordId,
         legacyEvent: interrupt.legacyEvent,
+        ...('legacyEvent' in interrupt && { legacy: true }),
+        ...(anchor !== undefined && { anchor }),
         ...(changed && { changed }),
       });
     }
@@ -387,7 +454,7 @@ export class InterruptSession {
     return ids.map((id) => {
       const copy = copies.get(id) ?? 0;
       copies.set(id, copy + 1);
-      return { threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id, ...(copy > 0 && { copy }) };
+      return Object.freeze({ threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id, ...(copy > 0 && { copy }) });
     });
   }
 
@@ -430,7 +497,7 @@ export class InterruptSession {
    * exactly the ones this session shows waiting: such a change was made here, and needs no re-read.
    */
   showsWaiting(ids: readonly string[]): boolean {
-    const waiting = this.#open.filter((key) => ['open', 'answered'].includes(this.get(key)?.phase ?? '')).map((key) => key.id);
+    const waiting = this.#open.filter((key) => ['open', 'answered'].includes(this.#entry(key)?.phase ?? '')).map((key) => key.id);
     return waiting.length === ids.length && [...waiting].sort().join('\n') === [...ids].sort().join('\n');
   }
 
@@ -474,9 +541,17 @@ export class InterruptSession {
     return decisions.length ? decisions : [NOTHING];
   }
 
-  /** The id for the record of `key`: its own id, unless a record of this thread already has it. */
-  #recordId(key: InterruptKey, recorded: (id: string) => boolean): string {
+  /**
+   * The id for the record of `key`: its own id, unless an interrupt of this thread already has it,
+   * or a stored record does that was written for another raise than the one at `anchor` (the same
+   * raise replayed, after a reload or a connect, keeps its record, so it is drawn once).
+   */
+  #recordId(key: InterruptKey, anchor: string | null | undefined): string {
     const ids = new Set([...this.#entries.values()].filter((e) => e.key.threadId === key.threadId).map((e) => e.recordId));
+    const recorded = (id: string) => {
+      const record = this.#recordOf(key.threadId, id);
+      return record !== undefined && record.anchor !== anchor;
+    };
     const taken = (id: string) => ids.has(id) || recorded(id);
     let id = key.id;
     if (taken(id)) id = `${key.id}@${key.runId}${key.raise ? `#${key.raise}` : ''}`;
@@ -486,7 +561,7 @@ export class InterruptSession {
 
   /** The entries of `keys`, which the session holds. */
   #entriesOf(keys: readonly InterruptKey[]): SessionInterrupt[] {
-    return keys.map((k) => this.get(k)!);
+    return keys.map((k) => this.#entry(k)!);
   }
 
   /** `set` (the open set unless given) can no longer be answered: the agent moved on. */
@@ -537,7 +612,7 @@ export class InterruptSession {
 
   /** The user answered (or dismissed) the card of `key`: read-only at once, sent once painted. */
   answered(key: InterruptKey, answer: InterruptAnswer): SessionDecision[] {
-    const entry = this.get(key);
+    const entry = this.#entry(key);
     if (!entry || entry.phase !== 'open' || !this.#isOpen(key)) return [NOTHING];
     // Any answer lifts the request to answer first: the user is answering.
     this.#answerFirst = undefined;
@@ -550,7 +625,7 @@ export class InterruptSession {
 
   /** The read-only card of `key` is on screen: send once the whole set is. */
   painted(key: InterruptKey): SessionDecision[] {
-    const entry = this.get(key);
+    const entry = this.#entry(key);
     if (!entry || entry.phase !== 'answered' || !this.#attached) return [NOTHING];
     entry.painted = true;
     if (this.#isOpen(key)) return this.#sendIfComplete(false);
@@ -589,6 +664,21 @@ export class InterruptSession {
       told: entries.filter((e) => e.phase !== 'expired' && !e.refused && !e.dismissed).map((e) => e.key),
       expired: entries.filter((e) => e.phase === 'expired').map((e) => e.key),
     };
+  }
+
+  /**
+   * What goes with every run carrying `batch`: its records written, the app told of the user's
+   * answers (not dismissed, expired or refused), AG-UI's client letting go of the expired ones (or
+   * it refuses the run that carries their `cancelled`), then the send.
+   */
+  #sending(batch: SessionBatch): SessionDecision[] {
+    const { told, expired } = batch;
+    return [
+      { type: 'record', keys: batch.keys },
+      ...(told.length ? [{ type: 'tell-app' as const, keys: told }] : []),
+      ...(expired.length ? [{ type: 'forget-pending' as const, keys: expired }] : []),
+      { type: 'send', batch },
+    ];
   }
 
   /**
@@ -633,7 +723,7 @@ export class InterruptSession {
 
   /** The interrupt passed its `expiresAt` unanswered. */
   expired(key: InterruptKey): SessionDecision[] {
-    const entry = this.get(key);
+    const entry = this.#entry(key);
     if (!entry || entry.phase !== 'open') return [NOTHING];
     entry.phase = 'expired';
     // Its `cancelled` goes with the siblings' answers when they are all in, else with the next run.
@@ -645,9 +735,9 @@ export class InterruptSession {
    * agent gets `cancelled` for them, together with the answers already given, in the run that
    * replies to the message. With `'block'`, the first open card asks to be answered first.
    */
-  chatSent(): SessionDecision[] {
+  chatSent({ agentWaits = true }: ChatOptions = {}): SessionDecision[] {
     // A resume on its way carries what the agent is owed; the run the chat starts comes after it.
-    if (this.sending) return [NOTHING];
+    if (this.sending || !this.#chatCarries(agentWaits)) return [NOTHING];
     const entries = this.#entriesOf(this.#open);
     const waiting = entries.some((e) => e.phase === 'open' || e.phase === 'answered' || owesCancel(e));
     if (!waiting) return [NOTHING];
@@ -671,11 +761,20 @@ export class InterruptSession {
    * carried is not carried again. With `'block'`, the run is held and the first open card asks to
    * be answered first.
    */
-  chatRunStarting(): SessionDecision[] {
-    const decisions = this.chatSent();
+  chatRunStarting(options: ChatOptions = {}): SessionDecision[] {
+    const decisions = this.chatSent(options);
     if (decisions.some((d) => d.type === 'answer-first')) return [...decisions, { type: 'hold-chat-run' }];
     for (const d of decisions) if (d.type === 'send') d.batch.inChatRun = true;
     return decisions;
+  }
+
+  /**
+   * Whether a chat message concerns the open set: the agent's client still waits on it (it refuses
+   * the chat's run), and it is a standard set (a legacy event is no pending interrupt of the
+   * client's: CopilotKit drops it when the chat runs on).
+   */
+  #chatCarries(agentWaits: boolean): boolean {
+    return agentWaits && this.#open.length > 0 && !this.#entriesOf(this.#open).some((e) => e.legacy);
   }
 
   /** Build the one resume of the current set once nothing in it waits for the user or a paint. */
@@ -699,18 +798,21 @@ export class InterruptSession {
     }
     this.#open = [];
     this.#batches.set(batch.batchId, batch);
-    return [...decisions, { type: 'send', batch }];
+    return [...decisions, ...this.#sending(batch)];
   }
 
   /**
    * The run carrying `batchId` finished: its answers reached the agent. `chatUnanswered`: the
-   * user's chat message is still the last message (the run did not reply to it).
+   * user's chat message is still the last message (the run did not reply to it). `cutOff`: the
+   * chat stopped following the run (it unmounted or changed thread) before it finished, so AG-UI's
+   * client still lists its interrupts as pending and would refuse every later run: they go.
    */
-  delivered(batchId: number, chatUnanswered = false): SessionDecision[] {
+  delivered(batchId: number, { chatUnanswered = false, cutOff = false }: { chatUnanswered?: boolean; cutOff?: boolean } = {}): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
+    const forget: SessionDecision[] = cutOff ? [{ type: 'forget-pending', keys: batch.keys }] : [];
     batch.keys.forEach((key) => {
-      const entry = this.get(key)!;
+      const entry = this.#entry(key)!;
       const carried = batch.resume.find((r) => r.interruptId === key.id);
       if (entry.phase !== 'sending') return;
       this.#failed.delete(keyOf(key));
@@ -719,11 +821,15 @@ export class InterruptSession {
       entry.phase = carried?.status === 'resolved' ? 'resolved' : entry.answer?.status === 'cancelled' ? 'cancelled' : 'expired';
       if (entry.phase === 'expired' && entry.answer) entry.error = expiredBeforeSent(key);
     });
-    return batch.withChat && chatUnanswered ? [{ type: 'reply-to-chat' }] : [NOTHING];
+    const reply: SessionDecision[] = batch.withChat && chatUnanswered ? [{ type: 'reply-to-chat' }] : [];
+    return forget.length || reply.length ? [...forget, ...reply] : [NOTHING];
   }
 
-  /** The resume of `batchId` did not reach the agent (the run failed, or never started). */
-  notDelivered(batchId: number, message: string, canRetry = true): SessionDecision[] {
+  /**
+   * The resume of `batchId` did not reach the agent (the run failed, or never started) because of
+   * `message`; `canRetry: false` when the same answers would meet the same refusal.
+   */
+  notDelivered(batchId: number, { message, canRetry = true }: { message: string; canRetry?: boolean }): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
     // Everything the batch carried failed with it, the `cancelled` owed for an expired interrupt too:
@@ -745,6 +851,8 @@ export class InterruptSession {
   answeredElsewhere(batchId: number, answers: readonly ResumeEntry[]): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
+    // AG-UI's client still lists them as pending: the thread has moved on without this tab's answers.
+    const forget: SessionDecision = { type: 'forget-pending', keys: batch.keys };
     const settled: InterruptKey[] = [];
     const unsent: SessionInterrupt[] = [];
     for (const entry of this.#entriesOf(batch.keys)) {
@@ -762,8 +870,156 @@ export class InterruptSession {
       Object.assign(entry, { answer, phase: answer.status, elsewhere: true, dismissed: false, error: undefined });
       settled.push(entry.key);
     }
-    const decisions: SessionDecision[] = settled.length ? [{ type: 'record', keys: settled }] : [];
-    return [...decisions, ...this.#fail(unsent, ANSWERED_ELSEWHERE_UNSENT)];
+    const decisions: SessionDecision[] = settled.length ? [forget, { type: 'record', keys: settled }] : [forget];
+    return [...decisions, ...real(this.#fail(unsent, ANSWERED_ELSEWHERE_UNSENT))];
+  }
+
+  /**
+   * The run carrying `batch` ended: delivered, or failed with `failure`, or refused as the server's
+   * `refusal` says (`runErrorMeaning`): another device answered first (its answers settle the
+   * cards); or the requests changed (final: no Retry; the requests open now are raised and drawn
+   * again, `anchor` where they appear, while the thread is still the batch's and nothing is on its way).
+   */
+  batchEnded(
+    batch: SessionBatch,
+    {
+      failure,
+      refusal = {},
+      chatUnanswered,
+      cutOff,
+      anchor,
+    }: { failure?: string; refusal?: Partial<RunErrorMeaning>; chatUnanswered?: boolean; cutOff?: boolean; anchor?: string | null } = {},
+  ): SessionDecision[] {
+    const { elsewhere, final, reopen } = refusal;
+    const decisions = elsewhere
+      ? this.answeredElsewhere(batch.batchId, elsewhere)
+      : failure
+        ? this.notDelivered(batch.batchId, { message: failure, canRetry: !final })
+        : this.delivered(batch.batchId, { chatUnanswered, cutOff });
+    if (!reopen || this.#threadId !== batch.threadId || this.sending) return decisions;
+    const raised = reopen.map((i) => ({ id: i.id, expiresAt: i.expiresAt }));
+    const reraised = this.raised(batch.runId, raised, { changedSince: batch.keys, anchor });
+    return [
+      { type: 'draw', kind: 'standard', source: { interrupts: reopen }, reopened: true },
+      // AG-UI's client checks a resume against the interrupts it holds: those are the new ones now.
+      { type: 'set-pending', interrupts: reopen },
+      ...real(decisions),
+      ...real(reraised),
+    ];
+  }
+
+  /**
+   * A run sent a legacy `on_interrupt` event (`value`, read as `interrupts`; `event` as it came,
+   * `anchor` where it appeared). It is raised when its run finishes without a standard set, or
+   * when CopilotKit shows it (see {@link shown}).
+   */
+  legacyEventSent(legacy: Omit<LegacyEvent, 'raised'>): SessionDecision[] {
+    this.#legacy = { ...legacy, raised: false };
+    return [NOTHING];
+  }
+
+  /**
+   * A run of the agent (now showing `threadId`) finished: stopped for `interrupts` (read from
+   * `source`, at `anchor`), or went on (`interrupts` undefined). `runId` is the run as its events
+   * name it; `raisedIn`, the run its stop belongs to (in a replay, the run the replay shows). A run that sent both a legacy
+   * event and a standard set stopped once: its set is the one CopilotKit shows and the one
+   * answered by id, and raising the event too would draw a second card for the same request
+   * (replacing the first, and swallowing an answer given to it). A legacy event whose run ended
+   * without a set is raised then, since a hook that mounted during the run never hears of it from
+   * CopilotKit. A run that went on without the open set's answers closes it, unless it is the run
+   * `carrying` this tab's resume.
+   */
+  runFinished({
+    threadId,
+    runId,
+    raisedIn,
+    interrupts,
+    source,
+    anchor,
+    stream,
+    carrying = false,
+  }: {
+    threadId: string;
+    runId?: string;
+    raisedIn: string;
+    interrupts?: readonly RaisedInterrupt[];
+    source?: unknown;
+    anchor?: string | null;
+    stream?: unknown;
+    carrying?: boolean;
+  }): SessionDecision[] {
+    const legacy = this.#legacy;
+    if (legacy && !legacy.raised && legacy.runId !== undefined && legacy.runId === runId) {
+      if (interrupts && interrupts.length > 0) legacy.raised = true;
+      else {
+        legacy.raised = true;
+        const switched = real(this.threadSwitched(threadId));
+        const decisions = this.raised(legacy.runId, legacy.interrupts, { anchor: legacy.anchor });
+        return [...switched, { type: 'draw', kind: 'legacy', source: { event: legacy.event } }, ...decisions];
+      }
+    }
+    if (!interrupts) return carrying || this.#open.length === 0 ? [NOTHING] : this.otherRunStarted({ stream });
+    const switched = real(this.threadSwitched(threadId));
+    const decisions = this.raised(raisedIn, interrupts, { stream, anchor });
+    return [...switched, { type: 'draw', kind: 'standard', source: { interrupts: source } }, ...decisions];
+  }
+
+  /**
+   * CopilotKit shows `interrupts` (a standard set, or a legacy event) while the agent shows
+   * `threadId`. A set the session already holds open changes nothing, nor does a stop of the
+   * thread's past that a replay passes by; one raised before the adapter listened (a remount, a
+   * restored thread) is raised now, in the run of its legacy event if it is one.
+   */
+  shown({
+    threadId,
+    kind,
+    interrupts,
+    anchor,
+  }: {
+    threadId: string;
+    kind: 'standard' | 'legacy';
+    interrupts: readonly RaisedInterrupt[];
+    anchor?: string | null;
+  }): SessionDecision[] {
+    const ids = interrupts.map((i) => i.id);
+    const copies = new Map<string, number>();
+    const held = ids.every((id) => {
+      const copy = copies.get(id) ?? 0;
+      copies.set(id, copy + 1);
+      return this.#open.some((k) => k.id === id && (k.copy ?? 0) === copy);
+    });
+    if (held || this.replayedStop(ids)) return [NOTHING];
+    const switched = real(this.threadSwitched(threadId));
+    const legacy = kind === 'legacy' ? this.#legacy : undefined;
+    if (legacy) legacy.raised = true;
+    const raised = interrupts.map((i) => ({
+      id: i.id,
+      expiresAt: i.expiresAt,
+      ...(kind === 'legacy' && { legacyEvent: legacy ? legacy.value : i.legacyEvent }),
+    }));
+    const decisions = this.raised(legacy?.runId ?? 'restored', raised, { anchor: legacy ? legacy.anchor : anchor });
+    return switched.length ? [...switched, ...real(decisions)] : decisions;
+  }
+
+  /**
+   * The app asks to read the thread again (the window got focus, another view says it changed).
+   * `possible`: the agent can be read again now (a runtime keeps its thread, and nothing streams).
+   * Only a thread with cards waiting here is read: an answer of this tab on its way already shows
+   * the thread as it is, and a thread the chat left is not the one CopilotKit shows.
+   */
+  rereadWanted({ possible }: { possible: boolean }): SessionDecision[] {
+    if (!possible || this.sending || this.#away) return [NOTHING];
+    const waiting = this.#entriesOf(this.#open).some((e) => e.phase === 'open' || e.phase === 'answered');
+    return waiting ? [{ type: 'reread' }] : [NOTHING];
+  }
+
+  /**
+   * The thread was read again. A read that did not get through leaves the agent waiting on
+   * nothing (`agentWaits: false`) while cards here are still open: its pending list is put back.
+   */
+  rereadEnded({ agentWaits }: { agentWaits: boolean }): SessionDecision[] {
+    const open = this.#entriesOf(this.#open).some((e) => e.phase === 'open');
+    return !agentWaits && open ? [{ type: 'restore-pending' }] : [NOTHING];
   }
 
   #take(batchId: number): SessionBatch | undefined {
@@ -779,13 +1035,13 @@ export class InterruptSession {
     const keys = failed.keys.filter((k) => this.#failed.get(keyOf(k)) === failed);
     for (const k of keys) {
       this.#failed.delete(keyOf(k));
-      Object.assign(this.get(k)!, { phase: 'sending', error: undefined });
+      Object.assign(this.#entry(k)!, { phase: 'sending', error: undefined });
     }
     // The `cancelled` owed for a refused interrupt goes again with the same resume.
     for (const entry of this.#entriesOf(failed.keys)) if (entry.refused) entry.cancelSent = true;
     const batch = { ...failed, batchId: this.#nextBatch++, withChat: false, inChatRun: false };
     this.#batches.set(batch.batchId, batch);
-    return [{ type: 'send', batch }];
+    return this.#sending(batch);
   }
 
   /** The adapter unmounted: scheduled paints are gone; answers wait, unsent, for the next attach. */

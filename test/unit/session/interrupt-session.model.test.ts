@@ -45,7 +45,32 @@ interface World {
 
 const threadAndId = (threadId: string, id: string) => `${threadId}\u0000${id}`;
 
+const keysOf = (keys: readonly InterruptKey[] | undefined) => (keys ?? []).map(keyOf).sort();
+
+/**
+ * Every effect is a decision the adapter carries out, never something the session does: a send
+ * comes with the writes that go with it (its records, the app told of the user's answers, AG-UI's
+ * client letting go of the expired ones), and the app is told of nothing else.
+ */
+function checkEffects(world: World, decisions: SessionDecision[]) {
+  decisions.forEach((d, n) => {
+    if (d.type === 'send') {
+      const before = decisions.slice(0, n);
+      const { told, expired, keys } = d.batch;
+      expect(before.some((b) => b.type === 'record' && keysOf(b.keys).join() === keysOf(keys).join())).toBe(true);
+      if (told.length) expect(before.some((b) => b.type === 'tell-app' && keysOf(b.keys).join() === keysOf(told).join())).toBe(true);
+      if (expired.length) expect(before.some((b) => b.type === 'forget-pending' && keysOf(b.keys).join() === keysOf(expired).join())).toBe(true);
+    }
+    // The app hears only of answers on their way, with their send.
+    if (d.type === 'tell-app') expect(decisions.slice(n).some((s) => s.type === 'send' && d.keys.every((k) => s.batch.keys.includes(k)))).toBe(true);
+  });
+  // The session hands out copies: what the adapter reads cannot change it.
+  for (const key of world.session.openSet) expect(Object.isFrozen(world.session.get(key))).toBe(true);
+  expect(Object.isFrozen(world.session.openSet)).toBe(true);
+}
+
 function apply(world: World, decisions: SessionDecision[]) {
+  checkEffects(world, decisions);
   for (const d of decisions) {
     if (d.type === 'after-paint') world.paintsDue.push(d.key);
     if (d.type === 'send') {
@@ -209,11 +234,110 @@ class Expire implements Cmd {
 }
 
 class Chat implements Cmd {
+  constructor(readonly agentWaits = true) {}
   check = () => true;
   run(_: object, w: World) {
-    apply(w, w.session.chatSent());
+    const before = w.session.openSet.map((k) => w.session.get(k));
+    const decisions = w.session.chatSent({ agentWaits: this.agentWaits });
+    // A client that waits on nothing refuses no run: the message concerns no card.
+    if (!this.agentWaits) {
+      expect(decisions).toEqual([{ type: 'nothing' }]);
+      expect(w.session.openSet.map((k) => w.session.get(k))).toEqual(before);
+    }
+    apply(w, decisions);
   }
-  toString = () => 'chat';
+  toString = () => `chat${this.agentWaits ? '' : ' (nothing pending)'}`;
+}
+
+/**
+ * A run sends a legacy `on_interrupt` event and finishes, with a standard set as well or without:
+ * a run that sent both stopped once, for its set; one that sent only the event stops for it.
+ */
+class LegacyRun implements Cmd {
+  constructor(
+    readonly runId: string,
+    readonly withSet: boolean,
+  ) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const legacy = { id: `legacy-${this.runId}`, legacyEvent: { question: 'Go?' } };
+    w.session.legacyEventSent({ runId: this.runId, value: legacy.legacyEvent, event: legacy, anchor: null, interrupts: [legacy] });
+    const interrupts = this.withSet ? [{ id: 'a' }] : undefined;
+    const decisions = w.session.runFinished({ threadId: w.session.threadId, runId: this.runId, raisedIn: this.runId, interrupts, source: interrupts });
+    const draws = decisions.filter((d) => d.type === 'draw');
+    expect(draws).toHaveLength(1);
+    expect(draws[0]).toMatchObject({ kind: this.withSet ? 'standard' : 'legacy' });
+    const open = w.session.openSet.map((k) => w.session.get(k)!);
+    // Never a card for the event of a run that stopped for a set: one request, one card.
+    if (this.withSet) expect(open.some((e) => e.legacy)).toBe(false);
+    else if (open.length) expect(open.map((e) => [e.key.id, e.legacy])).toEqual([[legacy.id, true]]);
+    apply(w, decisions);
+    w.keys.push(...w.session.openSet);
+    for (const key of w.session.openSet) {
+      const k = threadAndId(w.session.threadId, key.id);
+      w.raisedTimes.set(k, (w.raisedTimes.get(k) ?? 0) + 1);
+    }
+    // A chat message never carries the answer of a legacy event: CopilotKit drops the event.
+    if (!this.withSet && open.length) expect(w.session.chatRunStarting()).toEqual([{ type: 'nothing' }]);
+  }
+  toString = () => `legacy-run(${this.runId}${this.withSet ? ', with a set' : ''})`;
+}
+
+/** CopilotKit shows the open set again (a render): the session holds it already, nothing changes. */
+class ShownAgain implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    const open = w.session.openSet;
+    if (!open.length) return;
+    const stops = w.session.stops;
+    const decisions = w.session.shown({ threadId: w.session.threadId, kind: 'standard', interrupts: open.map((k) => ({ id: k.id })) });
+    expect(decisions).toEqual([{ type: 'nothing' }]);
+    expect(w.session.stops).toBe(stops);
+    apply(w, decisions);
+  }
+  toString = () => 'shown-again';
+}
+
+/** The app asks to read the thread again: only while cards wait here and nothing is on its way. */
+class Reread implements Cmd {
+  constructor(readonly possible: boolean) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const decisions = w.session.rereadWanted({ possible: this.possible });
+    const waiting = w.session.openSet.some((k) => ['open', 'answered'].includes(w.session.get(k)!.phase));
+    const wanted = this.possible && waiting && !w.session.sending && !w.session.away;
+    expect(decisions).toEqual(wanted ? [{ type: 'reread' }] : [{ type: 'nothing' }]);
+    apply(w, decisions);
+  }
+  toString = () => `reread(${this.possible ? 'possible' : 'not possible'})`;
+}
+
+/**
+ * The resume on its way is refused because the requests changed: no Retry for it, and the
+ * requests open now are raised (the one with a new id marked changed), the agent's pending list
+ * set to them, and drawn.
+ */
+class RefusedAsChanged implements Cmd {
+  check = () => true;
+  run(_: object, w: World) {
+    const batch = w.inflight.shift();
+    if (!batch) return;
+    const reopen = [...new Set(batch.keys.map((k) => k.id)), 'renamed'].map((id) => ({ id }));
+    const decisions = w.session.batchEnded(batch, { failure: 'This request changed.', refusal: { final: true, reopen } });
+    for (const key of batch.keys) expect(w.session.canRetry(key)).toBe(false);
+    if (batch.threadId === w.session.threadId) {
+      expect(decisions).toContainEqual({ type: 'set-pending', interrupts: reopen });
+      expect(decisions).toContainEqual(expect.objectContaining({ type: 'draw', reopened: true }));
+      expect(w.session.openSet.map((k) => [k.id, !!w.session.get(k)!.changed])).toEqual(reopen.map((r) => [r.id, r.id === 'renamed']));
+      w.keys.push(...w.session.openSet);
+      for (const key of w.session.openSet) {
+        const k = threadAndId(w.session.threadId, key.id);
+        w.raisedTimes.set(k, (w.raisedTimes.get(k) ?? 0) + 1);
+      }
+    } else expect(decisions.filter((d) => d.type === 'set-pending' || d.type === 'draw')).toEqual([]);
+    apply(w, decisions);
+  }
+  toString = () => 'refused-as-changed';
 }
 
 /** The chat starts a run for the user's message: what the agent is owed goes with it, or it is held. */
@@ -237,13 +361,20 @@ class ChatRun implements Cmd {
 }
 
 class Settle implements Cmd {
-  constructor(readonly ok: boolean) {}
+  constructor(
+    readonly ok: boolean,
+    readonly how: 'finished' | 'cut off' | 'final' = 'finished',
+  ) {}
   check = () => true;
   run(_: object, w: World) {
     const batch = w.inflight.shift();
     if (!batch) return;
     if (!this.ok) {
-      apply(w, w.session.notDelivered(batch.batchId, 'The resume run failed.'));
+      // A refusal the same answers would meet again offers no Retry.
+      const final = this.how === 'final';
+      const decisions = w.session.batchEnded(batch, { failure: 'The resume run failed.', refusal: { final } });
+      apply(w, decisions);
+      if (final) for (const key of batch.keys) expect(w.session.canRetry(key)).toBe(false);
       return;
     }
     w.deliveredBatches.push(batch);
@@ -253,9 +384,14 @@ class Settle implements Cmd {
       const rest = entry.status === 'resolved' ? { status: entry.status, payload: entry.payload } : { status: entry.status };
       w.received.set(k, [...(w.received.get(k) ?? []), rest]);
     }
-    apply(w, w.session.delivered(batch.batchId));
+    const cutOff = this.how === 'cut off';
+    const decisions = w.session.batchEnded(batch, { cutOff });
+    // A run the chat stopped following ends unseen by AG-UI's client: its interrupts go from the pending list.
+    const forgot = decisions.filter((d) => d.type === 'forget-pending');
+    expect(forgot).toEqual(cutOff ? [{ type: 'forget-pending', keys: batch.keys }] : []);
+    apply(w, decisions);
   }
-  toString = () => (this.ok ? 'deliver' : 'fail');
+  toString = () => `${this.ok ? 'deliver' : 'fail'} (${this.how})`;
 }
 
 class Retry implements Cmd {
@@ -303,6 +439,7 @@ class SwitchThread implements Cmd {
     // A set left open stays with its thread, and the agent's client stops counting it as pending.
     if (open.length) {
       expect(decisions).toEqual([{ type: 'forget-pending' }]);
+      expect(decisions[0]).not.toHaveProperty('keys'); // all of them
       expect(w.session.keptSet(from)).toEqual(open);
       w.left.set(from, { runId: open[0].runId, ids: open.map((k) => k.id), keys: open });
     }
@@ -390,9 +527,13 @@ const commands = fc.commands(
     fc.tuple(fc.nat(), answerArb).map(([n, a]) => new Answer(n, a)),
     fc.constant(new Paint()),
     fc.nat().map((n) => new Expire(n)),
-    fc.constant(new Chat()),
+    fc.boolean().map((waits) => new Chat(waits)),
+    fc.tuple(fc.constantFrom('r1', 'r2', 'r3'), fc.boolean()).map(([r, s]) => new LegacyRun(r, s)),
+    fc.constant(new ShownAgain()),
+    fc.boolean().map((possible) => new Reread(possible)),
+    fc.constant(new RefusedAsChanged()),
     fc.constant(new ChatRun()),
-    fc.boolean().map((ok) => new Settle(ok)),
+    fc.tuple(fc.boolean(), fc.constantFrom('finished' as const, 'cut off' as const, 'final' as const)).map(([ok, how]) => new Settle(ok, how)),
     fc.nat().map((n) => new Retry(n)),
     fc.constant(new Remount()),
     fc.constant(new SwitchThread()),

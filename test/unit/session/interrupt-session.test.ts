@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { InterruptSession, statusOf, type InterruptKey, type SessionDecision } from '../../../src/session';
+import { InterruptSession, statusOf, type InterruptKey, type SessionDecision, type SessionOptions } from '../../../src/session';
 
 const key = (id: string, runId = 'run-1', threadId = 't1'): InterruptKey => ({ threadId, runId, id });
 const sends = (decisions: SessionDecision[]) => decisions.filter((d) => d.type === 'send');
 
-function session(options: { now?: () => number; onChatWhileOpen?: 'dismiss' | 'block' } = {}) {
+function session(options: Omit<SessionOptions, 'threadId'> = {}) {
   return new InterruptSession({ threadId: 't1', ...options });
 }
 
@@ -26,7 +26,7 @@ describe('InterruptSession', () => {
     const s = session();
     s.raised('run-1', [{ id: 'q' }, { id: 'a' }]);
     const refused = [key('q'), key('a')];
-    s.raised('run-1', [{ id: 'q' }, { id: 'a2' }], undefined, { changedSince: refused });
+    s.raised('run-1', [{ id: 'q' }, { id: 'a2' }], { changedSince: refused });
     const [q, a2] = s.openSet;
     expect([q.id, a2.id]).toEqual(['q', 'a2']);
     expect(s.get(a2)?.changed).toBe(true);
@@ -200,7 +200,7 @@ describe('InterruptSession', () => {
     s.answered(key('a'), { status: 'resolved', payload: 1 });
     const [send] = sends(s.painted(key('a')));
     const batch = send.type === 'send' ? send.batch : undefined;
-    expect(s.notDelivered(batch!.batchId, 'boom')).toEqual([{ type: 'show-error', keys: [key('a')], message: 'boom', canRetry: true }]);
+    expect(s.notDelivered(batch!.batchId, { message: 'boom' })).toEqual([{ type: 'show-error', keys: [key('a')], message: 'boom', canRetry: true }]);
     expect(s.canRetry(key('a'))).toBe(true);
     const [again] = sends(s.retry(key('a')));
     expect(again.type === 'send' && again.batch.resume).toEqual(batch!.resume);
@@ -223,7 +223,7 @@ describe('InterruptSession', () => {
       const batch = send.type === 'send' ? send.batch : undefined;
       expect(batch?.resume).toEqual([{ interruptId: 'a', status: 'cancelled' }]);
 
-      expect(s.notDelivered(batch!.batchId, 'The resume run failed.')).toEqual([
+      expect(s.notDelivered(batch!.batchId, { message: 'The resume run failed.' })).toEqual([
         { type: 'show-error', keys: [key('a')], message: 'The resume run failed.', canRetry: true },
       ]);
       expect(s.get(key('a'))).toMatchObject({ phase: 'failed', error: 'The resume run failed.' });
@@ -332,7 +332,7 @@ describe('InterruptSession', () => {
     const [send] = sends(s.chatSent());
     expect(send.type === 'send' && send.batch).toMatchObject({ withChat: true, carry: { type: 'resume' } });
     expect(statusOf(s.get(key('a'))!)).toBe('dismissed');
-    expect(s.delivered(send.type === 'send' ? send.batch.batchId : -1, true)).toEqual([{ type: 'reply-to-chat' }]);
+    expect(s.delivered(send.type === 'send' ? send.batch.batchId : -1, { chatUnanswered: true })).toEqual([{ type: 'reply-to-chat' }]);
     expect(statusOf(s.get(key('a'))!)).toBe('dismissed');
   });
 
@@ -340,11 +340,11 @@ describe('InterruptSession', () => {
     const s = session();
     s.raised('run-1', [{ id: 'a' }]);
     const [steer] = sends(s.chatSent());
-    expect(s.delivered(steer.type === 'send' ? steer.batch.batchId : -1, false)).toEqual([{ type: 'nothing' }]);
+    expect(s.delivered(steer.type === 'send' ? steer.batch.batchId : -1, { chatUnanswered: false })).toEqual([{ type: 'nothing' }]);
     s.raised('run-2', [{ id: 'b' }]);
     s.answered(key('b', 'run-2'), { status: 'resolved', payload: 1 });
     const [answer] = sends(s.painted(key('b', 'run-2')));
-    expect(s.delivered(answer.type === 'send' ? answer.batch.batchId : -1, true)).toEqual([{ type: 'nothing' }]);
+    expect(s.delivered(answer.type === 'send' ? answer.batch.batchId : -1, { chatUnanswered: true })).toEqual([{ type: 'nothing' }]);
   });
 
   it('given a legacy event, should carry the answer as the legacy command, and a cancel as a dismissal without a run', () => {
@@ -363,12 +363,13 @@ describe('InterruptSession', () => {
   });
 
   it('given ids already on record, should give each interrupt a record id of its own', () => {
-    const s = session();
-    s.raised('run-1', [{ id: 'fixed' }], (id) => id === 'stored');
+    // The history holds a record under "stored", written for a raise at another place in the transcript.
+    const s = session({ recordOf: (_, id) => (id === 'stored' ? { anchor: 'm-elsewhere' } : undefined) });
+    s.raised('run-1', [{ id: 'fixed' }], { anchor: 'm-1' });
     expect(s.get(key('fixed'))?.recordId).toBe('fixed');
     s.raised('run-2', [{ id: 'fixed' }]);
     expect(s.get(key('fixed', 'run-2'))?.recordId).toBe('fixed@run-2');
-    s.raised('run-3', [{ id: 'stored' }], (id) => id === 'stored');
+    s.raised('run-3', [{ id: 'stored' }], { anchor: 'm-3' });
     expect(s.get(key('stored', 'run-3'))?.recordId).toBe('stored@run-3');
   });
   it('given a thread with settled stops and a set left open, when the chat returns and replays the thread, should keep every card as it was and bring back the set left', () => {
@@ -436,5 +437,59 @@ describe('InterruptSession', () => {
     expect(s.showsWaiting(['b', 'a'])).toBe(true);
     expect(s.showsWaiting(['a'])).toBe(false);
     expect(s.showsWaiting([])).toBe(false);
+  });
+
+  it('given a resume on its way while the agent already asks again, should not read the thread again until it lands', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    const [send] = sends(s.painted(key('a')));
+    s.raised('run-2', [{ id: 'b' }]);
+    expect(s.rereadWanted({ possible: true })).toEqual([{ type: 'nothing' }]);
+    s.batchEnded(send.type === 'send' ? send.batch : (undefined as never));
+    expect(s.rereadWanted({ possible: true })).toEqual([{ type: 'reread' }]);
+    expect(s.rereadWanted({ possible: false })).toEqual([{ type: 'nothing' }]);
+  });
+
+  it('given a run that sent a legacy event and stopped for a set, should raise the set only; given one that sent only the event, should raise the event', () => {
+    const s = session();
+    const legacy = { id: 'l1', legacyEvent: { question: 'Go?' } };
+    s.legacyEventSent({ runId: 'run-1', value: legacy.legacyEvent, event: legacy, anchor: 'm1', interrupts: [legacy] });
+    const both = s.runFinished({ threadId: 't1', runId: 'run-1', raisedIn: 'run-1', interrupts: [{ id: 'a' }], source: ['raw a'] });
+    expect(both.filter((d) => d.type === 'draw')).toEqual([{ type: 'draw', kind: 'standard', source: { interrupts: ['raw a'] } }]);
+    expect(s.openSet.map((k) => k.id)).toEqual(['a']);
+
+    s.legacyEventSent({ runId: 'run-2', value: legacy.legacyEvent, event: legacy, anchor: 'm2', interrupts: [legacy] });
+    const only = s.runFinished({ threadId: 't1', runId: 'run-2', raisedIn: 'run-2' });
+    expect(only.filter((d) => d.type === 'draw')).toEqual([{ type: 'draw', kind: 'legacy', source: { event: legacy } }]);
+    expect(s.openSet.map((k) => [k.id, s.get(k)?.legacy, s.get(k)?.anchor])).toEqual([['l1', true, 'm2']]);
+    // A chat message does not carry a legacy answer: CopilotKit drops the event when the chat runs on.
+    expect(s.chatRunStarting({ agentWaits: true })).toEqual([{ type: 'nothing' }]);
+  });
+
+  it('given an answer refused as changed, should offer no Retry and raise, set pending and draw the requests open now', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }], { anchor: 'm1' });
+    s.answered(key('a'), { status: 'resolved', payload: { approved: true } });
+    const [send] = sends(s.painted(key('a')));
+    const batch = send.type === 'send' ? send.batch : (undefined as never);
+    const reopen = [{ id: 'a2', expiresAt: undefined }];
+    const decisions = s.batchEnded(batch, { failure: 'This request changed.', refusal: { final: true, reopen }, anchor: 'm1' });
+    expect(decisions.slice(0, 2)).toEqual([
+      { type: 'draw', kind: 'standard', source: { interrupts: reopen }, reopened: true },
+      { type: 'set-pending', interrupts: reopen },
+    ]);
+    expect(s.canRetry(key('a'))).toBe(false);
+    expect(s.openSet.map((k) => [k.id, s.get(k)?.changed])).toEqual([['a2', true]]);
+  });
+
+  it('given what it hands out, should hand out frozen copies that change nothing', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    const entry = s.get(key('a'))!;
+    expect(Object.isFrozen(entry)).toBe(true);
+    expect(() => Object.assign(entry, { phase: 'resolved' })).toThrow(TypeError);
+    expect(Object.isFrozen(s.openSet)).toBe(true);
+    expect(s.get(key('a'))?.phase).toBe('open');
   });
 });

@@ -89,7 +89,6 @@ describe('InterruptSession, given connects that overlap (the chat connects twice
                 ...s.raised(
                   runId,
                   ids.map((id) => ({ id })),
-                  undefined,
                   { stream },
                 ),
               );
