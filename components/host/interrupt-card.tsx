@@ -89,7 +89,11 @@ export function InterruptCard({ controller, interrupt, threadId, slot = false }:
     toolGrants,
   };
 
-  const language = answerFirst || changed || elsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
+  // Another device's answer: said above the card, unless the card itself names someone else who
+  // gave it ("Approved by Dana · 10:42"), which already says it came from elsewhere.
+  const answeredBy = interrupt.people?.answeredBy;
+  const fromElsewhere = elsewhere && !(answeredBy && !answeredBy.isViewer);
+  const language = answerFirst || changed || fromElsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
@@ -110,7 +114,7 @@ export function InterruptCard({ controller, interrupt, threadId, slot = false }:
           {language.labels.requestChanged}
         </p>
       ) : null}
-      {language && elsewhere ? (
+      {language && fromElsewhere ? (
         <p className="cki-root cki-notice" role="status" lang={language.locale} data-testid="interrupt-answered-elsewhere">
           {language.labels.answeredElsewhere}
         </p>

@@ -649,11 +649,27 @@ export class InterruptController<View = unknown> {
     const previous = this.#open;
     if (previous?.stops === this.session.stops && previous.raw.map((i) => i.id).join('\n') === interrupts.map((i) => i.id).join('\n')) {
       previous.actions = actions;
+      this.#followPeople(previous, interrupts);
       return previous.cards;
     }
     const cards = this.#openCards(kind, interrupts);
     this.#open = { kind, actions, raw: interrupts, cards, stops: this.session.stops };
     return cards;
+  }
+
+  /**
+   * The same set shown again (a thread read again): the runner's word on people is as of this read
+   * (who answered, since), so the cards take it; their records follow it when they settle.
+   */
+  #followPeople(open: OpenSet, interrupts: UnwrappedInterrupt[]) {
+    open.cards = open.cards.map((card, n) => {
+      const people = interrupts[n]?.people;
+      if (!people || JSON.stringify(people) === JSON.stringify(card.people)) return card;
+      const next = { ...card, people };
+      const entry = this.#cards.get(card.id);
+      if (entry) this.#cards.set(card.id, { ...entry, interrupt: next });
+      return next;
+    });
   }
 
   #openCards(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[]): UnwrappedInterrupt[] {

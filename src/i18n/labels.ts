@@ -33,7 +33,10 @@ export interface InterruptLabels {
    * `loading`: a table written before it stays whole, and this one text is English until it has it.
    */
   waitingTitle?: string;
-  /** Above a card another device answered first: the answer shown is the one that counts. Optional like `loading`. */
+  /**
+   * Above a card another device answered first: the answer shown is the one that counts. Not shown
+   * when the card names someone else who answered (`answeredByOther` says it). Optional like `loading`.
+   */
   answeredElsewhere?: string;
   /**
    * Above a card drawn again because its request (tool or arguments) changed after the user

@@ -11,6 +11,7 @@ import { ToolApprovalCard } from '../../components/tool-approval-card/tool-appro
 import type { AnyInterruptRenderer } from '../../hooks/renderer-props';
 import { createInterruptHistory } from '../../src/history';
 import { createInterruptRunner, type InterruptRunner, type Person } from '../../src/runner';
+import { clientAs, eventsOf } from '../helpers/runtime-client';
 import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
 import { Interrupts } from './harness';
 
@@ -116,6 +117,37 @@ describe('an approval the runner gives to someone else', () => {
     expect(by.textContent).toMatch(/^Approved by Dan · \d/);
     expect((await runner.listInterrupts({ threadId }))[0]).toMatchObject({ status: 'resolved', answeredBy: { id: 'dan', name: 'Dan' } });
     back.unmount();
+    errors.mockRestore();
+  });
+
+  it('given Ana keeps her card open while Dan approves elsewhere, Ana should read only "Approved by Dan" once she comes back, not "another device" too', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const threadId = `approvers-away-${Date.now()}`;
+    const ana = render(<Browser threadId={threadId} person="ana" />);
+    const textarea = await within(ana.container).findByTestId('copilot-chat-textarea');
+    fireEvent.change(textarea, { target: { value: 'Deploy the API' } });
+    await waitFor(() => expect(within(ana.container).getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
+    fireEvent.click(within(ana.container).getByTestId('copilot-send-button'));
+    await within(ana.container).findByTestId('interrupt-waiting-for', undefined, { timeout: 10_000 });
+    const [open] = await runner.listInterrupts({ threadId, status: 'open' });
+
+    // Dan approves from his own client while Ana's page stays open on the thread.
+    const events = await eventsOf(clientAs(served.url, threadId, 'dan', 'run'), {
+      resume: [{ interruptId: open!.interruptId, status: 'resolved', payload: { approved: true } }],
+    });
+    expect(events.map((event) => event.type)).toContain('RUN_FINISHED');
+
+    // Ana's window regains focus: the chat reads the thread again.
+    window.dispatchEvent(new Event('focus'));
+    const by = await within(ana.container).findByTestId('interrupt-answered-by', undefined, { timeout: 10_000 });
+    expect(by.textContent).toMatch(/^Approved by Dan · \d/);
+    // One attribution: the card names who answered, so it does not also say "another device".
+    expect(within(ana.container).queryByTestId('interrupt-answered-elsewhere')).toBeNull();
+    expect(within(ana.container).queryByText(/another device/)).toBeNull();
+    // Its live region says who answered, not just the outcome.
+    const frame = by.closest('[data-phase]');
+    expect(frame?.querySelector('[aria-live]')?.textContent).toMatch(/Approved by Dan/);
+    ana.unmount();
     errors.mockRestore();
   });
 });
