@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { resolveLanguage } from '../../src/i18n/labels';
+import { EN_LABELS, resolveLanguage } from '../../src/i18n/labels';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import type { InterruptController } from '../../hooks/card-view';
 import { RenderedInterrupt } from './rendered-interrupt';
@@ -94,12 +94,14 @@ export function InterruptCard({ controller, interrupt, threadId, slot = false }:
   const answeredBy = interrupt.people?.answeredBy;
   const fromElsewhere = elsewhere && !(answeredBy && !answeredBy.isViewer);
   const language = answerFirst || changed || fromElsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
+  // A card given to others: the chat message waits for its answer (this viewer may not dismiss it).
+  const forOthers = interrupt.people?.viewerMayAnswer === false;
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
       {language && answerFirst ? (
-        <p className="cki-root cki-notice" role="alert" lang={language.locale}>
-          {language.labels.answerFirst}
+        <p className="cki-root cki-notice" role="alert" lang={language.locale} data-testid="interrupt-answer-first">
+          {forOthers ? (language.labels.chatHeldForOthers ?? EN_LABELS.chatHeldForOthers) : language.labels.answerFirst}
         </p>
       ) : null}
       {language && changed ? (

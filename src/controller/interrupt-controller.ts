@@ -14,6 +14,8 @@ import {
   type SessionDecision,
 } from '../session';
 import { toProtocolInterrupt, unwrapInterrupts, type UnwrappedInterrupt } from '../unwrap';
+import { peopleOf } from '../unwrap/people';
+import { isRecord } from '../wire/guards';
 import { afterPaint } from './after-paint';
 import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
 import { carriesBatch } from './resume-batch';
@@ -53,7 +55,11 @@ type AgentRunParams = { resume?: unknown; runId?: string; forwardedProps?: { com
 /** A run's input, as far as the controller reads it. */
 type RunInput = { runId?: string; resume?: Array<{ interruptId?: string }>; forwardedProps?: { command?: unknown } };
 type RunMessages = ReadonlyArray<{ id: string }>;
-type RaisedInterrupt = { id?: unknown; expiresAt?: unknown };
+type RaisedInterrupt = { id?: unknown; expiresAt?: unknown; metadata?: unknown };
+
+/** The runner told this viewer they may not answer it (it waits for someone else). */
+const forOthers = (interrupt: { metadata?: unknown; people?: { viewerMayAnswer: boolean } }): boolean =>
+  (interrupt.people ?? (isRecord(interrupt.metadata) ? peopleOf(interrupt.metadata) : undefined))?.viewerMayAnswer === false;
 
 /** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
 interface RunSubscriber {
@@ -418,7 +424,9 @@ export class InterruptController<View = unknown> {
   /** A run left `interrupts` open (its stop, or a refusal as changed): they are the open set. */
   #raisedBy(input: RunInput | undefined, interrupts: RaisedInterrupt[], messages: RunMessages | undefined) {
     this.#followThread();
-    const raised = interrupts.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
+    const raised = interrupts.flatMap((i) =>
+      typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt, ...(forOthers(i) && { forOthers: true }) }] : [],
+    );
     const anchor = lastId(messages);
     // Each connect streams the thread under its own input: the stream its replay is counted on.
     const decisions = this.session.raised(this.#runOf(input) ?? 'unknown', raised, this.#recordedElsewhere(anchor), { stream: input });
@@ -692,6 +700,7 @@ export class InterruptController<View = unknown> {
       const raised = interrupts.map((i) => ({
         id: i.id,
         expiresAt: i.expiresAt,
+        ...(forOthers(i) && { forOthers: true }),
         ...(kind === 'legacy' && { legacyEvent: this.#legacy ? this.#legacy.value : legacyValue(i) }),
       }));
       const decisions = this.session.raised(

@@ -58,6 +58,12 @@ export interface InterruptLabels {
   approverRole?: string;
   /** Under a card someone else answered: `{outcome}` is its badge ("Approved"), `{name}` who, `{time}` when. */
   answeredByOther?: string;
+  /**
+   * On an open card given to others, after the viewer sent a chat message: the agent takes no
+   * message while it waits for that card, and this viewer may not dismiss it. Optional like `loading`.
+   */
+  chatHeldForOthers?: string;
+
   /** Answers every waiting approval of the set with an approval (`{count}`). */
   batchApproveAll?: string;
   /** Answers every waiting approval of the set with a rejection (`{count}`). */
@@ -173,6 +179,7 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   waitingForNoOne: 'No one can answer this request',
   approverRole: 'anyone in {role}',
   answeredByOther: '{outcome} by {name} · {time}',
+  chatHeldForOthers: 'Your message was not sent: the agent takes no message until this request is answered.',
   batchApproveAll: 'Approve all ({count})',
   batchRejectAll: 'Reject all ({count})',
   batchRejectReason: 'Reason for rejecting all (optional)',

@@ -79,6 +79,11 @@ export interface SessionInterrupt {
   /** Settled by another device's answer, which won: this tab's was refused. */
   elsewhere?: boolean;
   /**
+   * The runner gave it to other people: this viewer reads it and may not answer it, not even with
+   * `cancelled` (the server would refuse the whole run). It stays open until they answer it.
+   */
+  forOthers?: boolean;
+  /**
    * Refused: it shares its id with another interrupt of the same stop, and one resume entry
    * (keyed by id) cannot answer two questions. Its card says why; the agent only ever gets
    * `cancelled` for that id, with the rest of the set or with the next chat message.
@@ -163,6 +168,8 @@ export interface SessionOptions {
 export interface RaisedInterrupt {
   id: string;
   expiresAt?: unknown;
+  /** The runner said this viewer may not answer it (it waits for someone else). */
+  forOthers?: boolean;
   /** Raised by a legacy `on_interrupt` event: the event's value. */
   legacyEvent?: unknown;
 }
@@ -374,6 +381,7 @@ export class InterruptSession {
         recordId,
         legacyEvent: interrupt.legacyEvent,
         ...(changed && { changed }),
+        ...(interrupt.forOthers && { forOthers: true }),
       });
     }
     this.#open = keys;
@@ -538,7 +546,8 @@ export class InterruptSession {
   /** The user answered (or dismissed) the card of `key`: read-only at once, sent once painted. */
   answered(key: InterruptKey, answer: InterruptAnswer): SessionDecision[] {
     const entry = this.get(key);
-    if (!entry || entry.phase !== 'open' || !this.#isOpen(key)) return [NOTHING];
+    // A card given to others is theirs to answer: the server refuses this viewer's answer.
+    if (!entry || entry.phase !== 'open' || entry.forOthers || !this.#isOpen(key)) return [NOTHING];
     // Any answer lifts the request to answer first: the user is answering.
     this.#answerFirst = undefined;
     if (isPastExpiry(entry.expiresAt, this.#now())) return this.expired(key);
@@ -643,7 +652,9 @@ export class InterruptSession {
   /**
    * The user sent a chat message. With open cards: by default they close as "Dismissed" and the
    * agent gets `cancelled` for them, together with the answers already given, in the run that
-   * replies to the message. With `'block'`, the first open card asks to be answered first.
+   * replies to the message. With `'block'`, the first open card asks to be answered first. A set
+   * with a card given to others cannot go: this viewer may not answer that card, not even
+   * `cancelled`, so nothing is dismissed and that card says the message waits for its answer.
    */
   chatSent(): SessionDecision[] {
     // A resume on its way carries what the agent is owed; the run the chat starts comes after it.
@@ -651,6 +662,11 @@ export class InterruptSession {
     const entries = this.#entriesOf(this.#open);
     const waiting = entries.some((e) => e.phase === 'open' || e.phase === 'answered' || owesCancel(e));
     if (!waiting) return [NOTHING];
+    const others = entries.find((e) => e.phase === 'open' && e.forOthers);
+    if (others) {
+      this.#answerFirst = others.key;
+      return [{ type: 'answer-first', key: others.key }];
+    }
     const first = entries.find((e) => e.phase === 'open');
     if (this.#policy === 'block' && first) {
       this.#answerFirst = first.key;

@@ -35,13 +35,24 @@ class DeployAgent extends AbstractAgent {
         emit({ type: 'TEXT_MESSAGE_END', messageId: `reply-${runId}` });
         emit({ type: 'RUN_FINISHED', threadId, runId });
       } else {
-        const interrupt = {
-          id: `deploy-${runId}`,
-          reason: 'aidev:tool_approval',
-          message: 'Deploy the API?',
-          metadata: { toolName: 'deploy', arguments: { service: 'api' } },
-        };
-        emit({ type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'interrupt', interrupts: [interrupt] } });
+        const interrupts = [
+          {
+            id: `deploy-${runId}`,
+            reason: 'aidev:tool_approval',
+            message: 'Deploy the API?',
+            metadata: { toolName: 'deploy', arguments: { service: 'api' } },
+          },
+        ];
+        // "… and notify": a second approval in the same stop, the thread owner's to answer.
+        const asked = JSON.stringify(input.messages.at(-1)?.content ?? '');
+        if (asked.includes('notify'))
+          interrupts.push({
+            id: `notify-${runId}`,
+            reason: 'aidev:tool_approval',
+            message: 'Notify the team?',
+            metadata: { toolName: 'notify', arguments: { service: 'team' } },
+          });
+        emit({ type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'interrupt', interrupts } });
       }
       subscriber.complete();
     });
@@ -147,6 +158,53 @@ describe('an approval the runner gives to someone else', () => {
     // Its live region says who answered, not just the outcome.
     const frame = by.closest('[data-phase]');
     expect(frame?.querySelector('[aria-live]')?.textContent).toMatch(/Approved by Dan/);
+    ana.unmount();
+    errors.mockRestore();
+  });
+
+  /** Ana sends `text` on her thread and waits for the deploy card to wait for Dan. */
+  async function askAsAna(threadId: string, text: string) {
+    const ana = render(<Browser threadId={threadId} person="ana" />);
+    const textarea = await within(ana.container).findByTestId('copilot-chat-textarea');
+    fireEvent.change(textarea, { target: { value: text } });
+    await waitFor(() => expect(within(ana.container).getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
+    fireEvent.click(within(ana.container).getByTestId('copilot-send-button'));
+    await within(ana.container).findByTestId('interrupt-waiting-for', undefined, { timeout: 10_000 });
+    return ana;
+  }
+
+  /** The runs the browser asks the runtime for from now on (each a POST to the agent's run endpoint). */
+  function watchRuns() {
+    const fetching = vi.spyOn(globalThis, 'fetch');
+    return {
+      count: () => fetching.mock.calls.filter(([url]) => String(url instanceof Request ? url.url : url).includes('/run')).length,
+      stop: () => fetching.mockRestore(),
+    };
+  }
+
+  it('given a card waiting for Dan, when Ana chats, the card should stay open and waiting, say her message waits, and nothing should be sent or refused', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const threadId = `approvers-chat-${Date.now()}`;
+    const ana = await askAsAna(threadId, 'Deploy the API');
+    const runs = watchRuns();
+
+    const textarea = within(ana.container).getByTestId('copilot-chat-textarea');
+    fireEvent.change(textarea, { target: { value: 'Any news?' } });
+    await waitFor(() => expect(within(ana.container).getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
+    fireEvent.click(within(ana.container).getByTestId('copilot-send-button'));
+
+    const notice = await within(ana.container).findByTestId('interrupt-answer-first', undefined, { timeout: 10_000 });
+    expect(notice).toHaveAttribute('role', 'alert');
+    expect(notice).toHaveTextContent('Your message was not sent: the agent takes no message until this request is answered.');
+    // The card is still the open request, read-only, waiting for Dan; not dismissed.
+    expect(within(ana.container).getByTestId('interrupt-waiting-for')).toHaveTextContent('Waiting for Dan');
+    expect(ana.container.querySelector('[data-interrupt-status]')).toHaveAttribute('data-interrupt-status', 'pending');
+    expect(within(ana.container).queryByText('Dismissed')).toBeNull();
+    // Nothing went to the runtime, so nothing was refused; the interrupt is open for Dan.
+    expect(runs.count()).toBe(0);
+    expect((await runner.listInterrupts({ threadId }))[0]).toMatchObject({ status: 'open', answeredBy: null });
+    expect(errors).not.toHaveBeenCalled();
+    runs.stop();
     ana.unmount();
     errors.mockRestore();
   });

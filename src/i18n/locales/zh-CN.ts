@@ -28,6 +28,7 @@ const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   waitingForNoOne: '没有人可以回答此请求',
   approverRole: '{role} 中的任何人',
   answeredByOther: '{name} {outcome} · {time}',
+  chatHeldForOthers: '你的消息未发送：此请求得到回答之前，智能体不接收消息。',
   batchApproveAll: '全部批准（{count}）',
   batchRejectAll: '全部拒绝（{count}）',
   batchRejectReason: '全部拒绝的理由（可选）',

@@ -140,6 +140,26 @@ describe('InterruptSession', () => {
     expect(s.get(key('a'))?.phase).toBe('resolved');
   });
 
+  for (const onChatWhileOpen of ['dismiss', 'block'] as const) {
+    it(`given a card given to someone else (${onChatWhileOpen}), when the user chats, should dismiss nothing, send nothing and hold the chat run on that card`, () => {
+      const s = session({ onChatWhileOpen });
+      s.raised('run-1', [{ id: 'mine' }, { id: 'theirs', forOthers: true }]);
+      const decisions = s.chatRunStarting();
+      expect(decisions).toEqual([{ type: 'answer-first', key: key('theirs') }, { type: 'hold-chat-run' }]);
+      expect(s.asksToAnswerFirst(key('theirs'))).toBe(true);
+      expect(statusOf(s.get(key('theirs'))!)).toBe('pending');
+      expect(statusOf(s.get(key('mine'))!)).toBe('pending');
+      expect(s.openSet).toHaveLength(2);
+    });
+  }
+
+  it('given a card given to someone else, an answer to it should change nothing (the server takes none from this viewer)', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'theirs', forOthers: true }]);
+    expect(s.answered(key('theirs'), { status: 'cancelled' })).toEqual([{ type: 'nothing' }]);
+    expect(s.get(key('theirs'))?.phase).toBe('open');
+  });
+
   it("given onChatWhileOpen 'block' and only an expired interrupt, should still answer it cancelled with the chat run", () => {
     let now = 0;
     const s = session({ onChatWhileOpen: 'block', now: () => now });
