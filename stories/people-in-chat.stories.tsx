@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
+import { expect, userEvent, within } from 'storybook/test';
 import { INTERRUPT_PEOPLE_KEY, type InterruptPeople } from '../src/protocol';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent } from '../test/helpers/scripted-agent';
 import { CHAT_STORY_PARAMETERS, ChatStory, sendMessage } from './support/chat-story';
@@ -56,5 +56,20 @@ export const ChatWhileWaitingForSomeone: Story = {
     await expect(notice).toHaveAttribute('role', 'alert');
     await expect(notice).toHaveTextContent('Your message was not sent: the agent takes no message until this request is answered.');
     await expect(canvas.getByTestId('interrupt-waiting-for')).toHaveTextContent('Waiting for Dan');
+  },
+};
+
+/** The viewer approved their own card of a set whose other card waits for Dan: kept, and the card says so. */
+export const AnswerHeldForSomeone: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await sendMessage(canvas, 'Deploy the API and notify the team');
+    await canvas.findByTestId('interrupt-waiting-for', {}, { timeout: 5000 });
+    const mine = canvas.getAllByTestId('approval-approve').find((button) => !button.matches(':disabled'))!;
+    await userEvent.click(mine);
+    const held = await canvas.findByTestId('interrupt-answer-held', {}, { timeout: 5000 });
+    await expect(held).toHaveAttribute('role', 'status');
+    await expect(held).toHaveTextContent('Not sent yet: the agent takes the answers of this set together, and one request waits for Dan.');
+    await expect(canvas.queryByText('Sending…')).not.toBeInTheDocument();
   },
 };

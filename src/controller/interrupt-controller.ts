@@ -17,7 +17,7 @@ import { toProtocolInterrupt, unwrapInterrupts, type UnwrappedInterrupt } from '
 import { peopleOf } from '../unwrap/people';
 import { isRecord } from '../wire/guards';
 import { afterPaint } from './after-paint';
-import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
+import type { AnyInterruptResume, InterruptPeople, OnInterruptResume } from '../protocol/types';
 import { carriesBatch } from './resume-batch';
 import { onThreadChanged } from './thread-changes';
 import { toResumeRecord } from './resume-record';
@@ -234,6 +234,7 @@ export class InterruptController<View = unknown> {
       error: record?.error,
       elsewhere: !!record?.elsewhere,
       answerFirst: status === 'pending' && !!card && this.session.asksToAnswerFirst(card.key),
+      heldFor: this.#heldFor(status, card?.key),
       canRetry: status === 'error' && this.#canRetry(id),
       changed: status === 'pending' && !!card && !!this.session.get(card.key)?.changed,
       steppedAside: this.#claims.has(id) || this.session.away,
@@ -776,6 +777,12 @@ export class InterruptController<View = unknown> {
   #runRefused() {
     if (this.#open?.kind !== 'standard' || !this.#agent?.pendingInterrupts.length) return;
     this.#dispatch(this.session.chatSent());
+  }
+
+  /** Who the answer of `key` waits for: the people of the set's card given to others, while it is open. */
+  #heldFor(status: string, key: InterruptKey | undefined): InterruptPeople | undefined {
+    const other = status === 'submitting' && key ? this.session.heldFor(key) : undefined;
+    return other && this.#cards.get(this.#cardId(other))?.interrupt.people;
   }
 
   /** Whether Retry can send anything for `id` now. */

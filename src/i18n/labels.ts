@@ -63,7 +63,13 @@ export interface InterruptLabels {
    * message while it waits for that card, and this viewer may not dismiss it. Optional like `loading`.
    */
   chatHeldForOthers?: string;
-
+  /**
+   * Above a card the viewer answered while another card of its set waits for someone else (`{who}`):
+   * the agent takes the set's answers together, so this one is not sent yet. Optional like `loading`.
+   */
+  answerHeldForOthers?: string;
+  /** `{who}` of `answerHeldForOthers` when the other card names no one in particular. Optional like `loading`. */
+  someoneElse?: string;
   /** Answers every waiting approval of the set with an approval (`{count}`). */
   batchApproveAll?: string;
   /** Answers every waiting approval of the set with a rejection (`{count}`). */
@@ -180,6 +186,8 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   approverRole: 'anyone in {role}',
   answeredByOther: '{outcome} by {name} · {time}',
   chatHeldForOthers: 'Your message was not sent: the agent takes no message until this request is answered.',
+  answerHeldForOthers: 'Not sent yet: the agent takes the answers of this set together, and one request waits for {who}.',
+  someoneElse: 'someone else',
   batchApproveAll: 'Approve all ({count})',
   batchRejectAll: 'Reject all ({count})',
   batchRejectReason: 'Reason for rejecting all (optional)',

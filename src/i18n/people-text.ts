@@ -34,6 +34,15 @@ function waitingWho(people: InterruptPeople, labels: InterruptLabels, locale?: s
   return names.length === 0 ? undefined : either(names, locale);
 }
 
+/**
+ * Above a card the viewer answered while another card of its set waits for someone else: "Not sent
+ * yet: the agent takes the answers of this set together, and one request waits for Dan."
+ */
+export function answerHeldText(waitingOn: InterruptPeople, labels: InterruptLabels, locale?: string): string {
+  const who = (!waitingOn.noOne && waitingWho(waitingOn, labels, locale)) || (labels.someoneElse ?? EN_LABELS.someoneElse!);
+  return formatLabel(labels.answerHeldForOthers ?? EN_LABELS.answerHeldForOthers!, { who });
+}
+
 /** A moment as a card's footnote shows it: the time today, else the day and the time. */
 function shortMoment(at: string, locale: string | undefined, now: Date): string {
   const moment = new Date(at);

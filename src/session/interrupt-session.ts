@@ -311,6 +311,16 @@ export class InterruptSession {
     return !!this.#answerFirst && sameKey(this.#answerFirst, key) && this.get(key)?.phase === 'open';
   }
 
+  /**
+   * The card of the current set that the answer of `key` waits for, when that card is someone
+   * else's to answer: the agent takes a set's answers in one resume (AG-UI refuses a run that
+   * leaves one of them out), so this viewer's answer stays here until that card is answered.
+   */
+  heldFor(key: InterruptKey): InterruptKey | undefined {
+    if (this.get(key)?.phase !== 'answered' || !this.#isOpen(key)) return undefined;
+    return this.#entriesOf(this.#open).find((e) => e.phase === 'open' && e.forOthers)?.key;
+  }
+
   canRetry(key: InterruptKey): boolean {
     return this.get(key)?.phase === 'failed' && this.#failed.has(keyOf(key)) && this.#batches.size === 0;
   }

@@ -208,4 +208,34 @@ describe('an approval the runner gives to someone else', () => {
     ana.unmount();
     errors.mockRestore();
   });
+
+  it("given a set where one card waits for Dan, when Ana answers hers, it should say it waits for Dan before it goes to the agent, and send nothing", async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const threadId = `approvers-set-${Date.now()}`;
+    const ana = await askAsAna(threadId, 'Deploy the API and notify the team');
+    const runs = watchRuns();
+    const resumed = resumes.length;
+
+    // Her own card (notify) takes her approval; Dan's (deploy) stays read-only.
+    const approve = within(ana.container)
+      .getAllByTestId('approval-approve')
+      .find((button) => !button.matches(':disabled'))!;
+    fireEvent.click(approve);
+
+    const held = await within(ana.container).findByTestId('interrupt-answer-held', undefined, { timeout: 10_000 });
+    expect(held).toHaveAttribute('role', 'status');
+    expect(held).toHaveTextContent('Not sent yet: the agent takes the answers of this set together, and one request waits for Dan.');
+    expect(within(ana.container).queryByText('Sending…')).toBeNull();
+    expect(within(ana.container).getByTestId('interrupt-waiting-for')).toHaveTextContent('Waiting for Dan');
+    // Kept in her page: nothing went out, the agent heard nothing, both rows are open.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(runs.count()).toBe(0);
+    expect(resumes).toHaveLength(resumed);
+    const rows = await runner.listInterrupts({ threadId });
+    expect(rows.map((row) => row.status)).toEqual(['open', 'open']);
+    expect(errors).not.toHaveBeenCalled();
+    runs.stop();
+    ana.unmount();
+    errors.mockRestore();
+  });
 });

@@ -29,6 +29,8 @@ const ZH_CN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   approverRole: '{role} 中的任何人',
   answeredByOther: '{name} {outcome} · {time}',
   chatHeldForOthers: '你的消息未发送：此请求得到回答之前，智能体不接收消息。',
+  answerHeldForOthers: '尚未发送：智能体会一起接收这一组的回答，其中一个请求正在等待 {who}。',
+  someoneElse: '其他人',
   batchApproveAll: '全部批准（{count}）',
   batchRejectAll: '全部拒绝（{count}）',
   batchRejectReason: '全部拒绝的理由（可选）',

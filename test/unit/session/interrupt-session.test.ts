@@ -160,6 +160,22 @@ describe('InterruptSession', () => {
     expect(s.get(key('theirs'))?.phase).toBe('open');
   });
 
+  it("given a set with a card given to someone else, the viewer's own answer should be kept, unsent, and say which card it waits for", () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'mine' }, { id: 'theirs', forOthers: true }]);
+    s.answered(key('mine'), { status: 'resolved', payload: 'yes' });
+    expect(sends(s.painted(key('mine')))).toEqual([]);
+    expect(s.heldFor(key('mine'))).toEqual(key('theirs'));
+    expect(s.heldFor(key('theirs'))).toBeUndefined();
+    // Their answer, read from the thread, settles the set with what the agent received.
+    s.answeredInThread([
+      { interruptId: 'mine', status: 'resolved', payload: 'yes' },
+      { interruptId: 'theirs', status: 'resolved', payload: 'ok' },
+    ]);
+    expect(s.heldFor(key('mine'))).toBeUndefined();
+    expect(s.get(key('theirs'))?.phase).toBe('resolved');
+  });
+
   it("given onChatWhileOpen 'block' and only an expired interrupt, should still answer it cancelled with the chat run", () => {
     let now = 0;
     const s = session({ onChatWhileOpen: 'block', now: () => now });
