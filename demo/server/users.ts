@@ -88,6 +88,16 @@ function isTicketApproval(reason: string, interrupt: Readonly<Record<string, unk
 export const demoApprovers: ApproversPolicy = ({ reason, interrupt }) =>
   isTicketApproval(reason, interrupt) ? { roles: [DEPLOY_APPROVER_ROLE] } : null;
 
+/** Whether `user` may refresh or withdraw approval tickets: they wait for whoever is on call. */
+export const mayWorkTickets = (user: DemoUser): boolean => user.roles.includes(DEPLOY_APPROVER_ROLE);
+
+/** What someone not on call is told when they try to refresh or withdraw a ticket. */
+export function ticketRefusal(user: DemoUser, action: string, sn: string): string {
+  const onCall = DEMO_USERS.filter(mayWorkTickets).map((each) => each.name);
+  const verb = action === 'cancel' ? 'withdraw' : 'refresh';
+  return `${user.name} may not ${verb} approval ticket ${sn}: it waits for whoever is on call (${onCall.join(', ')}).`;
+}
+
 /** The demo users an interrupt's approvers name (by id or role). */
 function approversOf(approvers: InterruptEvent['interrupt']['approvers']): DemoUser[] {
   if (!approvers) return [];

@@ -72,14 +72,14 @@ describe('demo storage', () => {
     const raised = await run(agent);
     const card = unwrapInterrupt((raised.find((e) => e.type === 'RUN_FINISHED') as any).outcome.interrupts[0]);
     const { sn } = card.metadata.ticket as { sn: string };
-    expect((await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json())).ticket.status).toBe(
+    expect((await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST', headers: { cookie: 'cki-demo-user=dana' } }).then((r) => r.json())).ticket.status).toBe(
       'pending',
     );
     await demo.close();
 
     demo = await startDemoServer({ port: 0, dataDir, approvals: { refreshesToApprove: 2 } });
     try {
-      const { ticket } = await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json());
+      const { ticket } = await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST', headers: { cookie: 'cki-demo-user=dana' } }).then((r) => r.json());
       expect(ticket.status).toBe('approved');
       const again = agentOn(demo.url);
       again.messages = agent.messages;
