@@ -80,7 +80,8 @@ export interface SessionInterrupt {
   elsewhere?: boolean;
   /**
    * The runner gave it to other people: this viewer reads it and may not answer it, not even with
-   * `cancelled` (the server would refuse the whole run). It stays open until they answer it.
+   * `cancelled` (the server would refuse the whole run), so a chat message never dismisses it. It
+   * stays open until they answer it.
    */
   forOthers?: boolean;
   /**
@@ -556,8 +557,9 @@ export class InterruptSession {
   /** The user answered (or dismissed) the card of `key`: read-only at once, sent once painted. */
   answered(key: InterruptKey, answer: InterruptAnswer): SessionDecision[] {
     const entry = this.get(key);
-    // A card given to others is theirs to answer: the server refuses this viewer's answer.
-    if (!entry || entry.phase !== 'open' || entry.forOthers || !this.#isOpen(key)) return [NOTHING];
+    // A card given to others that answers anyway (a custom card that ignores `readOnly`) is sent:
+    // the server decides, and its refusal shows on the card.
+    if (!entry || entry.phase !== 'open' || !this.#isOpen(key)) return [NOTHING];
     // Any answer lifts the request to answer first: the user is answering.
     this.#answerFirst = undefined;
     if (isPastExpiry(entry.expiresAt, this.#now())) return this.expired(key);

@@ -65,10 +65,13 @@ function apply(world: World, decisions: SessionDecision[]) {
         expect(world.session.get(key)?.dismissed).toBeFalsy();
       }
       for (const key of d.batch.expired) expect(world.session.get(key)?.phase).toBe('expired');
-      // A card given to someone else is never answered from here, not even dismissed by a chat
-      // message: only its expiry (or a refusal of its shared id) owes the agent its `cancelled`.
-      for (const key of d.batch.keys)
-        if (key.id === THEIRS) expect(world.session.get(key)?.phase === 'expired' || !!world.session.get(key)?.refused).toBe(true);
+      // A card given to someone else is never dismissed by a chat message: it goes only with an
+      // answer its card gave (one that sends anyway, for the server to refuse), its expiry, or a
+      // refusal of its shared id.
+      for (const key of d.batch.keys) {
+        const entry = world.session.get(key);
+        if (key.id === THEIRS) expect(world.answers.has(keyOf(key)) || entry?.phase === 'expired' || !!entry?.refused).toBe(true);
+      }
       world.inflight.push(d.batch);
       world.sentBatches.push(d.batch);
     }

@@ -153,13 +153,6 @@ describe('InterruptSession', () => {
     });
   }
 
-  it('given a card given to someone else, an answer to it should change nothing (the server takes none from this viewer)', () => {
-    const s = session();
-    s.raised('run-1', [{ id: 'theirs', forOthers: true }]);
-    expect(s.answered(key('theirs'), { status: 'cancelled' })).toEqual([{ type: 'nothing' }]);
-    expect(s.get(key('theirs'))?.phase).toBe('open');
-  });
-
   it("given a set with a card given to someone else, the viewer's own answer should be kept, unsent, and say which card it waits for", () => {
     const s = session();
     s.raised('run-1', [{ id: 'mine' }, { id: 'theirs', forOthers: true }]);
