@@ -1,4 +1,4 @@
-import type { ApproversPolicy, Identify, InterruptEvent, Person } from '../../src/runner';
+import type { ApproversPolicy, Authorize, Identify, InterruptEvent, Person } from '../../src/runner';
 
 /** The cookie that says which demo user the browser is. The page's user switcher sets it. */
 export const DEMO_USER_COOKIE = 'cki-demo-user';
@@ -69,6 +69,15 @@ export const identifyDemoUser: Identify = (request) => {
   const { id, name, roles } = found.user;
   return { id, name, roles: [...roles] };
 };
+
+/**
+ * The runner's `authorize` for threads kept from before the demo had people (they have no owner):
+ * they are the first demo user's (Ana, who everyone was then), for everything; anyone else's
+ * threads stay refused. `ownerless` is filled once the runner is ready (no new thread is ownerless).
+ */
+export function ownerlessAreDefaultUsers(ownerless: ReadonlySet<string>): Authorize {
+  return ({ user, threadId }) => ownerless.has(threadId) && user.id === DEMO_USERS[0]!.id;
+}
 
 /** An approval through the demo's approval system: a ticket (the "Request a deploy approval" card). */
 function isTicketApproval(reason: string, interrupt: Readonly<Record<string, unknown>>): boolean {
