@@ -38,6 +38,10 @@ export interface PendingInterruptsListLabels {
   closeAnswer: string;
   /** While a thread's cards are read. */
   opening: string;
+  /** Said of a thread answered in the list: the server has the answer, and the row stays until closed. */
+  answered: string;
+  /** A thread's cards could not be read (`error`: why); "Check again" reads them again. */
+  openFailed: (error: string) => string;
 }
 
 const duration = (ms: number): string => {
@@ -65,6 +69,8 @@ export const PENDING_LIST_LABELS: PendingInterruptsListLabels = {
   answerHere: 'Answer here',
   closeAnswer: 'Close',
   opening: 'Opening the request…',
+  answered: 'answered by you',
+  openFailed: (error) => `The request could not be opened: ${error}`,
 };
 
 export interface PendingInterruptsListProps {
@@ -92,7 +98,10 @@ export interface PendingInterruptsListProps {
    * gets an "Answer here" button that opens its cards below it, drawn and sent as in the chat (the
    * options are `useInterruptRenderers`' own, less `agentId` and `renderInChat`). The list must
    * then sit inside the `CopilotKitProvider`. An answer is the chat's resume run on that thread; the
-   * runner checks it as always, and the thread leaves the list once the server has it.
+   * runner checks it as always. Once the server has it the thread is no longer listed as waiting,
+   * but its row stays where it was, marked answered, with its cards read-only, until the user
+   * closes it (or opens another thread's cards). A thread whose cards cannot be read says why in
+   * its row (`role="alert"`) with "Check again".
    */
   answerInPlace?: InboxCardsConfig;
   /** The runtime's agent of a thread whose rows do not name one. Default `'default'`. */
@@ -134,7 +143,10 @@ export function PendingInterruptsList({
   const labels = { ...PENDING_LIST_LABELS, ...overrides };
   const headingId = useId();
   const cardsId = useId();
-  const [opened, setOpened] = useState<string | null>(null);
+  // The thread whose cards are open in the list, as it was listed then (and where).
+  const [openedAt, setOpenedAt] = useState<Opened | null>(null);
+  const opened = openedAt?.thread.threadId ?? null;
+  const shown = withKeptOpen(threads, openedAt);
   return (
     <section
       className={['cki-root', 'cki-inbox', className].filter(Boolean).join(' ')}
@@ -159,15 +171,20 @@ export function PendingInterruptsList({
       <div role="status" className="cki-inbox__status">
         {loading && threads.length === 0 ? (
           <p className="cki-inbox__note">{labels.loading}</p>
+        ) : shown.kept ? (
+          <p className="cki-inbox__note" data-testid="pending-thread-answered">
+            {labels.answered}
+          </p>
         ) : !loading && !error && threads.length === 0 ? (
           <p className="cki-inbox__note" data-testid="pending-interrupts-empty">
             {labels.empty}
           </p>
         ) : null}
       </div>
-      {threads.length > 0 ? (
+      {shown.threads.length > 0 ? (
         <ul className="cki-inbox__list">
-          {threads.map((thread) => {
+          {shown.threads.map((thread) => {
+            const answered = thread === shown.kept;
             const waited = Math.max(...thread.interrupts.map((interrupt) => interrupt.waitingFor));
             const expiry = soonestExpiry(thread);
             const first = thread.interrupts[0]!;
@@ -182,7 +199,7 @@ export function PendingInterruptsList({
               ),
             ];
             return (
-              <li key={thread.threadId} className="cki-inbox__item">
+              <li key={thread.threadId} className="cki-inbox__item" data-answered={answered || undefined}>
                 <button
                   type="button"
                   className="cki-inbox__thread"
@@ -200,6 +217,7 @@ export function PendingInterruptsList({
                     {labels.waiting(labels.duration(waited))}
                     {expiry !== undefined ? `, ${expiry <= at ? labels.expired : labels.expiresIn(labels.duration(expiry - at))}` : ''}
                     {current ? `, ${labels.current}` : ''}
+                    {answered ? `, ${labels.answered}` : ''}
                   </span>
                 </button>
                 {answerInPlace ? (
@@ -209,7 +227,7 @@ export function PendingInterruptsList({
                     aria-expanded={opened === thread.threadId}
                     aria-controls={opened === thread.threadId ? `${cardsId}-cards` : undefined}
                     data-testid="pending-thread-answer"
-                    onClick={() => setOpened(opened === thread.threadId ? null : thread.threadId)}
+                    onClick={() => setOpenedAt(opened === thread.threadId ? null : { thread, index: threads.indexOf(thread) })}
                   >
                     {opened === thread.threadId ? labels.closeAnswer : labels.answerHere}
                   </button>
@@ -220,8 +238,10 @@ export function PendingInterruptsList({
                       <PendingThreadCards
                         threadId={thread.threadId}
                         runtimeAgentId={first.agentId ?? agentId}
+                        interruptIds={thread.interrupts.map((interrupt) => interrupt.interruptId)}
                         config={answerInPlace}
                         loading={<p className="cki-inbox__note">{labels.opening}</p>}
+                        labels={{ failed: labels.openFailed, retry: labels.retry }}
                       />
                     </Suspense>
                   </div>
@@ -233,4 +253,21 @@ export function PendingInterruptsList({
       ) : null}
     </section>
   );
+}
+
+/** A thread whose cards are open in the list: as it was listed when opened, and its place. */
+interface Opened {
+  thread: PendingThread;
+  index: number;
+}
+
+/**
+ * The threads to draw: `threads`, and the one whose cards are open in the list once it left them
+ * (answered there), kept in its place so its cards stay mounted; `kept` is that one.
+ */
+function withKeptOpen(threads: readonly PendingThread[], opened: Opened | null): { threads: readonly PendingThread[]; kept?: PendingThread } {
+  if (!opened || threads.some((thread) => thread.threadId === opened.thread.threadId)) return { threads };
+  const withKept = [...threads];
+  withKept.splice(Math.min(Math.max(opened.index, 0), withKept.length), 0, opened.thread);
+  return { threads: withKept, kept: opened.thread };
 }

@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { useState } from 'react';
 import { expect, userEvent, within } from 'storybook/test';
 import { PendingInterruptsList, type PendingInterruptsListProps } from '../components/pending-interrupts-list';
@@ -146,3 +147,27 @@ export const Dark: Story = {
     await expect(within(canvasElement).getAllByTestId('pending-thread')).toHaveLength(4);
   },
 };
+
+/**
+ * "Answer here" on a thread whose cards cannot be read (no runtime answers at this URL): the row
+ * says why (`role="alert"`), with "Check again", instead of only the console.
+ */
+export const OpenFailed: Story = {
+  args: { threads: THREADS.slice(1, 2), answerInPlace: {} },
+  decorators: [
+    (Story) => (
+      <CopilotKitProvider runtimeUrl="http://127.0.0.1:9/api/copilotkit" showDevConsole={false}>
+        <Story />
+      </CopilotKitProvider>
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Answer here' }));
+    const row = canvas.getByTestId('pending-thread').closest('li')!;
+    const alert = await within(row).findByRole('alert', {}, { timeout: 10_000 });
+    await expect(alert).toHaveTextContent(/^The request could not be opened: /);
+    await expect(within(alert).getByRole('button', { name: 'Check again' })).toBeInTheDocument();
+  },
+};
+

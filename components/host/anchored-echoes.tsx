@@ -90,6 +90,19 @@ export function UnanchoredEchoes({ shown, ...props }: UnanchoredEchoesProps) {
   );
 }
 
+export interface ChosenEchoesProps extends Omit<AnchoredEchoesProps, 'anchor'> {
+  /** The card ids to draw (those of one stop), wherever they are anchored. */
+  ids: ReadonlySet<string>;
+}
+
+/**
+ * The read-only cards of the given ids, wherever they are anchored: a place with no transcript (an
+ * inbox row answering in place) keeps the cards it answered, and none of the thread's older ones.
+ */
+export function ChosenEchoes({ ids, ...props }: ChosenEchoesProps) {
+  return <EchoList {...props} pick={(grouped) => [...grouped.values()].flat().filter((record) => ids.has(record.id))} />;
+}
+
 // Memoized: a spot that does re-render leaves its unchanged cards alone.
 const EchoEntry = memo(function EchoEntry({ controller, record }: { controller: InterruptController; record: InterruptHistoryRecord }) {
   // Claimed in a layout effect: the slot copy hides in the same frame, before anything is painted.

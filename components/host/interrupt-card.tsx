@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { resolveLanguage } from '../../src/i18n/labels';
+import { EN_LABELS, resolveLanguage } from '../../src/i18n/labels';
+import { answerHeldText } from '../../src/i18n/people-text';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import type { InterruptController } from '../../hooks/card-view';
 import { RenderedInterrupt } from './rendered-interrupt';
@@ -29,7 +30,7 @@ export function InterruptCard({ controller, interrupt, threadId, slot = false }:
   // mounting elsewhere in the transcript leave this card alone.
   const snapshot = useSyncExternalStore(controller.subscribe, () => controller.cardSnapshot(threadId, interrupt.id));
   // `changed`: drawn again because the request changed after the user answered it (said until it is answered).
-  const { view, status, answerFirst, canRetry, elsewhere, changed, allowedTools } = snapshot;
+  const { view, status, answerFirst, heldFor, canRetry, elsewhere, changed, allowedTools } = snapshot;
   const allowAlways = controller.settings.allowAlways;
   const toolGrants = useMemo(
     () =>
@@ -89,13 +90,27 @@ export function InterruptCard({ controller, interrupt, threadId, slot = false }:
     toolGrants,
   };
 
-  const language = answerFirst || changed || elsewhere ? resolveLanguage(view.locale, view.labels) : undefined;
+  // Another device's answer: said above the card, unless the card itself names someone else who
+  // gave it ("Approved by Dana · 10:42"), which already says it came from elsewhere.
+  const answeredBy = interrupt.people?.answeredBy;
+  const fromElsewhere = elsewhere && !(answeredBy && !answeredBy.isViewer);
+  const language = answerFirst || changed || fromElsewhere || heldFor ? resolveLanguage(view.locale, view.labels) : undefined;
+  // A card given to others: the chat message waits for its answer (this viewer may not dismiss it).
+  const forOthers = interrupt.people?.viewerMayAnswer === false;
+  const held = language && heldFor ? answerHeldText(heldFor, language.labels, language.locale) : undefined;
+  // Kept here, not on its way: the card says so above it instead of "Sending…".
+  if (held) props.labels = { ...props.labels, sending: '' };
 
   return (
     <div className="cki-interrupt" data-interrupt-id={interrupt.id} data-interrupt-status={status}>
       {language && answerFirst ? (
-        <p className="cki-root cki-notice" role="alert" lang={language.locale}>
-          {language.labels.answerFirst}
+        <p className="cki-root cki-notice" role="alert" lang={language.locale} data-testid="interrupt-answer-first">
+          {forOthers ? (language.labels.chatHeldForOthers ?? EN_LABELS.chatHeldForOthers) : language.labels.answerFirst}
+        </p>
+      ) : null}
+      {held ? (
+        <p className="cki-root cki-notice" role="status" lang={language?.locale} data-testid="interrupt-answer-held">
+          {held}
         </p>
       ) : null}
       {language && changed ? (
@@ -110,7 +125,7 @@ export function InterruptCard({ controller, interrupt, threadId, slot = false }:
           {language.labels.requestChanged}
         </p>
       ) : null}
-      {language && elsewhere ? (
+      {language && fromElsewhere ? (
         <p className="cki-root cki-notice" role="status" lang={language.locale} data-testid="interrupt-answered-elsewhere">
           {language.labels.answeredElsewhere}
         </p>

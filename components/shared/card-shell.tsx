@@ -73,6 +73,8 @@ export function CardShell<T>({ card, basics, announcement, expired, readOnly, in
   } else if (phase !== 'interactive' || answered) {
     const { note, ...view } = readOnly();
     const by = answeredByText(people, view.badge, labels, basics.locale);
+    // Its live region says who answered: "Approved by Ana · 10:42" reads whole, the badge in it.
+    if (by) said = announcement === view.badge || !announcement ? by : `${announcement} ${by}`;
     body = (
       <ReadOnlyCard labels={labels} {...view}>
         {by ? (

@@ -30,6 +30,7 @@ export function SubmitState({ status, submitting, labels, error, retry }: Submit
       </div>
     );
   }
-  if (submitting) return <p className="cki-card__note">{labels.sending}</p>;
+  // An empty `sending`: the answer is kept, not on its way (the card says why above it).
+  if (submitting && labels.sending) return <p className="cki-card__note">{labels.sending}</p>;
   return null;
 }

@@ -22,6 +22,10 @@ export async function approvalOperation(
   const sn = (interrupt?.metadata as { ticket?: { sn?: unknown } } | undefined)?.ticket?.sn;
   if (typeof sn !== 'string') throw new Error('This approval has no ticket number.');
   const response = await fetch(`${baseUrl}/api/approvals/${encodeURIComponent(sn)}/${action}`, { method: 'POST' });
-  if (!response.ok) throw new Error(`The approval system answered ${response.status}.`);
+  if (!response.ok) {
+    // The demo server says why (someone not on call, say); the card shows it.
+    const said = ((await response.json().catch(() => undefined)) as { error?: unknown } | undefined)?.error;
+    throw new Error(typeof said === 'string' ? said : `The approval system answered ${response.status}.`);
+  }
   return (await response.json()) as { ticket: unknown };
 }

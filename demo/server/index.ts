@@ -15,7 +15,7 @@ import { endStreamsOnDisconnect } from './end-streams-on-disconnect';
 import { createInboxHandler } from '../../src/runner';
 import { withNormalizedInterrupts } from '../../src/runtime';
 import { ApprovalStore, type ApprovalStoreOptions } from './approvals';
-import { DEMO_USER_COOKIE, DEMO_USERS, demoUserOf, unknownDemoUserMessage } from './users';
+import { DEMO_USER_COOKIE, DEMO_USERS, demoUserOf, mayWorkTickets, ticketRefusal, unknownDemoUserMessage } from './users';
 import type { TimePickerToolOptions } from '../../src/mastra';
 
 export { ApprovalStore } from './approvals';
@@ -25,7 +25,11 @@ export { DEMO_USERS, DEMO_USER_COOKIE, DEPLOY_APPROVER_ROLE, type DemoUser } fro
 
 /** Where CopilotRuntime is mounted. */
 export const RUNTIME_PATH = '/api/copilotkit';
-/** Where the demo's approval system is mounted: `GET :sn`, `POST :sn/refresh`, `POST :sn/cancel`. */
+/**
+ * Where the demo's approval system is mounted: `GET :sn` (any demo user), `POST :sn/refresh` and
+ * `POST :sn/cancel` (only someone on call: a ticket waits for them). A cookie that names no demo
+ * user is refused 401 `unknown_demo_user`, anyone else 403 `not_an_approver`.
+ */
 export const APPROVALS_PATH = '/api/approvals';
 /** Where the inbox is mounted: `GET` lists the interrupts that wait, from the durable runner's rows. */
 export const INBOX_PATH = '/api/inbox';
@@ -118,6 +122,11 @@ function handleApprovals(req: IncomingMessage, res: ServerResponse, approvals: A
   const [, sn, action] = match;
   if (action && req.method !== 'POST') return sendJson(res, 405, { error: `Use POST for ${action}` });
   if (!action && req.method !== 'GET') return sendJson(res, 405, { error: 'Use GET' });
+  // Who asks, as the runtime and the inbox tell (the same cookie): refreshing a ticket is what
+  // approves it here, so only whoever the ticket waits for may refresh or withdraw it.
+  const found = demoUserOf(req.headers.cookie);
+  if ('unknown' in found) return sendJson(res, 401, { error: unknownDemoUserMessage(found.unknown), code: 'unknown_demo_user' });
+  if (action && !mayWorkTickets(found.user)) return sendJson(res, 403, { error: ticketRefusal(found.user, action, sn), code: 'not_an_approver' });
   const ticket = action === 'refresh' ? approvals.refresh(sn) : action === 'cancel' ? approvals.cancel(sn) : approvals.get(sn);
   if (!ticket) return sendJson(res, 404, { error: `No approval ticket ${sn}` });
   return sendJson(res, 200, { ticket });

@@ -7,7 +7,7 @@ import { LibSQLStore } from '@mastra/libsql';
 import { PostgresStore } from '@mastra/pg';
 import { createInterruptRunner, type InterruptEvent, type InterruptRunner } from '../../src/runner';
 import { redactUrl } from '../../src/runner/database';
-import { approvalLine, demoApprovers, identifyDemoUser } from './users';
+import { approvalLine, demoApprovers, identifyDemoUser, ownerlessAreDefaultUsers } from './users';
 
 /** Where `npm run demo` keeps its data unless `DEMO_DATA_DIR` says otherwise (relative to the working directory). */
 export const DEFAULT_DEMO_DATA_DIR = '.demo-data';
@@ -58,11 +58,15 @@ export async function openDemoStorage({ dataDir, databaseUrl, log = console.log 
   };
   // The demo's people (users.ts): the cookie says who asks, each thread is its starter's, and the
   // approval tickets wait for whoever is on call.
-  const people = { identify: identifyDemoUser, approvers: demoApprovers, onInterruptEvent };
+  // Threads from before the demo had people have no owner: they are Ana's (the first user).
+  const ownerless = new Set<string>();
+  const people = { identify: identifyDemoUser, approvers: demoApprovers, authorize: ownerlessAreDefaultUsers(ownerless), onInterruptEvent };
   const runner = url ? createInterruptRunner({ url, ...people }) : createInterruptRunner({ dataDir: join(dir, 'threads'), ...people });
   let mastra: MastraCompositeStore | undefined;
   try {
     await runner.ready();
+    // Outside any request, the runner lists every thread; a thread started from now on has an owner.
+    for (const thread of await runner.listThreads()) if (thread.createdById === '') ownerless.add(thread.id);
     mastra = url
       ? new PostgresStore({ id: 'copilotkit-interrupts-demo', connectionString: url })
       : new LibSQLStore({ id: 'copilotkit-interrupts-demo', url: pathToFileURL(join(dir, 'mastra.db')).href });

@@ -1,4 +1,4 @@
-import type { ApproversPolicy, Identify, InterruptEvent, Person } from '../../src/runner';
+import type { ApproversPolicy, Authorize, Identify, InterruptEvent, Person } from '../../src/runner';
 
 /** The cookie that says which demo user the browser is. The page's user switcher sets it. */
 export const DEMO_USER_COOKIE = 'cki-demo-user';
@@ -70,6 +70,15 @@ export const identifyDemoUser: Identify = (request) => {
   return { id, name, roles: [...roles] };
 };
 
+/**
+ * The runner's `authorize` for threads kept from before the demo had people (they have no owner):
+ * they are the first demo user's (Ana, who everyone was then), for everything; anyone else's
+ * threads stay refused. `ownerless` is filled once the runner is ready (no new thread is ownerless).
+ */
+export function ownerlessAreDefaultUsers(ownerless: ReadonlySet<string>): Authorize {
+  return ({ user, threadId }) => ownerless.has(threadId) && user.id === DEMO_USERS[0]!.id;
+}
+
 /** An approval through the demo's approval system: a ticket (the "Request a deploy approval" card). */
 function isTicketApproval(reason: string, interrupt: Readonly<Record<string, unknown>>): boolean {
   const metadata = interrupt.metadata;
@@ -87,6 +96,16 @@ function isTicketApproval(reason: string, interrupt: Readonly<Record<string, unk
  */
 export const demoApprovers: ApproversPolicy = ({ reason, interrupt }) =>
   isTicketApproval(reason, interrupt) ? { roles: [DEPLOY_APPROVER_ROLE] } : null;
+
+/** Whether `user` may refresh or withdraw approval tickets: they wait for whoever is on call. */
+export const mayWorkTickets = (user: DemoUser): boolean => user.roles.includes(DEPLOY_APPROVER_ROLE);
+
+/** What someone not on call is told when they try to refresh or withdraw a ticket. */
+export function ticketRefusal(user: DemoUser, action: string, sn: string): string {
+  const onCall = DEMO_USERS.filter(mayWorkTickets).map((each) => each.name);
+  const verb = action === 'cancel' ? 'withdraw' : 'refresh';
+  return `${user.name} may not ${verb} approval ticket ${sn}: it waits for whoever is on call (${onCall.join(', ')}).`;
+}
 
 /** The demo users an interrupt's approvers name (by id or role). */
 function approversOf(approvers: InterruptEvent['interrupt']['approvers']): DemoUser[] {

@@ -3,6 +3,7 @@ import { NOT_HANDED_OVER } from '../session';
 import { openRequests, runErrorMeaning, type RunErrorMeaning } from '../session/refusal';
 import type { CardIndex } from './card-index';
 import { runFailed, type AgentWrappers, type DispatchResult, type Effect } from './effects';
+import { givenToOthers } from '../unwrap/people';
 import { carriesBatch } from './resume-batch';
 import { onThreadChanged } from './thread-changes';
 
@@ -31,7 +32,7 @@ export type AgentRunParams = { resume?: unknown; runId?: string; forwardedProps?
 /** A run's input, as far as the controller reads it. */
 type RunInput = { runId?: string; resume?: Array<{ interruptId?: string }>; forwardedProps?: { command?: unknown } };
 type RunMessages = ReadonlyArray<{ id: string }>;
-type RaisedInterrupt = { id?: unknown; expiresAt?: unknown };
+type RaisedInterrupt = { id?: unknown; expiresAt?: unknown; metadata?: unknown };
 
 /** The AG-UI subscriber callbacks the controller listens to, with what it reads of their parameters. */
 interface RunSubscriber {
@@ -215,7 +216,9 @@ export class AgentEvents {
   /** A run finished: stopped for `interrupts` (a stop, or a refusal as changed), or went on. */
   #finished(input: RunInput | undefined, interrupts: RaisedInterrupt[] | undefined, messages: RunMessages | undefined, carrying: boolean) {
     const { session, dispatch } = this.#host;
-    const raised = interrupts?.flatMap((i) => (typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt }] : []));
+    const raised = interrupts?.flatMap((i) =>
+      typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt, ...(givenToOthers(i) && { forOthers: true }) }] : [],
+    );
     dispatch(
       session.runFinished({
         threadId: this.agent?.threadId ?? session.threadId,

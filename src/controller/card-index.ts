@@ -2,6 +2,8 @@ import type { InterruptHistory } from '../history';
 import { LOG } from '../log';
 import type { InterruptKey, InterruptSession, RaisedInterrupt, SessionDecision } from '../session';
 import { unwrapInterrupts, type UnwrappedInterrupt } from '../unwrap';
+import { givenToOthers } from '../unwrap/people';
+import type { InterruptPeople } from '../protocol/types';
 import { sameSnapshot, type CardSnapshot } from './card-snapshot';
 
 /** CopilotKit's `resolve` / `cancel` from the `useInterrupt` render props. */
@@ -123,11 +125,27 @@ export class CardIndex<View = unknown> {
     const previous = this.#open;
     if (previous?.stops === session.stops && previous.raw.map((i) => i.id).join('\n') === interrupts.map((i) => i.id).join('\n')) {
       previous.actions = actions;
+      this.#followPeople(previous, interrupts);
       return previous.cards;
     }
     const cards = this.#openCards(kind, interrupts);
     this.#open = { kind, actions, raw: interrupts, cards, stops: session.stops };
     return cards;
+  }
+
+  /**
+   * The same set shown again (a thread read again): the runner's word on people is as of this read
+   * (who answered, since), so the cards take it; their records follow it when they settle.
+   */
+  #followPeople(open: OpenSet, interrupts: UnwrappedInterrupt[]) {
+    open.cards = open.cards.map((card, n) => {
+      const people = interrupts[n]?.people;
+      if (!people || JSON.stringify(people) === JSON.stringify(card.people)) return card;
+      const next = { ...card, people };
+      const entry = this.#cards.get(card.id);
+      if (entry) this.#cards.set(card.id, { ...entry, interrupt: next });
+      return next;
+    });
   }
 
   #openCards(kind: OpenSet['kind'], interrupts: UnwrappedInterrupt[]): UnwrappedInterrupt[] {
@@ -136,6 +154,7 @@ export class CardIndex<View = unknown> {
     const raised: RaisedInterrupt[] = interrupts.map((i) => ({
       id: i.id,
       expiresAt: i.expiresAt,
+      ...(givenToOthers(i) && { forOthers: true }),
       ...(kind === 'legacy' && { legacyEvent: legacyValue(i) }),
     }));
     const decisions = session.shown({ threadId: this.#host.agentThreadId(), kind, interrupts: raised, anchor: this.#host.lastMessageId() });
@@ -198,6 +217,12 @@ export class CardIndex<View = unknown> {
     else this.#claims.delete(id);
   }
 
+  /** Who the answer of `key` waits for: the people of the set's card given to others, while it is open. */
+  #heldFor(status: string, key: InterruptKey | undefined): InterruptPeople | undefined {
+    const other = status === 'submitting' && key ? this.#host.session.heldFor(key) : undefined;
+    return other && this.#cards.get(this.idOf(other))?.interrupt.people;
+  }
+
   /**
    * What the card of `id` in `threadId` shows now: the one value a card reads. The same object
    * while nothing in it changed, so `useSyncExternalStore` redraws a card only for its own changes.
@@ -214,6 +239,7 @@ export class CardIndex<View = unknown> {
       error: record?.error,
       elsewhere: !!record?.elsewhere,
       answerFirst: status === 'pending' && !!card && session.asksToAnswerFirst(card.key),
+      heldFor: this.#heldFor(status, card?.key),
       canRetry: status === 'error' && !!card && session.canRetry(card.key),
       changed: status === 'pending' && !!card && !!session.get(card.key)?.changed,
       steppedAside: this.#claims.has(id) || session.away,

@@ -1,3 +1,4 @@
+import type { InterruptPeople } from '../protocol/types';
 import type { InterruptStatus } from '../session/status';
 
 /**
@@ -19,6 +20,11 @@ export interface CardSnapshot<View = unknown> {
   elsewhere: boolean;
   /** Open, and the user tried to chat on: the card asks to be answered first. */
   answerFirst: boolean;
+  /**
+   * Answered, and kept here: another card of its set is someone else's to answer, and the agent
+   * takes the set's answers together. Who that card waits for.
+   */
+  heldFor?: InterruptPeople;
   /** In `error`, and Retry can send something now. */
   canRetry: boolean;
   /** Open, and drawn again because the request changed after the user answered it. */
@@ -38,6 +44,7 @@ export function sameSnapshot(a: CardSnapshot, b: CardSnapshot): boolean {
     a.error === b.error &&
     a.elsewhere === b.elsewhere &&
     a.answerFirst === b.answerFirst &&
+    a.heldFor === b.heldFor &&
     a.canRetry === b.canRetry &&
     a.changed === b.changed &&
     a.steppedAside === b.steppedAside &&

@@ -8,4 +8,4 @@ export {
   type CardLanguage,
   type InterruptLabels,
 } from './labels';
-export { answeredByText, waitingText } from './people-text';
+export { answerHeldText, answeredByText, waitingText } from './people-text';

@@ -33,7 +33,10 @@ export interface InterruptLabels {
    * `loading`: a table written before it stays whole, and this one text is English until it has it.
    */
   waitingTitle?: string;
-  /** Above a card another device answered first: the answer shown is the one that counts. Optional like `loading`. */
+  /**
+   * Above a card another device answered first: the answer shown is the one that counts. Not shown
+   * when the card names someone else who answered (`answeredByOther` says it). Optional like `loading`.
+   */
   answeredElsewhere?: string;
   /**
    * Above a card drawn again because its request (tool or arguments) changed after the user
@@ -55,6 +58,18 @@ export interface InterruptLabels {
   approverRole?: string;
   /** Under a card someone else answered: `{outcome}` is its badge ("Approved"), `{name}` who, `{time}` when. */
   answeredByOther?: string;
+  /**
+   * On an open card given to others, after the viewer sent a chat message: the agent takes no
+   * message while it waits for that card, and this viewer may not dismiss it. Optional like `loading`.
+   */
+  chatHeldForOthers?: string;
+  /**
+   * Above a card the viewer answered while another card of its set waits for someone else (`{who}`):
+   * the agent takes the set's answers together, so this one is not sent yet. Optional like `loading`.
+   */
+  answerHeldForOthers?: string;
+  /** `{who}` of `answerHeldForOthers` when the other card names no one in particular. Optional like `loading`. */
+  someoneElse?: string;
   /** Answers every waiting approval of the set with an approval (`{count}`). */
   batchApproveAll?: string;
   /** Answers every waiting approval of the set with a rejection (`{count}`). */
@@ -170,6 +185,9 @@ export const EN_LABELS: Readonly<InterruptLabels> = Object.freeze({
   waitingForNoOne: 'No one can answer this request',
   approverRole: 'anyone in {role}',
   answeredByOther: '{outcome} by {name} · {time}',
+  chatHeldForOthers: 'Your message was not sent: the agent takes no message until this request is answered.',
+  answerHeldForOthers: 'Not sent yet: the agent takes the answers of this set together, and one request waits for {who}.',
+  someoneElse: 'someone else',
   batchApproveAll: 'Approve all ({count})',
   batchRejectAll: 'Reject all ({count})',
   batchRejectReason: 'Reason for rejecting all (optional)',

@@ -19,13 +19,28 @@ function either(names: readonly string[], locale: string | undefined): string {
  */
 export function waitingText(people: InterruptPeople, labels: InterruptLabels, locale?: string): string {
   if (people.noOne) return labels.waitingForNoOne ?? EN_LABELS.waitingForNoOne!;
+  const who = waitingWho(people, labels, locale);
+  if (who === undefined) return labels.waitingForSomeoneElse ?? EN_LABELS.waitingForSomeoneElse!;
+  return formatLabel(labels.waitingFor ?? EN_LABELS.waitingFor!, { who });
+}
+
+/** "Dan or anyone in on-call": who a card waits for, by name; undefined when it names no one in particular. */
+function waitingWho(people: InterruptPeople, labels: InterruptLabels, locale?: string): string | undefined {
   const names = people.waitingFor.map((approver) =>
     'role' in approver
       ? formatLabel(labels.approverRole ?? EN_LABELS.approverRole!, { role: approver.role })
       : (approver.name ?? approver.id),
   );
-  if (names.length === 0) return labels.waitingForSomeoneElse ?? EN_LABELS.waitingForSomeoneElse!;
-  return formatLabel(labels.waitingFor ?? EN_LABELS.waitingFor!, { who: either(names, locale) });
+  return names.length === 0 ? undefined : either(names, locale);
+}
+
+/**
+ * Above a card the viewer answered while another card of its set waits for someone else: "Not sent
+ * yet: the agent takes the answers of this set together, and one request waits for Dan."
+ */
+export function answerHeldText(waitingOn: InterruptPeople, labels: InterruptLabels, locale?: string): string {
+  const who = (!waitingOn.noOne && waitingWho(waitingOn, labels, locale)) || (labels.someoneElse ?? EN_LABELS.someoneElse!);
+  return formatLabel(labels.answerHeldForOthers ?? EN_LABELS.answerHeldForOthers!, { who });
 }
 
 /** A moment as a card's footnote shows it: the time today, else the day and the time. */

@@ -48,6 +48,7 @@ import {
   type StoredInterruptStatus,
   type ThreadCursor,
   type ThreadDeadline,
+  type ThreadRow,
   type ThreadLockRow,
   type ThreadTransaction,
 } from './thread-store';
@@ -635,38 +636,69 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
 
   /**
    * The threads that have run, most recently updated first, as CopilotKit's runtime lists them for
-   * its thread endpoints (`GET /threads`). Paged by the database.
+   * its thread endpoints (`GET /threads`). Paged by the database. Within `route` (a person known),
+   * only the threads that person may read, as {@link listThreadsFor} lists them: an app's own
+   * thread list served in the route shows each person theirs.
    */
   async listThreads(query: ListThreadsQuery = {}): Promise<ThreadRecord[]> {
+    const context = asking.getStore();
+    if (this.identifier && context?.runner === this) return this.listThreadsFor(context.person, query);
+    const filter = this.threadFilter(query, 'listThreads');
+    const store = await this.database;
+    return (await store.listThreads(filter)).map(threadRecord);
+  }
+
+  /**
+   * The threads `user` may read, most recently updated first: those they own, those with an
+   * interrupt (open or answered) assigned to them, and, with `authorize`, those it lets them
+   * `read` (asked once per thread; a throw hides the thread). Owned and assigned threads are found
+   * by the database; with `authorize`, the other threads are read page by page until `limit` are
+   * kept, so paging by `cursor` goes on where the last one left off.
+   */
+  async listThreadsFor(user: Person, query: ListThreadsQuery = {}): Promise<ThreadRecord[]> {
+    if (!isRecord(user) || typeof user.id !== 'string' || user.id === '') {
+      throw new RunnerError('bad_identity', `${PREFIX} listThreadsFor: user must be a person { id, name?, roles? }.`);
+    }
+    const viewer = assignedKeys(user, 'listThreadsFor', 'user');
+    const filter = this.threadFilter(query, 'listThreadsFor');
+    const store = await this.database;
+    if (!this.authorizer) return (await store.listThreads({ ...filter, viewer: { ...viewer, only: true } })).map(threadRecord);
+    const { limit } = filter;
+    const kept: ThreadRecord[] = [];
+    let after = filter.after;
+    for (;;) {
+      const page = await store.listThreads({ ...filter, viewer: { ...viewer, only: false }, ...(after ? { after } : {}), ...(limit !== undefined ? { limit: Math.max(limit, 100) } : {}) });
+      for (const row of page) {
+        const record = threadRecord(row);
+        if (!row.theirs && !(await allowedBy(this.authorizer, { user, threadId: record.id, agentId: record.agentId, action: 'read' }))) continue;
+        kept.push(record);
+        if (limit !== undefined && kept.length === limit) return kept;
+      }
+      const last = page[page.length - 1];
+      if (limit === undefined || !last || page.length < Math.max(limit, 100)) return kept;
+      after = [Number(last.updated_at), last.thread_key];
+    }
+  }
+
+  /** A thread listing's query, checked, as the store filters by it; `bad_query` for one it cannot. */
+  private threadFilter(query: ListThreadsQuery, method: string) {
     const { agentId } = query;
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '' || agentId.includes('\u0000'))) {
-      throw new RunnerError('bad_query', `${PREFIX} listThreads: agentId must be a non-empty string without NUL.`);
+      throw new RunnerError('bad_query', `${PREFIX} ${method}: agentId must be a non-empty string without NUL.`);
     }
-    const ownerKey = personKey(query.ownerId, 'listThreads', 'ownerId');
-    const assignedTo = query.assignedTo === undefined ? undefined : assignedKeys(query.assignedTo, 'listThreads', 'assignedTo');
-    const answeredByKey = personKey(query.answeredById, 'listThreads', 'answeredById');
-    const limit = pageSize(query.limit, 'listThreads');
-    const after = query.cursor === undefined ? undefined : (readCursor(query.cursor, isThreadCursor, 'listThreads') as ThreadCursor);
-    const store = await this.database;
-    const rows = await store.listThreads({
+    const ownerKey = personKey(query.ownerId, method, 'ownerId');
+    const assignedTo = query.assignedTo === undefined ? undefined : assignedKeys(query.assignedTo, method, 'assignedTo');
+    const answeredByKey = personKey(query.answeredById, method, 'answeredById');
+    const limit = pageSize(query.limit, method);
+    const after = query.cursor === undefined ? undefined : (readCursor(query.cursor, isThreadCursor, method) as ThreadCursor);
+    return {
       ...(agentId !== undefined ? { agentId } : {}),
       ...(ownerKey !== undefined ? { ownerKey } : {}),
       ...(assignedTo ? { assignedTo } : {}),
       ...(answeredByKey !== undefined ? { answeredByKey } : {}),
       ...(after ? { after } : {}),
       ...(limit !== undefined ? { limit } : {}),
-    });
-    return rows.map((row) => ({
-      id: JSON.parse(row.thread_key) as string,
-      name: null,
-      agentId: row.agent_id ?? 'default',
-      organizationId: '',
-      createdById: row.owner_id === null ? '' : (JSON.parse(row.owner_id) as string),
-      archived: false,
-      createdAt: new Date(Number(row.created_at)).toISOString(),
-      updatedAt: new Date(Number(row.updated_at)).toISOString(),
-      cursor: writeCursor([Number(row.updated_at), row.thread_key]),
-    }));
+    };
   }
 
   /** A thread's events, compacted, as a connect replays them (ended runs only); `[]` for a thread never run. */
@@ -1801,6 +1833,21 @@ function factsOf(rows: readonly InterruptRow[]): Map<string, InterruptFacts> {
     }
   }
   return facts;
+}
+
+/** A thread row as CopilotKit's thread endpoints describe a thread. */
+function threadRecord(row: ThreadRow): ThreadRecord {
+  return {
+    id: JSON.parse(row.thread_key) as string,
+    name: null,
+    agentId: row.agent_id ?? 'default',
+    organizationId: '',
+    createdById: row.owner_id === null ? '' : (JSON.parse(row.owner_id) as string),
+    archived: false,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    updatedAt: new Date(Number(row.updated_at)).toISOString(),
+    cursor: writeCursor([Number(row.updated_at), row.thread_key]),
+  };
 }
 
 /** What a viewer is told of an interrupt the rows know; nothing for one they do not. */

@@ -66,6 +66,8 @@ export interface ThreadRow {
   owner_id: string | null;
   created_at: unknown;
   updated_at: unknown;
+  /** With a `viewer` filter: true when the thread is the viewer's (they own it, or one of its interrupts is assigned to them). */
+  theirs?: boolean;
 }
 
 /** Where a listing of interrupts goes on from: the sort key of the last row returned. */
@@ -672,13 +674,21 @@ export class ThreadStore implements ChangeLog {
     assignedTo?: PersonKeys;
     /** Only threads with an interrupt this person (the JSON text of their id) answered. */
     answeredByKey?: string;
+    /**
+     * Rows are marked `theirs` for this person (a thread they own, or with an interrupt, open or
+     * answered, assigned to them); with `only`, only those rows are listed.
+     */
+    viewer?: PersonKeys & { only: boolean };
     after?: ThreadCursor;
     limit?: number;
   }): Promise<ThreadRow[]> {
-    const { after, assignedTo } = filter;
+    const { after, assignedTo, viewer } = filter;
+    // $10/$11: the viewer whose threads are `theirs`; $12: only theirs.
+    const theirs = `(t.owner_id = $10 OR EXISTS (SELECT 1 FROM cki_interrupts v WHERE v.thread_key = t.thread_key AND ${assignedSql('$10', '$11', 'v.')}))`;
     return this.db.query<ThreadRow>(
-      `SELECT thread_key, agent_id, owner_id, created_at, updated_at FROM cki_threads t
+      `SELECT thread_key, agent_id, owner_id, created_at, updated_at, coalesce(${theirs}, false) AS theirs FROM cki_threads t
         WHERE ($1::text IS NULL OR agent_id = $1) AND ($6::text IS NULL OR owner_id = $6)
+          AND ($12::boolean IS NOT TRUE OR ${theirs})
           AND (($7::text IS NULL AND $8::text[] IS NULL)
                OR EXISTS (SELECT 1 FROM cki_interrupts i WHERE i.thread_key = t.thread_key AND ${assignedSql('$7', '$8', 'i.')}))
           AND ($9::text IS NULL OR EXISTS (SELECT 1 FROM cki_interrupts i WHERE i.thread_key = t.thread_key AND i.answered_by_id = $9))
@@ -696,6 +706,9 @@ export class ThreadStore implements ChangeLog {
         assignedTo ? assignedTo.id : null,
         assignedTo ? [...assignedTo.roles] : null,
         filter.answeredByKey ?? null,
+        viewer?.id ?? null,
+        viewer ? [...viewer.roles] : null,
+        viewer?.only ?? false,
       ],
     );
   }

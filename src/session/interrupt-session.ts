@@ -80,6 +80,12 @@ export interface SessionInterrupt {
   /** Settled by another device's answer, which won: this tab's was refused. */
   elsewhere?: boolean;
   /**
+   * The runner gave it to other people: this viewer reads it and may not answer it, not even with
+   * `cancelled` (the server would refuse the whole run), so a chat message never dismisses it. It
+   * stays open until they answer it.
+   */
+  forOthers?: boolean;
+  /**
    * Refused: it shares its id with another interrupt of the same stop, and one resume entry
    * (keyed by id) cannot answer two questions. Its card says why; the agent only ever gets
    * `cancelled` for that id, with the rest of the set or with the next chat message.
@@ -222,6 +228,8 @@ interface LegacyEvent {
 export interface RaisedInterrupt {
   id: string;
   expiresAt?: unknown;
+  /** The runner said this viewer may not answer it (it waits for someone else). */
+  forOthers?: boolean;
   /** Raised by a legacy `on_interrupt` event: the event's value. */
   legacyEvent?: unknown;
 }
@@ -374,6 +382,16 @@ export class InterruptSession {
     return !!this.#answerFirst && sameKey(this.#answerFirst, key) && this.#entry(key)?.phase === 'open';
   }
 
+  /**
+   * The card of the current set that the answer of `key` waits for, when that card is someone
+   * else's to answer: the agent takes a set's answers in one resume (AG-UI refuses a run that
+   * leaves one of them out), so this viewer's answer stays here until that card is answered.
+   */
+  heldFor(key: InterruptKey): InterruptKey | undefined {
+    if (this.#entry(key)?.phase !== 'answered' || !this.#isOpen(key)) return undefined;
+    return this.#entriesOf(this.#open).find((e) => e.phase === 'open' && e.forOthers)?.key;
+  }
+
   canRetry(key: InterruptKey): boolean {
     return this.#entry(key)?.phase === 'failed' && this.#failed.has(keyOf(key)) && this.#batches.size === 0;
   }
@@ -441,6 +459,7 @@ export class InterruptSession {
         ...('legacyEvent' in interrupt && { legacy: true }),
         ...(anchor !== undefined && { anchor }),
         ...(changed && { changed }),
+        ...(interrupt.forOthers && { forOthers: true }),
       });
     }
     this.#open = keys;
@@ -613,6 +632,8 @@ export class InterruptSession {
   /** The user answered (or dismissed) the card of `key`: read-only at once, sent once painted. */
   answered(key: InterruptKey, answer: InterruptAnswer): SessionDecision[] {
     const entry = this.#entry(key);
+    // A card given to others that answers anyway (a custom card that ignores `readOnly`) is sent:
+    // the server decides, and its refusal shows on the card.
     if (!entry || entry.phase !== 'open' || !this.#isOpen(key)) return [NOTHING];
     // Any answer lifts the request to answer first: the user is answering.
     this.#answerFirst = undefined;
@@ -733,7 +754,9 @@ export class InterruptSession {
   /**
    * The user sent a chat message. With open cards: by default they close as "Dismissed" and the
    * agent gets `cancelled` for them, together with the answers already given, in the run that
-   * replies to the message. With `'block'`, the first open card asks to be answered first.
+   * replies to the message. With `'block'`, the first open card asks to be answered first. A set
+   * with a card given to others cannot go: this viewer may not answer that card, not even
+   * `cancelled`, so nothing is dismissed and that card says the message waits for its answer.
    */
   chatSent({ agentWaits = true }: ChatOptions = {}): SessionDecision[] {
     // A resume on its way carries what the agent is owed; the run the chat starts comes after it.
@@ -741,6 +764,11 @@ export class InterruptSession {
     const entries = this.#entriesOf(this.#open);
     const waiting = entries.some((e) => e.phase === 'open' || e.phase === 'answered' || owesCancel(e));
     if (!waiting) return [NOTHING];
+    const others = entries.find((e) => e.phase === 'open' && e.forOthers);
+    if (others) {
+      this.#answerFirst = others.key;
+      return [{ type: 'answer-first', key: others.key }];
+    }
     const first = entries.find((e) => e.phase === 'open');
     if (this.#policy === 'block' && first) {
       this.#answerFirst = first.key;

@@ -49,3 +49,7 @@ export function peopleOf(metadata: Record<string, unknown>): InterruptPeople | u
   }
   return people;
 }
+
+/** The runner told this viewer they may not answer `interrupt` (it waits for someone else). */
+export const givenToOthers = (interrupt: { metadata?: unknown; people?: { viewerMayAnswer: boolean } }): boolean =>
+  (interrupt.people ?? (isRecord(interrupt.metadata) ? peopleOf(interrupt.metadata) : undefined))?.viewerMayAnswer === false;

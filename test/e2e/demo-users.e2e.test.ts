@@ -99,6 +99,8 @@ describe('demo users', () => {
     const answeredBy = ana.page.getByTestId('interrupt-answered-by');
     await answeredBy.waitFor({ timeout: 15_000 });
     expect(await answeredBy.textContent()).toMatch(/^Approved by Dana · \d/);
+    // One attribution: not "Answered on another device" beside it.
+    expect(await ana.page.getByTestId('interrupt-answered-elsewhere').count()).toBe(0);
     expect(await ana.transcript.getByTestId('approval-card-resolved').getByTestId('approval-status').textContent()).toMatch(/approved/i);
     await ana.waitForAnswer(/is approved/);
     expect(ana.resumeRuns).toEqual([]);

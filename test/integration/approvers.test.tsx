@@ -11,6 +11,7 @@ import { ToolApprovalCard } from '../../components/tool-approval-card/tool-appro
 import type { AnyInterruptRenderer } from '../../hooks/renderer-props';
 import { createInterruptHistory } from '../../src/history';
 import { createInterruptRunner, type InterruptRunner, type Person } from '../../src/runner';
+import { clientAs, eventsOf } from '../helpers/runtime-client';
 import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
 import { Interrupts } from './harness';
 
@@ -34,13 +35,24 @@ class DeployAgent extends AbstractAgent {
         emit({ type: 'TEXT_MESSAGE_END', messageId: `reply-${runId}` });
         emit({ type: 'RUN_FINISHED', threadId, runId });
       } else {
-        const interrupt = {
-          id: `deploy-${runId}`,
-          reason: 'aidev:tool_approval',
-          message: 'Deploy the API?',
-          metadata: { toolName: 'deploy', arguments: { service: 'api' } },
-        };
-        emit({ type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'interrupt', interrupts: [interrupt] } });
+        const interrupts = [
+          {
+            id: `deploy-${runId}`,
+            reason: 'aidev:tool_approval',
+            message: 'Deploy the API?',
+            metadata: { toolName: 'deploy', arguments: { service: 'api' } },
+          },
+        ];
+        // "… and notify": a second approval in the same stop, the thread owner's to answer.
+        const asked = JSON.stringify(input.messages.at(-1)?.content ?? '');
+        if (asked.includes('notify'))
+          interrupts.push({
+            id: `notify-${runId}`,
+            reason: 'aidev:tool_approval',
+            message: 'Notify the team?',
+            metadata: { toolName: 'notify', arguments: { service: 'team' } },
+          });
+        emit({ type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'interrupt', interrupts } });
       }
       subscriber.complete();
     });
@@ -116,6 +128,114 @@ describe('an approval the runner gives to someone else', () => {
     expect(by.textContent).toMatch(/^Approved by Dan · \d/);
     expect((await runner.listInterrupts({ threadId }))[0]).toMatchObject({ status: 'resolved', answeredBy: { id: 'dan', name: 'Dan' } });
     back.unmount();
+    errors.mockRestore();
+  });
+
+  it('given Ana keeps her card open while Dan approves elsewhere, Ana should read only "Approved by Dan" once she comes back, not "another device" too', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const threadId = `approvers-away-${Date.now()}`;
+    const ana = render(<Browser threadId={threadId} person="ana" />);
+    const textarea = await within(ana.container).findByTestId('copilot-chat-textarea');
+    fireEvent.change(textarea, { target: { value: 'Deploy the API' } });
+    await waitFor(() => expect(within(ana.container).getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
+    fireEvent.click(within(ana.container).getByTestId('copilot-send-button'));
+    await within(ana.container).findByTestId('interrupt-waiting-for', undefined, { timeout: 10_000 });
+    const [open] = await runner.listInterrupts({ threadId, status: 'open' });
+
+    // Dan approves from his own client while Ana's page stays open on the thread.
+    const events = await eventsOf(clientAs(served.url, threadId, 'dan', 'run'), {
+      resume: [{ interruptId: open!.interruptId, status: 'resolved', payload: { approved: true } }],
+    });
+    expect(events.map((event) => event.type)).toContain('RUN_FINISHED');
+
+    // Ana's window regains focus: the chat reads the thread again.
+    window.dispatchEvent(new Event('focus'));
+    const by = await within(ana.container).findByTestId('interrupt-answered-by', undefined, { timeout: 10_000 });
+    expect(by.textContent).toMatch(/^Approved by Dan · \d/);
+    // One attribution: the card names who answered, so it does not also say "another device".
+    expect(within(ana.container).queryByTestId('interrupt-answered-elsewhere')).toBeNull();
+    expect(within(ana.container).queryByText(/another device/)).toBeNull();
+    // Its live region says who answered, not just the outcome.
+    const frame = by.closest('[data-phase]');
+    expect(frame?.querySelector('[aria-live]')?.textContent).toMatch(/Approved by Dan/);
+    ana.unmount();
+    errors.mockRestore();
+  });
+
+  /** Ana sends `text` on her thread and waits for the deploy card to wait for Dan. */
+  async function askAsAna(threadId: string, text: string) {
+    const ana = render(<Browser threadId={threadId} person="ana" />);
+    const textarea = await within(ana.container).findByTestId('copilot-chat-textarea');
+    fireEvent.change(textarea, { target: { value: text } });
+    await waitFor(() => expect(within(ana.container).getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
+    fireEvent.click(within(ana.container).getByTestId('copilot-send-button'));
+    await within(ana.container).findByTestId('interrupt-waiting-for', undefined, { timeout: 10_000 });
+    return ana;
+  }
+
+  /** The runs the browser asks the runtime for from now on (each a POST to the agent's run endpoint). */
+  function watchRuns() {
+    const fetching = vi.spyOn(globalThis, 'fetch');
+    return {
+      count: () => fetching.mock.calls.filter(([url]) => String(url instanceof Request ? url.url : url).includes('/run')).length,
+      stop: () => fetching.mockRestore(),
+    };
+  }
+
+  it('given a card waiting for Dan, when Ana chats, the card should stay open and waiting, say her message waits, and nothing should be sent or refused', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const threadId = `approvers-chat-${Date.now()}`;
+    const ana = await askAsAna(threadId, 'Deploy the API');
+    const runs = watchRuns();
+
+    const textarea = within(ana.container).getByTestId('copilot-chat-textarea');
+    fireEvent.change(textarea, { target: { value: 'Any news?' } });
+    await waitFor(() => expect(within(ana.container).getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
+    fireEvent.click(within(ana.container).getByTestId('copilot-send-button'));
+
+    const notice = await within(ana.container).findByTestId('interrupt-answer-first', undefined, { timeout: 10_000 });
+    expect(notice).toHaveAttribute('role', 'alert');
+    expect(notice).toHaveTextContent('Your message was not sent: the agent takes no message until this request is answered.');
+    // The card is still the open request, read-only, waiting for Dan; not dismissed.
+    expect(within(ana.container).getByTestId('interrupt-waiting-for')).toHaveTextContent('Waiting for Dan');
+    expect(ana.container.querySelector('[data-interrupt-status]')).toHaveAttribute('data-interrupt-status', 'pending');
+    expect(within(ana.container).queryByText('Dismissed')).toBeNull();
+    // Nothing went to the runtime, so nothing was refused; the interrupt is open for Dan.
+    expect(runs.count()).toBe(0);
+    expect((await runner.listInterrupts({ threadId }))[0]).toMatchObject({ status: 'open', answeredBy: null });
+    expect(errors).not.toHaveBeenCalled();
+    runs.stop();
+    ana.unmount();
+    errors.mockRestore();
+  });
+
+  it("given a set where one card waits for Dan, when Ana answers hers, it should say it waits for Dan before it goes to the agent, and send nothing", async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const threadId = `approvers-set-${Date.now()}`;
+    const ana = await askAsAna(threadId, 'Deploy the API and notify the team');
+    const runs = watchRuns();
+    const resumed = resumes.length;
+
+    // Her own card (notify) takes her approval; Dan's (deploy) stays read-only.
+    const approve = within(ana.container)
+      .getAllByTestId('approval-approve')
+      .find((button) => !button.matches(':disabled'))!;
+    fireEvent.click(approve);
+
+    const held = await within(ana.container).findByTestId('interrupt-answer-held', undefined, { timeout: 10_000 });
+    expect(held).toHaveAttribute('role', 'status');
+    expect(held).toHaveTextContent('Not sent yet: the agent takes the answers of this set together, and one request waits for Dan.');
+    expect(within(ana.container).queryByText('Sending…')).toBeNull();
+    expect(within(ana.container).getByTestId('interrupt-waiting-for')).toHaveTextContent('Waiting for Dan');
+    // Kept in her page: nothing went out, the agent heard nothing, both rows are open.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(runs.count()).toBe(0);
+    expect(resumes).toHaveLength(resumed);
+    const rows = await runner.listInterrupts({ threadId });
+    expect(rows.map((row) => row.status)).toEqual(['open', 'open']);
+    expect(errors).not.toHaveBeenCalled();
+    runs.stop();
+    ana.unmount();
     errors.mockRestore();
   });
 });

@@ -148,7 +148,15 @@ describe('answering from the inbox list, without the chat', () => {
     expect(card).toHaveTextContent('Which colour?');
     fireEvent.click(within(card).getByRole('button', { name: 'Send' }));
 
-    await waitFor(() => expect(listed(threadId)).toBe(false), { timeout: 10_000 });
+    // The server has it: the thread no longer waits, but its row stays where it was, answered, with
+    // the card read-only and the answer given, until Ana closes it.
+    await waitFor(() => expect(row).toHaveAttribute('data-answered', 'true'), { timeout: 10_000 });
+    expect(within(row).getByTestId('pending-thread')).toHaveTextContent('answered by you');
+    expect(screen.getByTestId('pending-thread-answered')).toHaveTextContent('answered by you');
+    const settled = within(row).getByTestId('card');
+    expect(settled).toHaveAttribute('data-status', 'resolved');
+    expect(settled).toHaveAttribute('data-read-only', 'true');
+    expect(screen.getByTestId('pending-interrupts').querySelector('h2')).toHaveTextContent(/^Waiting for you$/);
     expect(resumes.get(threadId)).toEqual([[{ interruptId: 'colour', status: 'resolved', payload: { colour: 'teal' } }]]);
     expect(await runner.listInterrupts({ threadId })).toEqual([
       expect.objectContaining({
@@ -158,6 +166,60 @@ describe('answering from the inbox list, without the chat', () => {
         answeredBy: { id: 'ana', name: 'Ana' },
       }),
     ]);
+    fireEvent.click(within(row).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(listed(threadId)).toBe(false));
+    expect(screen.queryByTestId('pending-thread-answered')).toBeNull();
+  });
+
+  it('given the runtime refuses to read the thread, the row should say so (role alert) instead of only the console, and Check again should open the card once it can', async () => {
+    const warnings = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // A gateway in front of the runtime that is down for connects until told otherwise.
+    let down = true;
+    const target = new URL(runtime.url);
+    const forward = async (request: Request) => {
+      const url = new URL(request.url);
+      if (down && url.pathname.endsWith('/connect')) {
+        return new Response(JSON.stringify({ error: 'The runtime is restarting.' }), { status: 503, headers: { 'content-type': 'application/json' } });
+      }
+      const headers = new Headers(request.headers);
+      headers.delete('host');
+      headers.delete('content-length');
+      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+      return fetch(`${target.origin}${url.pathname}${url.search}`, { method: request.method, headers, body });
+    };
+    const base = '/api/copilotkit';
+    const gateway = await serveFetchHandlers(
+      Object.fromEntries(['/info', '/agent/default/connect', '/agent/default/run', '/agent/default/stop'].map((path) => [`${base}${path}`, forward])),
+    );
+    try {
+      const threadId = await raise('question');
+      function Inbox() {
+        const { threads, error, loading } = usePendingInterrupts({ url: `${inbox.origin}/api/inbox`, requestInit: { headers: bearer('ana') } });
+        return (
+          <CopilotKitProvider runtimeUrl={`${gateway.origin}${base}`} headers={bearer('ana')} showDevConsole={false}>
+            <PendingInterruptsList threads={threads} error={error} loading={loading} onSelect={() => undefined} answerInPlace={{ renderers, resolveDelayMs: 0 }} />
+          </CopilotKitProvider>
+        );
+      }
+      render(<Inbox />);
+      const row = await rowOf(threadId);
+      fireEvent.click(within(row).getByRole('button', { name: 'Answer here' }));
+
+      const alert = await within(row).findByRole('alert', undefined, { timeout: 10_000 });
+      expect(alert).toHaveTextContent(/^The request could not be opened: /);
+      expect(within(row).queryByTestId('card')).toBeNull();
+
+      down = false;
+      fireEvent.click(within(alert).getByRole('button', { name: 'Check again' }));
+      const card = await within(row).findByTestId('card', undefined, { timeout: 10_000 });
+      expect(card).toHaveTextContent('Which colour?');
+      expect(within(row).queryByRole('alert')).toBeNull();
+    } finally {
+      await gateway.close();
+      warnings.mockRestore();
+      errors.mockRestore();
+    }
   });
 
   it('given a deploy the runner gave to Dan, when Ana sends an answer from the list anyway, the card should say it waits for Dan, the agent hear nothing and the interrupt stay open', async () => {
@@ -172,7 +234,8 @@ describe('answering from the inbox list, without the chat', () => {
       expect(card).toHaveAttribute('data-read-only', 'true'); // the page was told it waits for Dan
       fireEvent.click(within(card).getByRole('button', { name: 'Send' }));
 
-      const alert = await within(card).findByRole('alert', undefined, { timeout: 10_000 });
+      // The card is drawn again from its record once it has an outcome (here, the refusal).
+      const alert = await within(row).findByRole('alert', undefined, { timeout: 10_000 });
       expect(alert).toHaveTextContent('it waits for "Dan", not for you. The run was refused.');
       expect(resumes.get(threadId)).toBeUndefined();
       expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'deploy', status: 'open' })]);

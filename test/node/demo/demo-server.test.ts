@@ -95,13 +95,15 @@ describe('demo server', () => {
     expect(logged.filter((line) => line.includes('http-booking'))).toEqual([]);
     const { sn, url } = interrupt.metadata.ticket;
     expect(url).toBe(`${demo.url}/api/approvals/${sn}`);
-    const refresh = () => fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json());
+    // Dana is on call: the ticket waits for her, and she may refresh it.
+    const asDana = { cookie: 'cki-demo-user=dana' };
+    const refresh = () => fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST', headers: asDana }).then((r) => r.json());
     expect((await refresh()).ticket.status).toBe('pending');
     const { ticket } = await refresh();
     expect(ticket.status).toBe('approved');
     expect((await fetch(url).then((r) => r.json())).ticket.status).toBe('approved');
     const resumed = await run(agent, { resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { metadata: { ticket } } }] });
     expect(textOf(resumed)).toContain(`Approval ${sn} ("Deploy v2 to production") is approved.`);
-    expect((await fetch(`${demo.url}/api/approvals/NOPE/refresh`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${demo.url}/api/approvals/NOPE/refresh`, { method: 'POST', headers: asDana })).status).toBe(404);
   });
 });

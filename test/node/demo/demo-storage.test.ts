@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { HttpAgent, type BaseEvent } from '@ag-ui/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalStore, startDemoServer } from '../../../demo/server';
+import { createInterruptRunner } from '../../../src/runner';
+import { collect, inputFor } from '../../helpers/runner-stores';
+import { runFinished, runStarted, ScriptedAgent, textMessage } from '../../helpers/scripted-agent';
 import { unwrapInterrupt } from '../../../src/unwrap';
 
 // Where the demo keeps its data: a folder that outlives the server (threads, Mastra's storage,
@@ -55,6 +58,51 @@ describe('demo storage', () => {
     }
   }, 90_000);
 
+  it('given a thread kept from before the demo had people (no owner), it should be the default user Ana\'s: hers to read and go on with, refused to Ben', async () => {
+    const dataDir = folder();
+    // The demo's threads as an older version wrote them: a runner without identify, no owner.
+    const before = createInterruptRunner({ dataDir: join(dataDir, 'threads') });
+    const agent = new ScriptedAgent((input) => [runStarted(input), ...textMessage(`m-${input.runId}`, 'From before.'), runFinished(input)]);
+    await collect(before.run({ threadId: 'old-thread', agent, input: inputFor('old-thread') }));
+    expect((await before.listThreads()).find((thread) => thread.id === 'old-thread')).toMatchObject({ createdById: '' });
+    await before.close();
+
+    const demo = await startDemoServer({ port: 0, langgraph: false, dataDir });
+    try {
+      const connectAs = (user: string | undefined) =>
+        new HttpAgent({
+          url: `${demo.url}/api/copilotkit/agent/default/connect`,
+          threadId: 'old-thread',
+          agentId: 'default',
+          headers: user ? { cookie: `cki-demo-user=${user}` } : {},
+        });
+      const seen = async (client: HttpAgent) => {
+        const events: BaseEvent[] = [];
+        await client.runAgent({} as never, { onEvent: ({ event }) => void events.push(event) }).catch(() => {});
+        return events;
+      };
+      // Ana (no cookie, and by cookie) reads it.
+      for (const user of [undefined, 'ana']) {
+        const events = await seen(connectAs(user));
+        expect(events.filter((e) => e.type === 'RUN_ERROR')).toEqual([]);
+        expect(events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as any).delta).join('')).toContain('From before.');
+      }
+      // Ben does not: refused, not one event of it.
+      const ben = await seen(connectAs('ben'));
+      expect(ben.filter((e) => e.type === 'RUN_ERROR')).toEqual([expect.objectContaining({ code: 'forbidden' })]);
+      expect(ben.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT')).toEqual([]);
+      // Ana goes on with it: her run is accepted.
+      const run = new HttpAgent({ url: `${demo.url}/api/copilotkit/agent/default/run`, threadId: 'old-thread', agentId: 'default' });
+      run.addMessage({ id: 'u-old', role: 'user', content: 'Hello again' });
+      const events: BaseEvent[] = [];
+      await run.runAgent({} as never, { onEvent: ({ event }) => void events.push(event) }).catch(() => {});
+      expect(events.filter((e) => e.type === 'RUN_ERROR')).toEqual([]);
+      expect(events.map((e) => e.type)).toContain('RUN_FINISHED');
+    } finally {
+      await demo.close();
+    }
+  }, 90_000);
+
   it('given a LangGraph approval card open, a server stopped and started again on the data folder keeps the ticket: approved, the reply is about that same ticket', async () => {
     const dataDir = folder();
     let demo = await startDemoServer({ port: 0, dataDir, approvals: { refreshesToApprove: 2 } });
@@ -72,14 +120,14 @@ describe('demo storage', () => {
     const raised = await run(agent);
     const card = unwrapInterrupt((raised.find((e) => e.type === 'RUN_FINISHED') as any).outcome.interrupts[0]);
     const { sn } = card.metadata.ticket as { sn: string };
-    expect((await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json())).ticket.status).toBe(
+    expect((await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST', headers: { cookie: 'cki-demo-user=dana' } }).then((r) => r.json())).ticket.status).toBe(
       'pending',
     );
     await demo.close();
 
     demo = await startDemoServer({ port: 0, dataDir, approvals: { refreshesToApprove: 2 } });
     try {
-      const { ticket } = await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json());
+      const { ticket } = await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST', headers: { cookie: 'cki-demo-user=dana' } }).then((r) => r.json());
       expect(ticket.status).toBe('approved');
       const again = agentOn(demo.url);
       again.messages = agent.messages;

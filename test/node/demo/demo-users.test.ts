@@ -31,6 +31,8 @@ const textOf = (events: BaseEvent[]) =>
     .filter((e) => e.type === 'TEXT_MESSAGE_CONTENT')
     .map((e) => (e as any).delta)
     .join('');
+const ticketAction = (user: string | undefined, sn: string, action: 'refresh' | 'cancel') =>
+  fetch(`${demo.url}/api/approvals/${sn}/${action}`, { method: 'POST', headers: cookieOf(user) });
 const whoAmI = (user: string | undefined) => fetch(`${demo.url}/api/demo-user`, { headers: cookieOf(user) });
 const inboxOf = async (user: string | undefined) => {
   const response = await fetch(`${demo.url}/api/inbox`, { headers: cookieOf(user) });
@@ -115,8 +117,14 @@ describe('demo users', () => {
       .poll(() => logged.filter((line) => line.includes(threadId)), { timeout: 10_000 })
       .toEqual([`Dana, an approval waits for you: ${raised.message} (thread ${threadId}, asked by Ana)`]);
 
-    // Ana's answer is refused on the server, and the request stays open.
-    const { ticket } = await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST' }).then((r) => r.json());
+    // Ana may not work the ticket (refreshing it is what approves it here): refused, still pending.
+    const anaRefresh = await ticketAction(undefined, sn, 'refresh');
+    expect(anaRefresh.status).toBe(403);
+    expect(await anaRefresh.json()).toMatchObject({ code: 'not_an_approver' });
+    expect((await (await fetch(`${demo.url}/api/approvals/${sn}`)).json()).ticket.status).toBe('pending');
+
+    // Dana's look at it approves it. Ana's answer carrying it is refused on the server, and the request stays open.
+    const { ticket } = await (await ticketAction('dana', sn, 'refresh')).json();
     expect(ticket.status).toBe('approved');
     const answer = { resume: [{ interruptId: raised.id, status: 'resolved', payload: { metadata: { ticket } } }] };
     expect(errorsOf(await seen(agentAs(undefined, threadId), answer))).toEqual([expect.objectContaining({ code: 'not_an_approver' })]);
@@ -146,5 +154,32 @@ describe('demo users', () => {
     expect(raised.metadata?.[INTERRUPT_PEOPLE_KEY]).toMatchObject({ viewerMayAnswer: true });
     expect((await inboxOf('dana')).map((row) => row.threadId)).not.toContain(threadId);
     expect(logged.filter((line) => line.includes(threadId))).toEqual([]);
+  });
+
+  it('given an approval ticket, only someone on call may refresh or withdraw it: anyone else is refused with a code and the ticket is left alone', async () => {
+    const { sn } = demo.approvals.open('Deploy v3 to production');
+    for (const action of ['refresh', 'cancel'] as const) {
+      // No demo user: 401, as the runtime and the inbox answer that cookie.
+      const stranger = await ticketAction('mallory', sn, action);
+      expect(stranger.status).toBe(401);
+      expect(await stranger.json()).toMatchObject({ code: 'unknown_demo_user' });
+      // Ana (no cookie) and Ben are developers, not on call.
+      for (const user of [undefined, 'ben']) {
+        const refused = await ticketAction(user, sn, action);
+        expect(refused.status).toBe(403);
+        const body = await refused.json();
+        expect(body.code).toBe('not_an_approver');
+        expect(body.error).toContain(sn);
+        expect(body.error).toContain('on call (Dana)');
+      }
+    }
+    // Nothing changed: still pending, and anyone the demo knows may read it.
+    const read = await fetch(`${demo.url}/api/approvals/${sn}`, { headers: cookieOf('ben') });
+    expect((await read.json()).ticket.status).toBe('pending');
+    expect((await fetch(`${demo.url}/api/approvals/${sn}`, { headers: cookieOf('mallory') })).status).toBe(401);
+    // Dana withdraws it.
+    const withdrawn = await ticketAction('dana', sn, 'cancel');
+    expect(withdrawn.status).toBe(200);
+    expect((await withdrawn.json()).ticket.status).toBe('cancelled');
   });
 });

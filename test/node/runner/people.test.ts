@@ -367,4 +367,94 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('people in the 
       await served.close();
     }
   });
+
+  it('given a thread list served inside runner.route, each person should be listed only the threads they may read, and CopilotKit should serve no list of its own', async () => {
+    const listing = open({
+      identify,
+      // Carol audits: she may read any thread. Dan only approves what is given to him.
+      authorize: ({ user, action }) => (user.roles ?? []).includes('auditor') && action === 'read',
+      approvers: ({ threadId }) => (threadId.includes('for-dan') ? { users: [{ id: 'dan', name: 'Dan' }] } : null),
+    });
+    const runtime = listing.route(
+      createCopilotRuntimeHandler({
+        runtime: new CopilotRuntime({ agents: { default: new ScriptedAgent(raising) }, runner: listing }),
+        basePath: '/api/copilotkit',
+      }),
+    );
+    // The app's own thread list, behind the same route: the runner lists as the person asking.
+    const threads = listing.route(async (request) => {
+      const url = new URL(request.url);
+      const limit = url.searchParams.get('limit');
+      const cursor = url.searchParams.get('cursor');
+      return Response.json(await listing.listThreads({ ...(limit ? { limit: Number(limit) } : {}), ...(cursor ? { cursor } : {}) }));
+    });
+    const served = await serveFetchHandlers({
+      '/api/copilotkit/agent/default/run': runtime,
+      '/api/copilotkit/threads': runtime,
+      '/api/threads': threads,
+    });
+    try {
+      const tag = randomUUID();
+      const start = async (token: string, threadId: string) => {
+        const agent = new HttpAgent({
+          url: `${served.origin}/api/copilotkit/agent/default/run`,
+          threadId,
+          agentId: 'default',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        agent.addMessage(userMessage(`u-${threadId}`, 'Transfer'));
+        await agent.runAgent();
+      };
+      const anas = `ana-${tag}`;
+      const forDan = `ana-for-dan-${tag}`;
+      const bobs = `bob-${tag}`;
+      await start('ana', anas);
+      await start('ana', forDan);
+      await start('bob', bobs);
+      const ours = new Set([anas, forDan, bobs]);
+      const listedFor = async (token: string, query = '') => {
+        const response = await fetch(`${served.origin}/api/threads${query}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(response.status).toBe(200);
+        return (await response.json()) as Array<{ id: string; createdById: string; cursor: string }>;
+      };
+      const ids = async (token: string) => (await listedFor(token)).map((thread) => thread.id).filter((id) => ours.has(id));
+
+      expect((await ids('ana')).sort()).toEqual([anas, forDan].sort());
+      expect(await ids('bob')).toEqual([bobs]);
+      expect(await ids('approver')).toEqual([forDan]);
+      expect((await ids('auditor')).sort()).toEqual([anas, bobs, forDan].sort());
+      // Nothing of another person's thread, not even its id, in anyone's list.
+      for (const thread of await listedFor('bob')) expect(thread.createdById).toBe('bob');
+
+      // Paged one by one, the auditor's list is the same, each thread once.
+      const paged: string[] = [];
+      let cursor = '';
+      for (let page = 0; page < 50; page++) {
+        const [next] = await listedFor('auditor', `?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        if (!next) break;
+        paged.push(next.id);
+        cursor = next.cursor;
+      }
+      expect(paged.filter((id) => ours.has(id)).sort()).toEqual([anas, bobs, forDan].sort());
+      expect(new Set(paged).size).toBe(paged.length);
+
+      // No one recognised: 401 before anything is listed.
+      const anonymous = await fetch(`${served.origin}/api/threads`);
+      expect(anonymous.status).toBe(401);
+      // CopilotKit's own thread endpoint lists nothing with this runner (it needs its Intelligence platform).
+      const own = await fetch(`${served.origin}/api/copilotkit/threads?agentId=default`, { headers: { authorization: 'Bearer bob' } });
+      expect(own.status).toBe(422);
+      expect(JSON.stringify(await own.json())).not.toContain(anas);
+      // The app's own server code, outside the route, lists every thread.
+      expect((await listing.listThreads()).map((thread) => thread.id).filter((id) => ours.has(id)).sort()).toEqual([anas, bobs, forDan].sort());
+      expect((await listing.listThreadsFor(PEOPLE.bob!)).map((thread) => thread.id).filter((id) => ours.has(id))).toEqual([bobs]);
+      // Without authorize, the database alone finds them: owned, or with a request assigned to them.
+      const found = async (person: Person) => (await owned.listThreadsFor(person)).map((thread) => thread.id).filter((id) => ours.has(id));
+      expect(await found(PEOPLE.approver!)).toEqual([forDan]);
+      expect((await found(PEOPLE.ana!)).sort()).toEqual([anas, forDan].sort());
+      expect(await found(PEOPLE.auditor!)).toEqual([]);
+    } finally {
+      await served.close();
+    }
+  });
 });

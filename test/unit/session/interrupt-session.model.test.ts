@@ -43,6 +43,10 @@ interface World {
   shared: Set<string>;
 }
 
+/** The id the runner gives to someone else: this viewer reads its card and may not answer it. */
+const THEIRS = 'theirs';
+const raisedAs = (id: string, expiresAt?: string) => ({ id, expiresAt, ...(id === THEIRS && { forOthers: true }) });
+
 const threadAndId = (threadId: string, id: string) => `${threadId}\u0000${id}`;
 
 const keysOf = (keys: readonly InterruptKey[] | undefined) => (keys ?? []).map(keyOf).sort();
@@ -86,6 +90,13 @@ function apply(world: World, decisions: SessionDecision[]) {
         expect(world.session.get(key)?.dismissed).toBeFalsy();
       }
       for (const key of d.batch.expired) expect(world.session.get(key)?.phase).toBe('expired');
+      // A card given to someone else is never dismissed by a chat message: it goes only with an
+      // answer its card gave (one that sends anyway, for the server to refuse), its expiry, or a
+      // refusal of its shared id.
+      for (const key of d.batch.keys) {
+        const entry = world.session.get(key);
+        if (key.id === THEIRS) expect(world.answers.has(keyOf(key)) || entry?.phase === 'expired' || !!entry?.refused).toBe(true);
+      }
       world.inflight.push(d.batch);
       world.sentBatches.push(d.batch);
     }
@@ -147,7 +158,8 @@ function checkInvariants(world: World) {
   expect(session.sending).toBe(world.inflight.length > 0);
   for (const key of world.keys)
     if (session.asksToAnswerFirst(key)) {
-      expect(world.policy).toBe('block');
+      // Asked by 'block', or by a card given to someone else: the chat waits for its answer.
+      expect(world.policy === 'block' || key.id === THEIRS).toBe(true);
       expect(session.get(key)?.phase).toBe('open');
       expect(session.openSet.some((k) => keyOf(k) === keyOf(key))).toBe(true);
     }
@@ -182,7 +194,7 @@ class Raise implements Cmd {
       w,
       w.session.raised(
         this.runId,
-        this.ids.map((id) => ({ id, expiresAt })),
+        this.ids.map((id) => raisedAs(id, expiresAt)),
       ),
     );
     w.keys.push(...w.session.openSet);
@@ -345,11 +357,12 @@ class ChatRun implements Cmd {
   check = () => true;
   run(_: object, w: World) {
     const openBefore = w.session.openSet.map((k) => w.session.get(k)!.phase);
+    const theirsOpen = w.session.openSet.some((k) => k.id === THEIRS && w.session.get(k)!.phase === 'open');
     const decisions = w.session.chatRunStarting();
     const sends = decisions.filter((d) => d.type === 'send');
-    // Held only when the user must answer first, and then nothing is sent.
+    // Held only when the user must answer first, or a card waits for someone else; then nothing is sent.
     if (decisions.some((d) => d.type === 'hold-chat-run')) {
-      expect(w.policy).toBe('block');
+      expect(w.policy === 'block' || theirsOpen).toBe(true);
       expect(openBefore).toContain('open');
       expect(sends).toEqual([]);
     }
@@ -464,7 +477,7 @@ class ReturnToThread implements Cmd {
       w,
       w.session.raised(
         left.runId,
-        left.ids.map((id) => ({ id })),
+        left.ids.map((id) => raisedAs(id)),
       ),
     );
     // Back in the thread, the open set is the one left (unless the thread moved on meanwhile).
@@ -520,7 +533,7 @@ const answerArb = fc.oneof(
   fc.integer().map((n): InterruptAnswer => ({ status: 'resolved', payload: { n } })),
   fc.constant<InterruptAnswer>({ status: 'cancelled' }),
 );
-const ids = fc.array(fc.constantFrom('a', 'b', 'fixed'), { minLength: 1, maxLength: 3 });
+const ids = fc.array(fc.constantFrom('a', 'b', 'fixed', THEIRS), { minLength: 1, maxLength: 3 });
 const commands = fc.commands(
   [
     fc.tuple(ids, fc.constantFrom('r1', 'r2'), fc.boolean()).map(([i, r, e]) => new Raise(i, r, e)),

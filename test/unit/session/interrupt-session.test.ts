@@ -140,6 +140,35 @@ describe('InterruptSession', () => {
     expect(s.get(key('a'))?.phase).toBe('resolved');
   });
 
+  for (const onChatWhileOpen of ['dismiss', 'block'] as const) {
+    it(`given a card given to someone else (${onChatWhileOpen}), when the user chats, should dismiss nothing, send nothing and hold the chat run on that card`, () => {
+      const s = session({ onChatWhileOpen });
+      s.raised('run-1', [{ id: 'mine' }, { id: 'theirs', forOthers: true }]);
+      const decisions = s.chatRunStarting();
+      expect(decisions).toEqual([{ type: 'answer-first', key: key('theirs') }, { type: 'hold-chat-run' }]);
+      expect(s.asksToAnswerFirst(key('theirs'))).toBe(true);
+      expect(statusOf(s.get(key('theirs'))!)).toBe('pending');
+      expect(statusOf(s.get(key('mine'))!)).toBe('pending');
+      expect(s.openSet).toHaveLength(2);
+    });
+  }
+
+  it("given a set with a card given to someone else, the viewer's own answer should be kept, unsent, and say which card it waits for", () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'mine' }, { id: 'theirs', forOthers: true }]);
+    s.answered(key('mine'), { status: 'resolved', payload: 'yes' });
+    expect(sends(s.painted(key('mine')))).toEqual([]);
+    expect(s.heldFor(key('mine'))).toEqual(key('theirs'));
+    expect(s.heldFor(key('theirs'))).toBeUndefined();
+    // Their answer, read from the thread, settles the set with what the agent received.
+    s.answeredInThread([
+      { interruptId: 'mine', status: 'resolved', payload: 'yes' },
+      { interruptId: 'theirs', status: 'resolved', payload: 'ok' },
+    ]);
+    expect(s.heldFor(key('mine'))).toBeUndefined();
+    expect(s.get(key('theirs'))?.phase).toBe('resolved');
+  });
+
   it("given onChatWhileOpen 'block' and only an expired interrupt, should still answer it cancelled with the chat run", () => {
     let now = 0;
     const s = session({ onChatWhileOpen: 'block', now: () => now });
