@@ -265,7 +265,10 @@ interface Opened {
  * The threads to draw: `threads`, and the one whose cards are open in the list once it left them
  * (answered there), kept in its place so its cards stay mounted; `kept` is that one.
  */
-function withKeptOpen(threads: readonly PendingThread[], opened: Opened | null): { threads: readonly PendingThread[]; kept?: PendingThread } {
+function withKeptOpen(
+  threads: readonly PendingThread[],
+  opened: Opened | null,
+): { threads: readonly PendingThread[]; kept?: PendingThread } {
   if (!opened || threads.some((thread) => thread.threadId === opened.thread.threadId)) return { threads };
   const withKept = [...threads];
   withKept.splice(Math.min(Math.max(opened.index, 0), withKept.length), 0, opened.thread);

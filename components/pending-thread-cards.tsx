@@ -35,7 +35,14 @@ const connected = new WeakSet<object>();
  * cards answered here stay, read-only, with the answer. A read that fails says so (`role="alert"`)
  * and offers to read again.
  */
-export function PendingThreadCards({ threadId, runtimeAgentId, interruptIds, config, loading, labels }: PendingThreadCardsProps): ReactElement {
+export function PendingThreadCards({
+  threadId,
+  runtimeAgentId,
+  interruptIds,
+  config,
+  loading,
+  labels,
+}: PendingThreadCardsProps): ReactElement {
   const agentId = `copilotkit-interrupts:inbox:${threadId}:${useId()}`;
   const { agent, isReady } = useAgent({ agentId, runtimeAgentId, threadId, updates: [] });
   const { copilotkit } = useCopilotKit();

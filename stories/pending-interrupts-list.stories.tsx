@@ -170,4 +170,3 @@ export const OpenFailed: Story = {
     await expect(within(alert).getByRole('button', { name: 'Check again' })).toBeInTheDocument();
   },
 };
-

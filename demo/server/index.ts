@@ -126,7 +126,8 @@ function handleApprovals(req: IncomingMessage, res: ServerResponse, approvals: A
   // approves it here, so only whoever the ticket waits for may refresh or withdraw it.
   const found = demoUserOf(req.headers.cookie);
   if ('unknown' in found) return sendJson(res, 401, { error: unknownDemoUserMessage(found.unknown), code: 'unknown_demo_user' });
-  if (action && !mayWorkTickets(found.user)) return sendJson(res, 403, { error: ticketRefusal(found.user, action, sn), code: 'not_an_approver' });
+  if (action && !mayWorkTickets(found.user))
+    return sendJson(res, 403, { error: ticketRefusal(found.user, action, sn), code: 'not_an_approver' });
   const ticket = action === 'refresh' ? approvals.refresh(sn) : action === 'cancel' ? approvals.cancel(sn) : approvals.get(sn);
   if (!ticket) return sendJson(res, 404, { error: `No approval ticket ${sn}` });
   return sendJson(res, 200, { ticket });

@@ -51,7 +51,12 @@ interface RunSubscriber {
 
 /** The slice of CopilotKit the controller needs to send a resume. */
 export interface ControlledCopilotKit {
-  runAgent(params: { agent: ControlledAgent; resume?: unknown; runId?: string; forwardedProps?: Record<string, unknown> }): Promise<unknown>;
+  runAgent(params: {
+    agent: ControlledAgent;
+    resume?: unknown;
+    runId?: string;
+    forwardedProps?: Record<string, unknown>;
+  }): Promise<unknown>;
   /** CopilotKit's connect: reads the thread again (its runs replayed) into the agent. */
   connectAgent?(params: { agent: ControlledAgent }): Promise<unknown>;
   /**
@@ -285,11 +290,7 @@ export class AgentEvents {
    * waits for an answer. The session decides what it carries (the answers owed, `cancelled` for the
    * cards the message dismisses) or that it waits; a resume (this tab's or CopilotKit's) is left as it is.
    */
-  #chatRun(
-    runAgent: NonNullable<ControlledAgent['runAgent']>,
-    params: AgentRunParams | undefined,
-    subscriber: unknown,
-  ): Promise<unknown> {
+  #chatRun(runAgent: NonNullable<ControlledAgent['runAgent']>, params: AgentRunParams | undefined, subscriber: unknown): Promise<unknown> {
     const agent = this.agent;
     if (!agent || params?.resume !== undefined || params?.forwardedProps?.command !== undefined) return runAgent(params, subscriber);
     const { session, dispatch } = this.#host;

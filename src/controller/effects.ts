@@ -2,7 +2,15 @@ import type { InterruptHistory } from '../history';
 import { errorMessage } from '../error-message';
 import { LOG } from '../log';
 import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
-import { keyOf, statusOf, NOT_HANDED_OVER, type InterruptKey, type InterruptSession, type SessionBatch, type SessionDecision } from '../session';
+import {
+  keyOf,
+  statusOf,
+  NOT_HANDED_OVER,
+  type InterruptKey,
+  type InterruptSession,
+  type SessionBatch,
+  type SessionDecision,
+} from '../session';
 import { toProtocolInterrupt } from '../unwrap';
 import { afterPaint } from './after-paint';
 import type { AgentRunParams, ControlledAgent, ControlledCopilotKit } from './agent-events';
@@ -167,7 +175,8 @@ export class Effects {
       }
     }
     const saved = this.#saved;
-    if (decision.type === 'restore-messages' && saved && agent.messages.length === 0 && saved.messages.length > 0) agent.setMessages?.(saved.messages);
+    if (decision.type === 'restore-messages' && saved && agent.messages.length === 0 && saved.messages.length > 0)
+      agent.setMessages?.(saved.messages);
   }
 
   #log(decision: Extract<SessionDecision, { type: 'show-error' }>) {
@@ -218,10 +227,12 @@ export class Effects {
     this.#host.events.carry(batch);
     const answers: AgentRunParams =
       batch.carry.type === 'command' ? { forwardedProps: { command: batch.carry.command } } : { resume: batch.resume };
-    copilotkit.runAgent({ agent, ...answers, ...(batch.runId && { runId: batch.runId }) } as Parameters<ControlledCopilotKit['runAgent']>[0]).then(
-      () => this.#host.events.failIfNotSent(batch),
-      (error) => this.#host.events.landed(batch, runFailed(error)),
-    );
+    copilotkit
+      .runAgent({ agent, ...answers, ...(batch.runId && { runId: batch.runId }) } as Parameters<ControlledCopilotKit['runAgent']>[0])
+      .then(
+        () => this.#host.events.failIfNotSent(batch),
+        (error) => this.#host.events.landed(batch, runFailed(error)),
+      );
     return [];
   }
 

@@ -667,10 +667,16 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const kept: ThreadRecord[] = [];
     let after = filter.after;
     for (;;) {
-      const page = await store.listThreads({ ...filter, viewer: { ...viewer, only: false }, ...(after ? { after } : {}), ...(limit !== undefined ? { limit: Math.max(limit, 100) } : {}) });
+      const page = await store.listThreads({
+        ...filter,
+        viewer: { ...viewer, only: false },
+        ...(after ? { after } : {}),
+        ...(limit !== undefined ? { limit: Math.max(limit, 100) } : {}),
+      });
       for (const row of page) {
         const record = threadRecord(row);
-        if (!row.theirs && !(await allowedBy(this.authorizer, { user, threadId: record.id, agentId: record.agentId, action: 'read' }))) continue;
+        if (!row.theirs && !(await allowedBy(this.authorizer, { user, threadId: record.id, agentId: record.agentId, action: 'read' })))
+          continue;
         kept.push(record);
         if (limit !== undefined && kept.length === limit) return kept;
       }

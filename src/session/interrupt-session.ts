@@ -835,7 +835,10 @@ export class InterruptSession {
    * chat stopped following the run (it unmounted or changed thread) before it finished, so AG-UI's
    * client still lists its interrupts as pending and would refuse every later run: they go.
    */
-  delivered(batchId: number, { chatUnanswered = false, cutOff = false }: { chatUnanswered?: boolean; cutOff?: boolean } = {}): SessionDecision[] {
+  delivered(
+    batchId: number,
+    { chatUnanswered = false, cutOff = false }: { chatUnanswered?: boolean; cutOff?: boolean } = {},
+  ): SessionDecision[] {
     const batch = this.#take(batchId);
     if (!batch) return [NOTHING];
     const forget: SessionDecision[] = cutOff ? [{ type: 'forget-pending', keys: batch.keys }] : [];

@@ -209,7 +209,7 @@ describe('an approval the runner gives to someone else', () => {
     errors.mockRestore();
   });
 
-  it("given a set where one card waits for Dan, when Ana answers hers, it should say it waits for Dan before it goes to the agent, and send nothing", async () => {
+  it('given a set where one card waits for Dan, when Ana answers hers, it should say it waits for Dan before it goes to the agent, and send nothing', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const threadId = `approvers-set-${Date.now()}`;
     const ana = await askAsAna(threadId, 'Deploy the API and notify the team');

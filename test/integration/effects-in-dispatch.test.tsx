@@ -130,7 +130,11 @@ describe('the controller touches the agent, CopilotKit, the history and the app 
     const agent = watchAgent(
       new ScriptedAgent((input, n) => {
         if (n === 0) return [runStarted(input), runFinished(input, interruptOutcome(A, B))];
-        if (n === 1) return [runStarted(input), runFinished(input, interruptOutcome({ ...A, expiresAt: new Date(Date.now() + 300).toISOString() }, B))];
+        if (n === 1)
+          return [
+            runStarted(input),
+            runFinished(input, interruptOutcome({ ...A, expiresAt: new Date(Date.now() + 300).toISOString() }, B)),
+          ];
         return reply(input, n, 'All received.');
       }),
     );
@@ -156,7 +160,14 @@ describe('the controller touches the agent, CopilotKit, the history and the app 
     const { own, outside } = controllerTouches();
     const kinds = new Set(own.map((t) => t.what));
     // Not vacuous: the controller made each kind of touch here.
-    for (const kind of ['agent.pendingInterrupts', 'agent.runAgent =', 'agent.connectAgent =', 'copilotkit.runAgent', 'history.record', 'app.onInterruptResume'])
+    for (const kind of [
+      'agent.pendingInterrupts',
+      'agent.runAgent =',
+      'agent.connectAgent =',
+      'copilotkit.runAgent',
+      'history.record',
+      'app.onInterruptResume',
+    ])
       expect(kinds).toContain(kind);
     expect(outside).toEqual([]);
   });

@@ -180,7 +180,10 @@ describe('answering from the inbox list, without the chat', () => {
     const forward = async (request: Request) => {
       const url = new URL(request.url);
       if (down && url.pathname.endsWith('/connect')) {
-        return new Response(JSON.stringify({ error: 'The runtime is restarting.' }), { status: 503, headers: { 'content-type': 'application/json' } });
+        return new Response(JSON.stringify({ error: 'The runtime is restarting.' }), {
+          status: 503,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       const headers = new Headers(request.headers);
       headers.delete('host');
@@ -190,15 +193,26 @@ describe('answering from the inbox list, without the chat', () => {
     };
     const base = '/api/copilotkit';
     const gateway = await serveFetchHandlers(
-      Object.fromEntries(['/info', '/agent/default/connect', '/agent/default/run', '/agent/default/stop'].map((path) => [`${base}${path}`, forward])),
+      Object.fromEntries(
+        ['/info', '/agent/default/connect', '/agent/default/run', '/agent/default/stop'].map((path) => [`${base}${path}`, forward]),
+      ),
     );
     try {
       const threadId = await raise('question');
       function Inbox() {
-        const { threads, error, loading } = usePendingInterrupts({ url: `${inbox.origin}/api/inbox`, requestInit: { headers: bearer('ana') } });
+        const { threads, error, loading } = usePendingInterrupts({
+          url: `${inbox.origin}/api/inbox`,
+          requestInit: { headers: bearer('ana') },
+        });
         return (
           <CopilotKitProvider runtimeUrl={`${gateway.origin}${base}`} headers={bearer('ana')} showDevConsole={false}>
-            <PendingInterruptsList threads={threads} error={error} loading={loading} onSelect={() => undefined} answerInPlace={{ renderers, resolveDelayMs: 0 }} />
+            <PendingInterruptsList
+              threads={threads}
+              error={error}
+              loading={loading}
+              onSelect={() => undefined}
+              answerInPlace={{ renderers, resolveDelayMs: 0 }}
+            />
           </CopilotKitProvider>
         );
       }

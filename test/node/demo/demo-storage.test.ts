@@ -58,7 +58,7 @@ describe('demo storage', () => {
     }
   }, 90_000);
 
-  it('given a thread kept from before the demo had people (no owner), it should be the default user Ana\'s: hers to read and go on with, refused to Ben', async () => {
+  it("given a thread kept from before the demo had people (no owner), it should be the default user Ana's: hers to read and go on with, refused to Ben", async () => {
     const dataDir = folder();
     // The demo's threads as an older version wrote them: a runner without identify, no owner.
     const before = createInterruptRunner({ dataDir: join(dataDir, 'threads') });
@@ -85,7 +85,12 @@ describe('demo storage', () => {
       for (const user of [undefined, 'ana']) {
         const events = await seen(connectAs(user));
         expect(events.filter((e) => e.type === 'RUN_ERROR')).toEqual([]);
-        expect(events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as any).delta).join('')).toContain('From before.');
+        expect(
+          events
+            .filter((e) => e.type === 'TEXT_MESSAGE_CONTENT')
+            .map((e) => (e as any).delta)
+            .join(''),
+        ).toContain('From before.');
       }
       // Ben does not: refused, not one event of it.
       const ben = await seen(connectAs('ben'));
@@ -120,14 +125,21 @@ describe('demo storage', () => {
     const raised = await run(agent);
     const card = unwrapInterrupt((raised.find((e) => e.type === 'RUN_FINISHED') as any).outcome.interrupts[0]);
     const { sn } = card.metadata.ticket as { sn: string };
-    expect((await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST', headers: { cookie: 'cki-demo-user=dana' } }).then((r) => r.json())).ticket.status).toBe(
-      'pending',
-    );
+    expect(
+      (
+        await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST', headers: { cookie: 'cki-demo-user=dana' } }).then((r) =>
+          r.json(),
+        )
+      ).ticket.status,
+    ).toBe('pending');
     await demo.close();
 
     demo = await startDemoServer({ port: 0, dataDir, approvals: { refreshesToApprove: 2 } });
     try {
-      const { ticket } = await fetch(`${demo.url}/api/approvals/${sn}/refresh`, { method: 'POST', headers: { cookie: 'cki-demo-user=dana' } }).then((r) => r.json());
+      const { ticket } = await fetch(`${demo.url}/api/approvals/${sn}/refresh`, {
+        method: 'POST',
+        headers: { cookie: 'cki-demo-user=dana' },
+      }).then((r) => r.json());
       expect(ticket.status).toBe('approved');
       const again = agentOn(demo.url);
       again.messages = agent.messages;

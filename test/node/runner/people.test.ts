@@ -446,7 +446,12 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('people in the 
       expect(own.status).toBe(422);
       expect(JSON.stringify(await own.json())).not.toContain(anas);
       // The app's own server code, outside the route, lists every thread.
-      expect((await listing.listThreads()).map((thread) => thread.id).filter((id) => ours.has(id)).sort()).toEqual([anas, bobs, forDan].sort());
+      expect(
+        (await listing.listThreads())
+          .map((thread) => thread.id)
+          .filter((id) => ours.has(id))
+          .sort(),
+      ).toEqual([anas, bobs, forDan].sort());
       expect((await listing.listThreadsFor(PEOPLE.bob!)).map((thread) => thread.id).filter((id) => ours.has(id))).toEqual([bobs]);
       // Without authorize, the database alone finds them: owned, or with a request assigned to them.
       const found = async (person: Person) => (await owned.listThreadsFor(person)).map((thread) => thread.id).filter((id) => ours.has(id));

@@ -62,7 +62,9 @@ function functionLengths(): Map<string, number> {
 function controllerFields(): string[] {
   const path = join(root, CONTROLLER);
   const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
-  const controller = file.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === 'InterruptController');
+  const controller = file.statements.find(
+    (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === 'InterruptController',
+  );
   return controller ? controller.members.filter(ts.isPropertyDeclaration).map((m) => m.name.getText(file)) : [];
 }
 

@@ -63,10 +63,12 @@ function checkEffects(world: World, decisions: SessionDecision[]) {
       const { told, expired, keys } = d.batch;
       expect(before.some((b) => b.type === 'record' && keysOf(b.keys).join() === keysOf(keys).join())).toBe(true);
       if (told.length) expect(before.some((b) => b.type === 'tell-app' && keysOf(b.keys).join() === keysOf(told).join())).toBe(true);
-      if (expired.length) expect(before.some((b) => b.type === 'forget-pending' && keysOf(b.keys).join() === keysOf(expired).join())).toBe(true);
+      if (expired.length)
+        expect(before.some((b) => b.type === 'forget-pending' && keysOf(b.keys).join() === keysOf(expired).join())).toBe(true);
     }
     // The app hears only of answers on their way, with their send.
-    if (d.type === 'tell-app') expect(decisions.slice(n).some((s) => s.type === 'send' && d.keys.every((k) => s.batch.keys.includes(k)))).toBe(true);
+    if (d.type === 'tell-app')
+      expect(decisions.slice(n).some((s) => s.type === 'send' && d.keys.every((k) => s.batch.keys.includes(k)))).toBe(true);
   });
   // The session hands out copies: what the adapter reads cannot change it.
   for (const key of world.session.openSet) expect(Object.isFrozen(world.session.get(key))).toBe(true);
@@ -275,7 +277,13 @@ class LegacyRun implements Cmd {
     const legacy = { id: `legacy-${this.runId}`, legacyEvent: { question: 'Go?' } };
     w.session.legacyEventSent({ runId: this.runId, value: legacy.legacyEvent, event: legacy, anchor: null, interrupts: [legacy] });
     const interrupts = this.withSet ? [{ id: 'a' }] : undefined;
-    const decisions = w.session.runFinished({ threadId: w.session.threadId, runId: this.runId, raisedIn: this.runId, interrupts, source: interrupts });
+    const decisions = w.session.runFinished({
+      threadId: w.session.threadId,
+      runId: this.runId,
+      raisedIn: this.runId,
+      interrupts,
+      source: interrupts,
+    });
     const draws = decisions.filter((d) => d.type === 'draw');
     expect(draws).toHaveLength(1);
     expect(draws[0]).toMatchObject({ kind: this.withSet ? 'standard' : 'legacy' });
@@ -546,7 +554,9 @@ const commands = fc.commands(
     fc.boolean().map((possible) => new Reread(possible)),
     fc.constant(new RefusedAsChanged()),
     fc.constant(new ChatRun()),
-    fc.tuple(fc.boolean(), fc.constantFrom('finished' as const, 'cut off' as const, 'final' as const)).map(([ok, how]) => new Settle(ok, how)),
+    fc
+      .tuple(fc.boolean(), fc.constantFrom('finished' as const, 'cut off' as const, 'final' as const))
+      .map(([ok, how]) => new Settle(ok, how)),
     fc.nat().map((n) => new Retry(n)),
     fc.constant(new Remount()),
     fc.constant(new SwitchThread()),

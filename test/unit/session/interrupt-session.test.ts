@@ -229,7 +229,9 @@ describe('InterruptSession', () => {
     s.answered(key('a'), { status: 'resolved', payload: 1 });
     const [send] = sends(s.painted(key('a')));
     const batch = send.type === 'send' ? send.batch : undefined;
-    expect(s.notDelivered(batch!.batchId, { message: 'boom' })).toEqual([{ type: 'show-error', keys: [key('a')], message: 'boom', canRetry: true }]);
+    expect(s.notDelivered(batch!.batchId, { message: 'boom' })).toEqual([
+      { type: 'show-error', keys: [key('a')], message: 'boom', canRetry: true },
+    ]);
     expect(s.canRetry(key('a'))).toBe(true);
     const [again] = sends(s.retry(key('a')));
     expect(again.type === 'send' && again.batch.resume).toEqual(batch!.resume);
