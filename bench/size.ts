@@ -75,7 +75,7 @@ export const SIZE_MEASURED: Readonly<Record<string, number>> = {
   [CARD_ALONE.label]: 8_409,
   './core': 4_879,
   './runtime': 12_247,
-  './runner': 25_129,
+  './runner': 27_865,
   './mastra': 4_298,
   './locales/zh-CN': 1_940,
   './styles.css': 2_584,
