@@ -58,7 +58,7 @@ async function sizeRows(): Promise<{ rows: BenchRow[]; reference: Awaited<Return
     const notes = [
       `${size.minified} B minified`,
       size.onDemand !== undefined
-        ? `plus ${size.onDemand} B on demand (the cards' chunks, fetched when the hook mounts): ` +
+        ? `plus ${size.onDemand} B on demand (the cards' and the batch bar's chunks, fetched when the hook mounts): ` +
           `${size.gzipped + size.onDemand} B in all, ${percent(size.gzipped + size.onDemand, reference.gzipped)}`
         : undefined,
       whole ? `tree-shaking: ${percent(size.gzipped, whole.gzipped)} of the whole "${whole.entry}" entry` : undefined,

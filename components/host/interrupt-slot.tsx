@@ -1,8 +1,22 @@
-import { useSyncExternalStore } from 'react';
+import { Suspense, useSyncExternalStore } from 'react';
 import type { UnwrappedInterrupt } from '../../src/unwrap';
 import { InterruptCard } from './interrupt-card';
 import type { InterruptController } from '../../hooks/card-view';
-import { BatchReview } from './batch-review';
+import { onDemand } from './on-demand';
+
+const NoBatchReview = () => null;
+
+/**
+ * The "Approve all" bar over a set of two approvals or more. Like the built-in cards, its code is
+ * its own chunk, fetched when the hook mounts (see `useInterruptRenderersWith`), not carried in an
+ * app's first load. A fetch that fails leaves the bar out: each card still answers on its own.
+ */
+export const BatchReview = onDemand(() =>
+  import('./batch-review').then(
+    (m) => m.BatchReview,
+    () => NoBatchReview,
+  ),
+);
 
 /**
  * What the hook hands to CopilotKit's single interrupt slot: every open interrupt as its card.
@@ -18,7 +32,9 @@ export function InterruptSlot({ controller, interrupts }: { controller: Interrup
   const set = reopened ?? interrupts ?? waiting;
   return (
     <>
-      <BatchReview controller={controller} interrupts={set} />
+      <Suspense fallback={null}>
+        <BatchReview controller={controller} interrupts={set} />
+      </Suspense>
       {set.map((interrupt) => (
         <InterruptCard key={interrupt.id} controller={controller} interrupt={interrupt} threadId={controller.threadId} slot />
       ))}

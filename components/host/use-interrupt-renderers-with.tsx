@@ -11,7 +11,7 @@ import {
   type ControllerSettings,
 } from '../../src/controller/interrupt-controller';
 import type { CardView, InterruptController } from '../../hooks/card-view';
-import { InterruptSlot } from './interrupt-slot';
+import { BatchReview, InterruptSlot } from './interrupt-slot';
 import { createRendererRegistry } from '../../src/registry';
 import { DEFAULT_RESOLVE_DELAY_MS, type InterruptRendererDefaults, type InterruptRenderersConfig } from '../../hooks/types';
 import { displacedRenderer, useEchoRegistration, type CustomMessageRendererHost } from '../../hooks/use-echo-registration';
@@ -101,6 +101,9 @@ export function useInterruptRenderersWith(config: InterruptRenderersConfig, defa
   // keeps memoized (a card whose view is already current does not redraw).
   useLayoutEffect(() => controller.setSettings(settings));
   useLayoutEffect(() => controller.setView(view), [controller, view]);
+
+  // The "Approve all" bar's code, fetched now like the cards, so a set of approvals draws it at once.
+  useEffect(() => void BatchReview.preload(), []);
 
   useEffect(() => {
     if (!agent) return;

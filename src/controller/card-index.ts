@@ -1,6 +1,6 @@
 import type { InterruptHistory } from '../history';
 import { LOG } from '../log';
-import type { InterruptKey, InterruptSession, RaisedInterrupt, SessionDecision } from '../session';
+import { keysFor, type InterruptKey, type InterruptSession, type RaisedInterrupt, type SessionDecision } from '../session';
 import { unwrapInterrupts, type UnwrappedInterrupt } from '../unwrap';
 import { givenToOthers } from '../unwrap/people';
 import type { InterruptPeople } from '../protocol/types';
@@ -160,12 +160,7 @@ export class CardIndex<View = unknown> {
     const decisions = session.shown({ threadId: this.#host.agentThreadId(), kind, interrupts: raised, anchor: this.#host.lastMessageId() });
     // This may run while CopilotKit renders: cards of a superseded (or refused) set learn why after it.
     if (decisions.some((d) => d.type !== 'nothing')) this.#host.dispatchSoon(decisions);
-    const seen = new Map<string, number>();
-    const keys = interrupts.map((i) => {
-      const copy = seen.get(i.id) ?? 0;
-      seen.set(i.id, copy + 1);
-      return session.openSet.find((k) => k.id === i.id && (k.copy ?? 0) === copy);
-    });
+    const keys = keysFor(session.openSet, interrupts.map((i) => i.id));
     return interrupts.flatMap((interrupt, n) => {
       const key = keys[n];
       if (!key) return [];

@@ -6,7 +6,7 @@ import type { UnwrappedInterrupt } from '../unwrap';
 import { AgentEvents, lastId, type ControlledAgent, type ControlledCopilotKit } from './agent-events';
 import { CardIndex, type CopilotKitInterruptActions } from './card-index';
 import type { CardSnapshot } from './card-snapshot';
-import { ChangeStore } from './change-store';
+import { createChangeStore, type ChangeStore } from './change-store';
 import { Effects, type ControllerSettings, type DispatchResult, type Effect } from './effects';
 
 export type { ControlledAgent, ControlledCopilotKit } from './agent-events';
@@ -36,7 +36,7 @@ export class InterruptController<View = unknown> {
     this.history = history;
     this.#settings = settings;
     this.view = view;
-    this.#store = new ChangeStore(history);
+    this.#store = createChangeStore(history);
     this.session = new InterruptSession({
       threadId: 'default',
       onChatWhileOpen: settings.onChatWhileOpen,

@@ -4,6 +4,7 @@ export {
   NOT_HANDED_OVER,
   REQUEST_CHANGED,
   keyOf,
+  keysFor,
   sameKey,
   statusOf,
   type InterruptAnswer,

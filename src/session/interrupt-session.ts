@@ -242,6 +242,22 @@ export const keyOf = (key: InterruptKey): string => [key.threadId, key.runId, ke
 
 export const sameKey = (a: InterruptKey, b: InterruptKey): boolean => keyOf(a) === keyOf(b);
 
+/** Which copy of its id each of `ids` is: 0 for an id's first, 1 for its second, and so on. */
+function copiesOf(ids: readonly string[]): number[] {
+  const seen = new Map<string, number>();
+  return ids.map((id) => {
+    const copy = seen.get(id) ?? 0;
+    seen.set(id, copy + 1);
+    return copy;
+  });
+}
+
+/** The key among `keys` of each of `ids`, if any (a repeated id: the key of that copy). */
+export function keysFor(keys: readonly InterruptKey[], ids: readonly string[]): Array<InterruptKey | undefined> {
+  const copies = copiesOf(ids);
+  return ids.map((id, n) => keys.find((k) => k.id === id && (k.copy ?? 0) === copies[n]));
+}
+
 /**
  * Read as AG-UI's client reads it (`new Date(expiresAt)`), since it refuses every run, the one
  * answering the interrupt included, while it holds one it reads as past: `null` and numbers are
@@ -469,12 +485,8 @@ export class InterruptSession {
 
   /** The keys of one stop: its thread, run and raise, each id, and which copy of a repeated id. */
   #keysOf(runId: string, raise: number, ids: readonly string[]): InterruptKey[] {
-    const copies = new Map<string, number>();
-    return ids.map((id) => {
-      const copy = copies.get(id) ?? 0;
-      copies.set(id, copy + 1);
-      return Object.freeze({ threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id, ...(copy > 0 && { copy }) });
-    });
+    const copies = copiesOf(ids);
+    return ids.map((id, n) => Object.freeze({ threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id, ...(copies[n] > 0 && { copy: copies[n] }) }));
   }
 
   /**
@@ -981,18 +993,20 @@ export class InterruptSession {
   }): SessionDecision[] {
     const legacy = this.#legacy;
     if (legacy && !legacy.raised && legacy.runId !== undefined && legacy.runId === runId) {
-      if (interrupts && interrupts.length > 0) legacy.raised = true;
-      else {
-        legacy.raised = true;
-        const switched = real(this.threadSwitched(threadId));
-        const decisions = this.raised(legacy.runId, legacy.interrupts, { anchor: legacy.anchor });
-        return [...switched, { type: 'draw', kind: 'legacy', source: { event: legacy.event } }, ...decisions];
+      legacy.raised = true;
+      if (!interrupts?.length) {
+        const draw: SessionDecision = { type: 'draw', kind: 'legacy', source: { event: legacy.event } };
+        return this.#raiseIn(threadId, legacy.runId, legacy.interrupts, { anchor: legacy.anchor }, draw);
       }
     }
     if (!interrupts) return carrying || this.#open.length === 0 ? [NOTHING] : this.otherRunStarted({ stream });
+    return this.#raiseIn(threadId, raisedIn, interrupts, { stream, anchor }, { type: 'draw', kind: 'standard', source: { interrupts: source } });
+  }
+
+  /** The set of `runId` raised in `threadId` (the thread the chat shows now), `draw` before the rest. */
+  #raiseIn(threadId: string, runId: string, interrupts: readonly RaisedInterrupt[], options: RaiseOptions, draw: SessionDecision): SessionDecision[] {
     const switched = real(this.threadSwitched(threadId));
-    const decisions = this.raised(raisedIn, interrupts, { stream, anchor });
-    return [...switched, { type: 'draw', kind: 'standard', source: { interrupts: source } }, ...decisions];
+    return [...switched, draw, ...this.raised(runId, interrupts, options)];
   }
 
   /**
@@ -1013,12 +1027,7 @@ export class InterruptSession {
     anchor?: string | null;
   }): SessionDecision[] {
     const ids = interrupts.map((i) => i.id);
-    const copies = new Map<string, number>();
-    const held = ids.every((id) => {
-      const copy = copies.get(id) ?? 0;
-      copies.set(id, copy + 1);
-      return this.#open.some((k) => k.id === id && (k.copy ?? 0) === copy);
-    });
+    const held = keysFor(this.#open, ids).every(Boolean);
     if (held || this.replayedStop(ids)) return [NOTHING];
     const switched = real(this.threadSwitched(threadId));
     const legacy = kind === 'legacy' ? this.#legacy : undefined;
