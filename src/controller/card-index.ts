@@ -160,7 +160,10 @@ export class CardIndex<View = unknown> {
     const decisions = session.shown({ threadId: this.#host.agentThreadId(), kind, interrupts: raised, anchor: this.#host.lastMessageId() });
     // This may run while CopilotKit renders: cards of a superseded (or refused) set learn why after it.
     if (decisions.some((d) => d.type !== 'nothing')) this.#host.dispatchSoon(decisions);
-    const keys = keysFor(session.openSet, interrupts.map((i) => i.id));
+    const keys = keysFor(
+      session.openSet,
+      interrupts.map((i) => i.id),
+    );
     return interrupts.flatMap((interrupt, n) => {
       const key = keys[n];
       if (!key) return [];

@@ -486,7 +486,9 @@ export class InterruptSession {
   /** The keys of one stop: its thread, run and raise, each id, and which copy of a repeated id. */
   #keysOf(runId: string, raise: number, ids: readonly string[]): InterruptKey[] {
     const copies = copiesOf(ids);
-    return ids.map((id, n) => Object.freeze({ threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id, ...(copies[n] > 0 && { copy: copies[n] }) }));
+    return ids.map((id, n) =>
+      Object.freeze({ threadId: this.#threadId, runId, ...(raise > 0 && { raise }), id, ...(copies[n] > 0 && { copy: copies[n] }) }),
+    );
   }
 
   /**
@@ -1000,11 +1002,23 @@ export class InterruptSession {
       }
     }
     if (!interrupts) return carrying || this.#open.length === 0 ? [NOTHING] : this.otherRunStarted({ stream });
-    return this.#raiseIn(threadId, raisedIn, interrupts, { stream, anchor }, { type: 'draw', kind: 'standard', source: { interrupts: source } });
+    return this.#raiseIn(
+      threadId,
+      raisedIn,
+      interrupts,
+      { stream, anchor },
+      { type: 'draw', kind: 'standard', source: { interrupts: source } },
+    );
   }
 
   /** The set of `runId` raised in `threadId` (the thread the chat shows now), `draw` before the rest. */
-  #raiseIn(threadId: string, runId: string, interrupts: readonly RaisedInterrupt[], options: RaiseOptions, draw: SessionDecision): SessionDecision[] {
+  #raiseIn(
+    threadId: string,
+    runId: string,
+    interrupts: readonly RaisedInterrupt[],
+    options: RaiseOptions,
+    draw: SessionDecision,
+  ): SessionDecision[] {
     const switched = real(this.threadSwitched(threadId));
     return [...switched, draw, ...this.raised(runId, interrupts, options)];
   }
