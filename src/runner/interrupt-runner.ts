@@ -14,7 +14,16 @@ import { encode, interruptHash, threadIdProblem } from './codec';
 import { DEFAULT_EMBEDDED_DIR, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
 import { errorMessage as describe } from '../error-message';
 import { RunnerError } from './errors';
-import { allowedBy, identifyRequest, requestFromHeaders, type Authorize, type Identify, type Person, type ThreadAction } from './people';
+import {
+  allowedBy,
+  identifyRequest,
+  keepReadable,
+  requestFromHeaders,
+  type Authorize,
+  type Identify,
+  type Person,
+  type ThreadAction,
+} from './people';
 import {
   annotated,
   approverKeys,
@@ -562,35 +571,16 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const filter = await this.interruptFilter({ ...query, ownerId: undefined }, 'listInterruptsFor');
     const store = await this.database;
     if (!this.authorizer) return (await store.listInterrupts({ ...filter, viewer: { ...viewer, only: true } })).map(toRecord);
-    const limit = filter.limit;
-    const verdicts = new Map<string, Promise<boolean>>();
-    const kept: InterruptRecord[] = [];
-    let after = filter.after;
-    for (;;) {
-      const page = await store.listInterrupts({
-        ...filter,
-        viewer: { ...viewer, only: false },
-        ...(after ? { after } : {}),
-        ...(limit !== undefined ? { limit: Math.max(limit, 100) } : {}),
-      });
-      for (const row of page) {
-        const record = toRecord(row);
-        if (!row.theirs) {
-          const key = encode([record.threadId, record.agentId]);
-          let verdict = verdicts.get(key);
-          if (!verdict) {
-            verdict = allowedBy(this.authorizer, { user, threadId: record.threadId, agentId: record.agentId, action: 'read' });
-            verdicts.set(key, verdict);
-          }
-          if (!(await verdict)) continue;
-        }
-        kept.push(record);
-        if (limit !== undefined && kept.length === limit) return kept;
-      }
-      const last = page[page.length - 1];
-      if (limit === undefined || !last || page.length < Math.max(limit, 100)) return kept;
-      after = [Number(last.raised_at), last.thread_key, Number(last.position), last.interrupt_hash];
-    }
+    const authorize = this.authorizer;
+    return keepReadable({
+      limit: filter.limit,
+      after: filter.after,
+      page: (after, size) => store.listInterrupts({ ...filter, viewer: { ...viewer, only: false }, after, limit: size }),
+      item: toRecord,
+      threadOf: (record) => record,
+      cursorOf: (row): InterruptCursor => [Number(row.raised_at), row.thread_key, Number(row.position), row.interrupt_hash],
+      mayRead: ({ threadId, agentId }) => allowedBy(authorize, { user, threadId, agentId, action: 'read' }),
+    });
   }
 
   /**
@@ -663,27 +653,16 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const filter = this.threadFilter(query, 'listThreadsFor');
     const store = await this.database;
     if (!this.authorizer) return (await store.listThreads({ ...filter, viewer: { ...viewer, only: true } })).map(threadRecord);
-    const { limit } = filter;
-    const kept: ThreadRecord[] = [];
-    let after = filter.after;
-    for (;;) {
-      const page = await store.listThreads({
-        ...filter,
-        viewer: { ...viewer, only: false },
-        ...(after ? { after } : {}),
-        ...(limit !== undefined ? { limit: Math.max(limit, 100) } : {}),
-      });
-      for (const row of page) {
-        const record = threadRecord(row);
-        if (!row.theirs && !(await allowedBy(this.authorizer, { user, threadId: record.id, agentId: record.agentId, action: 'read' })))
-          continue;
-        kept.push(record);
-        if (limit !== undefined && kept.length === limit) return kept;
-      }
-      const last = page[page.length - 1];
-      if (limit === undefined || !last || page.length < Math.max(limit, 100)) return kept;
-      after = [Number(last.updated_at), last.thread_key];
-    }
+    const authorize = this.authorizer;
+    return keepReadable({
+      limit: filter.limit,
+      after: filter.after,
+      page: (after, size) => store.listThreads({ ...filter, viewer: { ...viewer, only: false }, after, limit: size }),
+      item: threadRecord,
+      threadOf: (record) => ({ threadId: record.id, agentId: record.agentId }),
+      cursorOf: (row): ThreadCursor => [Number(row.updated_at), row.thread_key],
+      mayRead: ({ threadId, agentId }) => allowedBy(authorize, { user, threadId, agentId, action: 'read' }),
+    });
   }
 
   /** A thread listing's query, checked, as the store filters by it; `bad_query` for one it cannot. */

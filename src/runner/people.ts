@@ -113,3 +113,54 @@ export async function allowedBy(authorize: Authorize | undefined, check: Authori
     return false;
   }
 }
+
+/** How a person's listing with `authorize` reads its rows: see {@link keepReadable}. */
+export interface ReadablePages<Row, Item, Cursor> {
+  /** The page size the caller asked for (unset: everything). */
+  limit: number | undefined;
+  /** Where the caller's cursor left off. */
+  after: Cursor | undefined;
+  /** One page of rows after `after`, theirs and others' in one order, at most `size` of them. */
+  page(after: Cursor | undefined, size: number | undefined): Promise<Row[]>;
+  /** The record a row reads as, and the thread (and agent) it is in. */
+  item(row: Row): Item;
+  threadOf(item: Item): { threadId: string; agentId: string };
+  /** The cursor after `row`. */
+  cursorOf(row: Row): Cursor;
+  /** Whether the person may read a thread not theirs (`authorize`'s `read`). */
+  mayRead(thread: { threadId: string; agentId: string }): Promise<boolean>;
+}
+
+/**
+ * The rows a person may read, when `authorize` widens what they see: the database marks their own
+ * rows (`theirs`: owned or assigned) among everyone's, page by page in one order, and each other
+ * thread is asked about once. Reads on until `limit` rows are kept or the rows run out, so paging
+ * by cursor goes on where the last kept row left off.
+ */
+export async function keepReadable<Row extends { theirs?: boolean }, Item, Cursor>(
+  pages: ReadablePages<Row, Item, Cursor>,
+): Promise<Item[]> {
+  const { limit } = pages;
+  const size = limit === undefined ? undefined : Math.max(limit, 100);
+  const verdicts = new Map<string, Promise<boolean>>();
+  const mayRead = (thread: { threadId: string; agentId: string }) => {
+    const key = JSON.stringify([thread.threadId, thread.agentId]);
+    let verdict = verdicts.get(key);
+    if (!verdict) verdicts.set(key, (verdict = pages.mayRead(thread)));
+    return verdict;
+  };
+  const kept: Item[] = [];
+  let after = pages.after;
+  for (;;) {
+    const page = await pages.page(after, size);
+    for (const row of page) {
+      const item = pages.item(row);
+      if (!row.theirs && !(await mayRead(pages.threadOf(item)))) continue;
+      kept.push(item);
+      if (limit !== undefined && kept.length === limit) return kept;
+    }
+    const last = page[page.length - 1];
+    if (size === undefined || !last || page.length < size) return kept;
+    after = pages.cursorOf(last);
+  }
+}
