@@ -105,11 +105,11 @@ function AnswerAnyway({ interrupt, status, error, readOnly, resolve }: Interrupt
 }
 const renderers = { 'acme:question': AnswerAnyway, 'aidev:tool_approval': AnswerAnyway } as Record<string, AnyInterruptRenderer>;
 
-/** Ana's page: the inbox list, inside her provider, and no chat. */
-function AnasInbox() {
+/** Ana's page: the inbox list, inside her provider (on `runtimeUrl`, the runtime by default), and no chat. */
+function AnasInbox({ runtimeUrl = runtime.url }: { runtimeUrl?: string }) {
   const { threads, error, loading } = usePendingInterrupts({ url: `${inbox.origin}/api/inbox`, requestInit: { headers: bearer('ana') } });
   return (
-    <CopilotKitProvider runtimeUrl={runtime.url} headers={bearer('ana')} showDevConsole={false}>
+    <CopilotKitProvider runtimeUrl={runtimeUrl} headers={bearer('ana')} showDevConsole={false}>
       <PendingInterruptsList
         threads={threads}
         error={error}
@@ -199,24 +199,7 @@ describe('answering from the inbox list, without the chat', () => {
     );
     try {
       const threadId = await raise('question');
-      function Inbox() {
-        const { threads, error, loading } = usePendingInterrupts({
-          url: `${inbox.origin}/api/inbox`,
-          requestInit: { headers: bearer('ana') },
-        });
-        return (
-          <CopilotKitProvider runtimeUrl={`${gateway.origin}${base}`} headers={bearer('ana')} showDevConsole={false}>
-            <PendingInterruptsList
-              threads={threads}
-              error={error}
-              loading={loading}
-              onSelect={() => undefined}
-              answerInPlace={{ renderers, resolveDelayMs: 0 }}
-            />
-          </CopilotKitProvider>
-        );
-      }
-      render(<Inbox />);
+      render(<AnasInbox runtimeUrl={`${gateway.origin}${base}`} />);
       const row = await rowOf(threadId);
       fireEvent.click(within(row).getByRole('button', { name: 'Answer here' }));
 
