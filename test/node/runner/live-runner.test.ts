@@ -19,6 +19,7 @@ import { openEmbedded, openPostgres } from '../../../src/runner/database';
 import { ensureSchema, MIGRATIONS, SCHEMA_VERSION } from '../../../src/runner/schema';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../../helpers/scripted-agent';
+import { emptyEmbeddedStore } from '../../helpers/embedded-store';
 
 const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
 const types = (events: BaseEvent[]) => events.map((event) => event.type);
@@ -71,7 +72,7 @@ const stores = {
   embedded: async (): Promise<InterruptRunnerOptions> => {
     const dir = mkdtempSync(join(tmpdir(), 'cki-live-'));
     tempDirs.push(dir);
-    return { dataDir: join(dir, 'store') };
+    return { dataDir: await emptyEmbeddedStore(join(dir, 'store')) };
   },
   PostgreSQL: async (): Promise<InterruptRunnerOptions> => ({ url: await cluster.createDatabase(`live_${++databases}`) }),
 };
