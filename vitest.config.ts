@@ -70,12 +70,14 @@ export default defineConfig({
       },
       {
         test: {
-          // examples/nextjs: packs the library, `next build`, `next start`, Chromium.
+          // examples/nextjs: packs the library, `next build`, `next start`, Chromium. Like e2e, its
+          // files run alongside the other projects' (no `fileParallelism: false`: Vitest runs such
+          // a project on one worker after all the others, which left the second core idle for
+          // minutes at the end of every run).
           name: 'examples',
           globals: true,
           environment: 'node',
           include: ['test/examples/**/*.test.ts'],
-          fileParallelism: false,
           hookTimeout: 600_000,
           testTimeout: 90_000,
         },
@@ -83,12 +85,14 @@ export default defineConfig({
       ...storybookProjects,
       {
         test: {
-          // Chromium against the real `npm run demo`; one browser and one server for the suite.
+          // Chromium against the real `npm run demo`; one browser and one server per file. The files
+          // run alongside the other projects' (see examples); each starts its own demo on a free
+          // port with its own data folder, and the shared builds (the demo's, the static
+          // Storybook's) are made once, under a lock.
           name: 'e2e',
           globals: true,
           environment: 'node',
           include: ['test/e2e/**/*.e2e.test.ts'],
-          fileParallelism: false,
           hookTimeout: 300_000,
           testTimeout: 90_000,
         },
