@@ -3,12 +3,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * The files that take longest, measured (seconds per file in a full `npm test` on a 2-core machine,
  * two workers, then corrected by each file's own before/after timing where a change made it
- * cheaper). With two workers the run ends when the last file does: a long file started last leaves
- * one core idle while it finishes. Vitest orders a clean clone's files by project name and size (it
- * has no timings yet), which put these near the end; they start first here instead, the browser
- * and server suites (e2e, examples) among the others, since they no longer run on their own after
- * everything else. Vitest's own order (its cached timings when it has them) decides among the rest.
- * A stale number costs only a little idle time, never a test.
+ * cheaper). With a few workers the run ends when the last file does: a long file started last
+ * leaves the cores idle while it finishes. Vitest orders a clean clone's files by project name and
+ * size (it has no timings yet), which put these near the end; they start first here instead, the
+ * browser and server suites (e2e, examples) among the others, since they no longer run on their
+ * own after everything else. Vitest's own order (its cached timings when it has them) decides
+ * among the rest. A stale number costs only a little idle time, never a test.
  */
 const MEASURED_SECONDS: Record<string, number> = {
   'test/e2e/demo.e2e.test.ts': 129,
