@@ -55,7 +55,10 @@ export async function serveGraphs(graphs: Record<string, unknown>, options: Serv
     )
     .join('\n');
   await writeFile(join(cwd, 'graphs.mjs'), `${exportsText}\n`);
-  const { host, cleanup } = await startServer({ port: 0, nWorkers: 2, host: '127.0.0.1', cwd, graphs: specs });
+  // Each of the API's queue workers looks for a new run, finds none, and sleeps a random 0 to 1 s
+  // before it looks again: with two, a run waited a third of a second on average before it
+  // started; with ten, a tenth. A worker that finds nothing costs a lookup in memory.
+  const { host, cleanup } = await startServer({ port: 0, nWorkers: 10, host: '127.0.0.1', cwd, graphs: specs });
   const port = host.slice(host.lastIndexOf(':') + 1);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createInterruptRunner, type InterruptRunner } from '../../src/runner';
 import { generateCandidateSlots } from '../../src/time-slots';
 import { launchChromiumBrowser, type Browser } from '../helpers/chromium';
+import { emptyEmbeddedStore } from '../helpers/embedded-store';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres';
 import { PIN_HEADER, startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy';
 import { DemoPage } from './demo-page';
@@ -69,6 +70,9 @@ describe('the demo server restarted mid-interrupt on the same data folder', () =
     async ({ query, signal, waitForFiles }) => {
       const dataDir = mkdtempSync(join(tmpdir(), 'cki-restart-'));
       folders.push(dataDir);
+      // The demo keeps its threads in the runner's embedded store in `threads/`: an empty one is
+      // copied in (test/helpers/embedded-store.ts) so the server's first start skips initdb.
+      await emptyEmbeddedStore(join(dataDir, 'threads'));
       const port = await freePort();
       const first = await startBuiltDemo(built, { port, dataDir, name: 'demo server (first)' });
       running.push(first);

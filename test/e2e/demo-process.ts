@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { withDemoSourcesLock } from '../helpers/demo-sources-lock';
 import { startProcess, type RunningProcess } from '../helpers/start-process';
 
 export type RunningDemo = RunningProcess;
@@ -19,15 +20,19 @@ const READY = /copilotkit-interrupts demo: (http:\/\/127\.0\.0\.1:\d+)/;
 export async function startDemo({ timeoutMs = 240_000 } = {}): Promise<RunningDemo> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cki-demo-data-'));
   try {
-    const running = await startProcess({
-      command: 'npm',
-      args: ['run', 'demo'],
-      cwd: REPO,
-      env: { PORT: '0', DEMO_MODEL: '', DEMO_DATA_DIR: dataDir, DATABASE_URL: '' },
-      ready: READY,
-      name: 'npm run demo',
-      timeoutMs,
-    });
+    // Held until the demo is up: `run.mjs` must not decide on its build while the build cache
+    // suite has its probe file in the tree.
+    const running = await withDemoSourcesLock(() =>
+      startProcess({
+        command: 'npm',
+        args: ['run', 'demo'],
+        cwd: REPO,
+        env: { PORT: '0', DEMO_MODEL: '', DEMO_DATA_DIR: dataDir, DATABASE_URL: '' },
+        ready: READY,
+        name: 'npm run demo',
+        timeoutMs,
+      }),
+    );
     return { ...running, stop: (signal) => running.stop(signal).finally(() => removeDataDir(dataDir)) };
   } catch (error) {
     removeDataDir(dataDir);
@@ -58,13 +63,15 @@ export interface BuiltDemo {
  * then start, kill and restart server processes from it without building again.
  */
 export async function buildDemo(root = REPO): Promise<BuiltDemo> {
-  await promisify(execFile)(process.execPath, [join(root, 'demo', 'run.mjs'), '--build-only'], {
-    cwd: root,
-    env: { ...process.env, FORCE_COLOR: '0' },
-    maxBuffer: 16 * 1024 * 1024,
-  }).catch((error: Error & { stdout?: string; stderr?: string }) => {
-    throw new Error(`node demo/run.mjs --build-only failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-  });
+  await withDemoSourcesLock(() =>
+    promisify(execFile)(process.execPath, [join(root, 'demo', 'run.mjs'), '--build-only'], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0' },
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error: Error & { stdout?: string; stderr?: string }) => {
+      throw new Error(`node demo/run.mjs --build-only failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    }),
+  );
   return { root, serverFile: join(root, '.demo-build', 'server.mjs'), staticDir: join(root, 'demo', 'dist') };
 }
 

@@ -5,15 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import type { InterruptRunnerOptions } from '../../src/runner';
+import { emptyEmbeddedStore } from './embedded-store';
 import { startPostgres, type PostgresCluster } from './postgres';
 
 export type StoreKind = 'embedded' | 'PostgreSQL';
 
 /**
  * The two stores a runner suite runs on, a fresh one on each call: the embedded store in a real
- * folder, and a database of its own on a real PostgreSQL cluster, started on first use. `name`
- * tells the folders and databases of one suite apart; `cleanup` (in `afterAll`) stops the cluster
- * and removes the folders.
+ * folder (an empty cluster copied in: see embedded-store.ts), and a database of its own on a real
+ * PostgreSQL cluster, started on first use. `name` tells the folders and databases of one suite
+ * apart; `cleanup` (in `afterAll`) stops the cluster and removes the folders.
  */
 export function runnerStores(name: string): {
   stores: Record<StoreKind, () => Promise<InterruptRunnerOptions>>;
@@ -27,7 +28,7 @@ export function runnerStores(name: string): {
       embedded: async () => {
         const dir = mkdtempSync(join(tmpdir(), `cki-${name}-`));
         tempDirs.push(dir);
-        return { dataDir: join(dir, 'store') };
+        return { dataDir: await emptyEmbeddedStore(join(dir, 'store')) };
       },
       PostgreSQL: async () => {
         cluster ??= await startPostgres();

@@ -14,6 +14,7 @@ import { createInterruptRunner, type InterruptRunner, type Person } from '../../
 import { clientAs, eventsOf } from '../helpers/runtime-client';
 import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
 import { Interrupts } from './harness';
+import { emptyEmbeddedStore } from '../helpers/embedded-store';
 
 // Two people on one thread: Ana asks for a deploy the runner gives to Dan. Ana's card waits for
 // Dan, read-only; Dan's card takes his approval; Ana, back on the thread, reads who approved it.
@@ -67,7 +68,7 @@ let served: ServedRuntime;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cki-approvers-chat-'));
   runner = createInterruptRunner({
-    dataDir: join(dir, 'store'),
+    dataDir: await emptyEmbeddedStore(join(dir, 'store')),
     identify: (request) => PEOPLE[/^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''] ?? null,
     approvers: ({ toolName }) => (toolName === 'deploy' ? { users: [{ id: 'dan', name: 'Dan' }] } : null),
   });

@@ -16,6 +16,7 @@ import { createInterruptRunner, type InterruptRunner } from '../../src/runner';
 import { serveGraphs, type ServedGraphs } from '../../demo/server/langgraph-server';
 import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
 import { Interrupts, sendMessage } from './harness';
+import { emptyEmbeddedStore } from '../helpers/embedded-store';
 
 // An approval is bound to the tool and arguments its card showed. A real LangGraph graph served
 // in-process, CopilotKit's LangGraphAgent behind withNormalizedInterrupts() in a real CopilotRuntime
@@ -61,7 +62,7 @@ beforeAll(async () => {
   langGraph = new LangGraphAgent({ deploymentUrl: graphs.url, graphId: GRAPH, emitInterruptOutcome: true } as never);
   runtime = await serveRuntime(new CopilotRuntime({ agents: { default: withNormalizedInterrupts(langGraph) } as never }));
   storeDir = mkdtempSync(join(tmpdir(), 'cki-changed-'));
-  runner = createInterruptRunner({ dataDir: join(storeDir, 'store') });
+  runner = createInterruptRunner({ dataDir: await emptyEmbeddedStore(join(storeDir, 'store')) });
   // As an app's route declares it: the agent with the middleware, the runner beside it.
   const durableAgent = new LangGraphAgent({ deploymentUrl: graphs.url, graphId: GRAPH, emitInterruptOutcome: true } as never).use(
     normalizeInterrupts(),

@@ -15,6 +15,7 @@ import { usePendingInterrupts } from '../../hooks/use-pending-interrupts';
 import { createInboxHandler, createInterruptRunner, type InterruptRunner, type Person } from '../../src/runner';
 import { serveFetchHandlers } from '../helpers/fetch-handler-server';
 import { serveRuntime, type ServedRuntime } from '../helpers/runtime-server';
+import { emptyEmbeddedStore } from '../helpers/embedded-store';
 
 // Answering from the inbox: the list opens a thread's card in place and the answer goes to the
 // agent as from the chat, with no chat mounted. The real provider, CopilotRuntime served over
@@ -59,7 +60,7 @@ let inbox: { origin: string; close(): Promise<void> };
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cki-inbox-answer-'));
   runner = createInterruptRunner({
-    dataDir: join(dir, 'store'),
+    dataDir: await emptyEmbeddedStore(join(dir, 'store')),
     identify: (request) => PEOPLE[/^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''] ?? null,
     approvers: ({ toolName }) => (toolName === 'deploy' ? { users: [{ id: 'dan', name: 'Dan' }] } : null),
   });

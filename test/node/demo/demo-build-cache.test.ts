@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { changedFiles, decide, hashInputs, undeclaredInputs, type Stamp } from '../../../scripts/build-cache.mjs';
+import { withDemoSourcesLock } from '../../helpers/demo-sources-lock';
 
 // `npm run demo` starts from its last build when nothing it is built from changed, and says which
 // it did. Run for real: `node demo/run.mjs --build-only`, as `npm run demo:build` does. The first
@@ -43,23 +44,25 @@ describe('npm run demo: the build cache, through demo/run.mjs --build-only', () 
   it(
     'given a file added to the server sources, then removed, should rebuild the server each time and reuse the page',
     { timeout: 900_000 },
-    async () => {
-      // A new file in a folder the server is built from (no extension: no tool of the repository reads it).
-      const probe = `demo/server/.build-cache-probe-${process.pid}`;
-      try {
-        writeFileSync(join(ROOT, probe), 'probe\n');
-        const added = await run();
-        expect(added).toContain(`${BUILT_SERVER}${probe.slice('demo/server/'.length)}`);
-        expect(added).toContain(REUSED_PAGE);
-      } finally {
-        rmSync(join(ROOT, probe), { force: true });
-      }
-      const removed = await run();
-      expect(removed).toContain(`${BUILT_SERVER}${probe.slice('demo/server/'.length)}`);
-      expect(removed).toContain(REUSED_PAGE);
-      const again = await run();
-      expect(again).toContain(REUSED_SERVER);
-    },
+    () =>
+      // No demo of another suite starts while the probe is in the tree (it would rebuild first).
+      withDemoSourcesLock(async () => {
+        // A new file in a folder the server is built from (no extension: no tool of the repository reads it).
+        const probe = `demo/server/.build-cache-probe-${process.pid}`;
+        try {
+          writeFileSync(join(ROOT, probe), 'probe\n');
+          const added = await run();
+          expect(added).toContain(`${BUILT_SERVER}${probe.slice('demo/server/'.length)}`);
+          expect(added).toContain(REUSED_PAGE);
+        } finally {
+          rmSync(join(ROOT, probe), { force: true });
+        }
+        const removed = await run();
+        expect(removed).toContain(`${BUILT_SERVER}${probe.slice('demo/server/'.length)}`);
+        expect(removed).toContain(REUSED_PAGE);
+        const again = await run();
+        expect(again).toContain(REUSED_SERVER);
+      }),
   );
 });
 

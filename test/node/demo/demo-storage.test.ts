@@ -8,6 +8,7 @@ import { createInterruptRunner } from '../../../src/runner';
 import { collect, inputFor } from '../../helpers/runner-stores';
 import { runFinished, runStarted, ScriptedAgent, textMessage } from '../../helpers/scripted-agent';
 import { unwrapInterrupt } from '../../../src/unwrap';
+import { emptyEmbeddedStore } from '../../helpers/embedded-store';
 
 // Where the demo keeps its data: a folder that outlives the server (threads, Mastra's storage,
 // approval tickets), or PostgreSQL with a URL.
@@ -16,6 +17,15 @@ const folder = () => {
   const dir = mkdtempSync(join(tmpdir(), 'cki-demo-storage-'));
   folders.push(dir);
   return dir;
+};
+/**
+ * A data folder whose runner store (`threads/`) is an empty cluster copied in
+ * (test/helpers/embedded-store.ts): the first start skips PGlite's initdb. These tests are about
+ * what outlives a restart; the demo's first start on an empty folder is the e2e suites'.
+ */
+const withEmptyThreadStore = async (dataDir: string) => {
+  await emptyEmbeddedStore(join(dataDir, 'threads'));
+  return dataDir;
 };
 afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -29,7 +39,7 @@ async function run(agent: HttpAgent, params: Record<string, unknown> = {}) {
 
 describe('demo storage', () => {
   it('given a data folder, a server closed with a card open and started again on it completes the run when the card is answered', async () => {
-    const dataDir = folder();
+    const dataDir = await withEmptyThreadStore(folder());
     let demo = await startDemoServer({ port: 0, langgraph: false, dataDir });
     const agentOn = (url: string) =>
       new HttpAgent({ url: `${url}/api/copilotkit/agent/default/run`, threadId: 'restart', agentId: 'default' });
@@ -109,7 +119,7 @@ describe('demo storage', () => {
   }, 90_000);
 
   it('given a LangGraph approval card open, a server stopped and started again on the data folder keeps the ticket: approved, the reply is about that same ticket', async () => {
-    const dataDir = folder();
+    const dataDir = await withEmptyThreadStore(folder());
     let demo = await startDemoServer({ port: 0, dataDir, approvals: { refreshesToApprove: 2 } });
     const threadId = crypto.randomUUID(); // LangGraph's thread ids are UUIDs
     // Dana is on call: the approval ticket she asks for waits for her.

@@ -11,6 +11,7 @@ import { createInboxHandler, createInterruptRunner, type InterruptRunner, type I
 import { serveFetchHandlers, type FetchHandler } from '../../helpers/fetch-handler-server';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 import { interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../../helpers/scripted-agent';
+import { emptyEmbeddedStore } from '../../helpers/embedded-store';
 
 // The inbox's client (PendingInterruptsSource, what usePendingInterrupts reads) against the real
 // inbox endpoint over HTTP, on a durable runner. A second runner instance on the same store plays
@@ -49,7 +50,7 @@ const stores = {
   embedded: async (): Promise<InterruptRunnerOptions> => {
     const dir = mkdtempSync(join(tmpdir(), 'cki-inbox-client-'));
     tempDirs.push(dir);
-    return { dataDir: join(dir, 'store') };
+    return { dataDir: await emptyEmbeddedStore(join(dir, 'store')) };
   },
   PostgreSQL: async (): Promise<InterruptRunnerOptions> => {
     cluster ??= await startPostgres();

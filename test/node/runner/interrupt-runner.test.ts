@@ -29,6 +29,7 @@ import {
   textMessage,
   type RunScript,
 } from '../../helpers/scripted-agent';
+import { emptyEmbeddedStore } from '../../helpers/embedded-store';
 
 /** A scripted agent whose `abortRun` ends the run, as a real agent's does. */
 class StoppableAgent extends ScriptedAgent {
@@ -78,7 +79,7 @@ const stores: Record<'embedded' | 'PostgreSQL', StoreUnderTest> = {
     async fresh() {
       const dir = mkdtempSync(join(tmpdir(), 'cki-runner-'));
       tempDirs.push(dir);
-      return { dataDir: join(dir, 'store') };
+      return { dataDir: await emptyEmbeddedStore(join(dir, 'store')) };
     },
     async sql(options, text, params) {
       const db = await PGlite.create(options.dataDir!);

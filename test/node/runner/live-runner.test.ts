@@ -19,6 +19,7 @@ import { openEmbedded, openPostgres } from '../../../src/runner/database';
 import { ensureSchema, MIGRATIONS, SCHEMA_VERSION } from '../../../src/runner/schema';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../../helpers/scripted-agent';
+import { emptyEmbeddedStore } from '../../helpers/embedded-store';
 
 const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
 const types = (events: BaseEvent[]) => events.map((event) => event.type);
@@ -71,7 +72,7 @@ const stores = {
   embedded: async (): Promise<InterruptRunnerOptions> => {
     const dir = mkdtempSync(join(tmpdir(), 'cki-live-'));
     tempDirs.push(dir);
-    return { dataDir: join(dir, 'store') };
+    return { dataDir: await emptyEmbeddedStore(join(dir, 'store')) };
   },
   PostgreSQL: async (): Promise<InterruptRunnerOptions> => ({ url: await cluster.createDatabase(`live_${++databases}`) }),
 };
@@ -217,7 +218,9 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
     const runner = open({ ...options, expiry: { checkEveryMs: 50 } });
     await runner.ready();
     const threadId = `answered-${randomUUID()}`;
-    const agent = expiring('i-answered', soon(300));
+    // 1.5 s to answer it in (on a loaded machine the raise and the answer took more than 300 ms).
+    let deadline = 0;
+    const agent = expiring('i-answered', () => new Date((deadline = Date.now() + 1_500)).toISOString());
     await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
     await collect(
       runner.run({
@@ -226,6 +229,8 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
         input: inputFor(threadId, { resume: [{ interruptId: 'i-answered', status: 'resolved', payload: 'yes' }] }),
       }),
     );
+    // Its deadline passes, and the sweeper looks several times after it.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
     await severalSweeps();
     expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-answered', status: 'resolved', payload: 'yes' }]]);
     expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved', cancelReason: null })]);

@@ -17,6 +17,7 @@ import { INTERRUPT_ID_REFUSED, RESUME_TOO_LARGE, normalizeInterrupts, withNormal
 import { createInterruptRunner } from '../../../src/runner';
 import { serveRuntime, type ServedRuntime } from '../../helpers/runtime-server';
 import { acmeBackend } from './acme-backend';
+import { emptyEmbeddedStore } from '../../helpers/embedded-store';
 
 process.env.MASTRA_TELEMETRY_DISABLED = 'true';
 
@@ -165,7 +166,7 @@ describe('a resume over the limits, over HTTP through CopilotRuntime', () => {
   let store: string;
   beforeAll(async () => {
     store = mkdtempSync(join(tmpdir(), 'cki-bounded-'));
-    const runner = createInterruptRunner({ dataDir: join(store, 'threads') });
+    const runner = createInterruptRunner({ dataDir: await emptyEmbeddedStore(join(store, 'threads')) });
     const gate = withNormalizedInterrupts(
       new GateAgent(),
       normalizeInterrupts({ secret: SECRET, backends: [acmeBackend], onProblem: () => {} }),
