@@ -26,11 +26,46 @@ export interface ServeGraphsOptions {
   dir?: string;
 }
 
+/** Where the LangGraph SDK looks for the fetch its clients use (`overrideFetchImplementation`). */
+const SDK_FETCH = Symbol.for('lg:fetch_implementation');
+type Fetch = typeof fetch;
+
+/**
+ * The fetch LangGraph SDK clients use for requests to `origin`: each on a new connection, never on
+ * one left idle by an earlier request. The server and its clients share this process's event loop.
+ * Node's server drops a connection idle for 6 s (its keep-alive time and a second), and the client
+ * stops reusing one after 3 s by its own timer, which starts counting only once the loop is free;
+ * when the loop is busy, both come due at once, the server's first, and a request sent right then
+ * goes out on the connection just closed ("fetch failed", caused by "other side closed"). The SDK
+ * sends a POST only once, so the user would see "Unable to connect to LangGraph server". A new
+ * connection to 127.0.0.1 costs next to nothing. Requests elsewhere go to the fetch the SDK had
+ * before.
+ */
+function freshConnectionsTo(origin: string, previous: Fetch | undefined): { fetch: Fetch; stop(): void } {
+  let active = true;
+  const fetchFor: Fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!active || new URL(url).origin !== origin) return (previous ?? fetch)(input, init);
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set('connection', 'close');
+    return fetch(input, { ...init, headers });
+  };
+  return {
+    fetch: fetchFor,
+    stop() {
+      active = false;
+    },
+  };
+}
+
 /**
  * Serves LangGraph graphs built in this process with @langchain/langgraph-api, on 127.0.0.1 and
  * a free port, with its storage in `options.dir` (a temporary folder by default). The server loads graphs by file path, so a
  * two-line module in that folder hands it the graph objects from a process-wide registry.
  * Only one LangGraph API server can run per process (its graph registry is module state).
+ * Until `close()`, the LangGraph SDK's clients in this process (CopilotKit's LangGraphAgent makes
+ * one from `deploymentUrl`) send each request to this server on a new connection: see
+ * {@link freshConnectionsTo}.
  *
  * @example
  * const served = await serveGraphs({ interrupts: graph });
@@ -60,9 +95,16 @@ export async function serveGraphs(graphs: Record<string, unknown>, options: Serv
   // started; with ten, a tenth. A worker that finds nothing costs a lookup in memory.
   const { host, cleanup } = await startServer({ port: 0, nWorkers: 10, host: '127.0.0.1', cwd, graphs: specs });
   const port = host.slice(host.lastIndexOf(':') + 1);
+  const url = `http://127.0.0.1:${port}`;
+  const holder = globalThis as unknown as Record<symbol, Fetch | undefined>;
+  const previous = holder[SDK_FETCH];
+  const fresh = freshConnectionsTo(url, previous);
+  holder[SDK_FETCH] = fresh.fetch;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     async close() {
+      fresh.stop();
+      if (holder[SDK_FETCH] === fresh.fetch) holder[SDK_FETCH] = previous;
       await cleanup();
       for (const graphId of Object.keys(graphs)) registry().delete(graphId);
       if (temporary) await rm(cwd, { recursive: true, force: true });

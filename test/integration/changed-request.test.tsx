@@ -147,7 +147,9 @@ describe('an approval whose request changed before the answer arrived', () => {
     expect(await screen.findByText('Deleted {"name":"release/1.0"}.', undefined, { timeout: 10_000 })).toBeInTheDocument();
     expect(ran).toEqual([{ args: { name: 'release/1.0' }, answer: { approved: true } }]);
     expect(screen.queryByTestId('interrupt-request-changed')).toBeNull();
-  });
+    // Its first wait allows 30 s for the graph server's first run (see above): the default 20 s
+    // would end the test before that wait does.
+  }, 60_000);
 
   it('given an edit of the card that showed the old arguments, should refuse it as changed, and an edit of the new ones reaches the tool exactly', async () => {
     const { threadId } = await startThread({ name: 'old-feature' });
