@@ -221,9 +221,15 @@ export class AgentEvents {
   /** A run finished: stopped for `interrupts` (a stop, or a refusal as changed), or went on. */
   #finished(input: RunInput | undefined, interrupts: RaisedInterrupt[] | undefined, messages: RunMessages | undefined, carrying: boolean) {
     const { session, dispatch } = this.#host;
-    const raised = interrupts?.flatMap((i) =>
-      typeof i?.id === 'string' ? [{ id: i.id, expiresAt: i.expiresAt, ...(givenToOthers(i) && { forOthers: true }) }] : [],
+    // Which of them the runner gave to others, read from the set as the cards will draw it (unwrapped
+    // once per stop: the draw that follows reuses it).
+    const others = new Set(
+      interrupts ? this.#host.cards.unwrap({ interrupts }).flatMap((card) => (givenToOthers(card) ? [card.id] : [])) : [],
     );
+    const raised = interrupts?.flatMap((i) => {
+      const id = i?.id;
+      return typeof id === 'string' ? [{ id, expiresAt: i.expiresAt, ...(others.has(id) && { forOthers: true }) }] : [];
+    });
     dispatch(
       session.runFinished({
         threadId: this.agent?.threadId ?? session.threadId,
