@@ -173,6 +173,32 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
     await until(async () => (await runner.listInterrupts({ threadId: raising }))[0]?.cancelReason === 'expired');
   });
 
+  it('given an interrupt the server settled as expired, a second server settle of it (a lease taken over mid-settle) should be refused: the agent runs no more and the row stays expired', async () => {
+    const runner = open({ ...shared, expiry: { checkEveryMs: 50 } });
+    await runner.ready();
+    const threadId = `settled-twice-${randomUUID()}`;
+    const agent = expiring('i-twice', soon(300));
+    await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+    await until(async () => (await runner.listInterrupts({ threadId }))[0]?.status === 'cancelled');
+    await until(async () => !(await runner.isRunning({ threadId })));
+
+    // The settle a second lease holder makes from what it read while the first was settling.
+    const settler = runner as unknown as {
+      settleExpired(
+        deadline: { threadId: string; agentId: string; interruptIds: string[]; settleAt: number },
+        options: object,
+      ): Promise<string>;
+    };
+    const outcome = await settler.settleExpired(
+      { threadId, agentId: 'default', interruptIds: ['i-twice'], settleAt: Date.now() },
+      { agent: () => agent },
+    );
+    expect(outcome).toBe('answered');
+    expect(agent.runs).toHaveLength(2); // the run that asked, and the one resume
+    expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-twice', status: 'cancelled' }]]);
+    expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'cancelled', cancelReason: 'expired' })]);
+  });
+
   it('given an interrupt the server settled as expired, a device that saw it expire and chats on should get its run, the agent hearing the message and not a second cancel', async () => {
     const runner = open({ ...shared, expiry: { checkEveryMs: 50 } });
     await runner.ready();
