@@ -1038,8 +1038,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       if (!serverRun && status === 'cancelled' && existing.status === 'cancelled' && existing.closed_reason === 'expired') {
         // The server settled this expiry first, and this cancel (a device that saw it expire, and
         // chats on) says the same: taken as given, and kept from the agent, which heard it once.
-        // A second server settle (a lease taken over mid-settle) is refused below instead: with
-        // its only answer kept from it, the agent would run on no answer and ask again.
+        // (A second server settle is refused below: with no answer left, its agent would ask again.)
         expiredHere.add(id);
         continue;
       }
