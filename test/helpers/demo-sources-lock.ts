@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { withFolderLock } from './folder-lock';
 
 /**
  * The demo's build cache suite (test/node/demo/demo-build-cache.test.ts) adds a file to the demo
@@ -12,43 +12,7 @@ import { dirname, join } from 'node:path';
  */
 const LOCK = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'copilotkit-interrupts-demo-sources', 'lock');
 
-function holderAlive(): boolean {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
-  } catch {
-    return existsSync(LOCK); // created, its pid not written yet
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Runs `work` holding the lock, waiting (up to 10 minutes) while another holds it. */
-export async function withDemoSourcesLock<T>(work: () => Promise<T>): Promise<T> {
-  mkdirSync(dirname(LOCK), { recursive: true });
-  const started = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      writeFileSync(join(LOCK, 'pid'), String(process.pid));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (!holderAlive()) {
-        rmSync(LOCK, { recursive: true, force: true });
-        continue;
-      }
-      if (Date.now() - started > 10 * 60_000) throw new Error(`waited 10 minutes for the demo sources lock (${LOCK})`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
+export function withDemoSourcesLock<T>(work: () => Promise<T>): Promise<T> {
+  return withFolderLock(LOCK, work, { what: 'the demo sources lock', pollMs: 200, giveUpMs: 10 * 60_000 });
 }

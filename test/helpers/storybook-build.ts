@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withFolderLock } from './folder-lock';
 
 /**
  * One static Storybook build for the suites that need one (the README's static Storybook and the
@@ -37,48 +38,9 @@ function newest(path: string): number {
   return latest;
 }
 
-/** Whether the process that holds the lock still runs (true while its pid is not written yet). */
-function holderAlive(): boolean {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
-  } catch {
-    return true;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Holds a lock (a folder: creating it is atomic) while building, so two suites never build at once. */
-async function withLock<T>(work: () => T): Promise<T> {
-  mkdirSync(CACHE, { recursive: true });
-  const started = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      writeFileSync(join(LOCK, 'pid'), String(process.pid));
-      break;
-    } catch {
-      // A lock whose process is gone (a run killed mid-build), or older than 15 minutes: take it over.
-      if (!holderAlive() || (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 15 * 60_000)) {
-        rmSync(LOCK, { recursive: true, force: true });
-        continue;
-      }
-      if (Date.now() - started > 20 * 60_000) throw new Error(`waited 20 minutes for another Storybook build (lock ${LOCK})`);
-      await sleep(1_000);
-    }
-  }
-  try {
-    return work();
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
+/** Holds a lock while building, so two suites never build at once (one older than 15 minutes is taken over). */
+function withLock<T>(work: () => T): Promise<T> {
+  return withFolderLock(LOCK, work, { what: 'another Storybook build', pollMs: 1_000, giveUpMs: 20 * 60_000, staleAfterMs: 15 * 60_000 });
 }
 
 export interface StorybookBuild {
