@@ -140,7 +140,8 @@ export class CardIndex<View = unknown> {
   #followPeople(open: OpenSet, interrupts: UnwrappedInterrupt[]) {
     open.cards = open.cards.map((card, n) => {
       const people = interrupts[n]?.people;
-      if (!people || JSON.stringify(people) === JSON.stringify(card.people)) return card;
+      // The same stop unwraps once, so a render of it hands over the very object: no comparison then.
+      if (!people || people === card.people || JSON.stringify(people) === JSON.stringify(card.people)) return card;
       const next = { ...card, people };
       const entry = this.#cards.get(card.id);
       if (entry) this.#cards.set(card.id, { ...entry, interrupt: next });
