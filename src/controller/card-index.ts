@@ -144,7 +144,11 @@ export class CardIndex<View = unknown> {
       if (!people || people === card.people || JSON.stringify(people) === JSON.stringify(card.people)) return card;
       const next = { ...card, people };
       const entry = this.#cards.get(card.id);
-      if (entry) this.#cards.set(card.id, { ...entry, interrupt: next });
+      if (entry) {
+        this.#cards.set(card.id, { ...entry, interrupt: next });
+        // Bookkeeping only (this may run while CopilotKit renders): the session's answer is nothing.
+        this.#host.session.peopleRead(entry.key, { forOthers: givenToOthers(next) });
+      }
       return next;
     });
   }
@@ -196,17 +200,6 @@ export class CardIndex<View = unknown> {
    */
   get reopened(): UnwrappedInterrupt[] | undefined {
     return this.#open?.reopened && this.waiting.length > 0 ? this.waiting : undefined;
-  }
-
-  /**
-   * How many cards of the waiting set still wait for this user: not answered, dismissed or
-   * expired, and not given by the runner to other people (those wait for them, not for this user).
-   */
-  get pendingCount(): number {
-    return this.waiting.filter((card) => {
-      const key = this.#cards.get(card.id)?.key;
-      return key && this.#host.session.get(key)?.phase === 'open' && card.people?.viewerMayAnswer !== false;
-    }).length;
   }
 
   /** The transcript echo of `id` is mounted (`by` 1) or gone (`by` -1): the slot copy steps aside while one shows. */

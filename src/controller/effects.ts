@@ -1,6 +1,6 @@
 import type { InterruptHistory } from '../history';
 import { errorMessage } from '../error-message';
-import { LOG } from '../log';
+import { debugLog, LOG } from '../log';
 import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
 import {
   keyOf,
@@ -149,6 +149,9 @@ export class Effects {
         return [];
       case 'reread':
         result.reread = this.#reread();
+        return [];
+      case 'debug':
+        debugLog(decision.message);
         return [];
       case 'restore-pending':
         if (agent && this.#saved) agent.pendingInterrupts = this.#saved.pending;

@@ -1,5 +1,4 @@
 import type { InterruptHistory } from '../history';
-import { debugLog } from '../log';
 import { InterruptSession, type InterruptAnswer, type InterruptKey } from '../session';
 import type { AnyInterruptResume, OnInterruptResume } from '../protocol/types';
 import type { UnwrappedInterrupt } from '../unwrap';
@@ -151,7 +150,7 @@ export class InterruptController<View = unknown> {
 
   /** How many cards of the waiting set still wait for this user. */
   get pendingCount(): number {
-    return this.#cards.pendingCount;
+    return this.session.waitingOnViewer;
   }
 
   /** Whether a set is open, answers are on their way or kept with a thread: this controller holds what the user is doing. */
@@ -190,10 +189,7 @@ export class InterruptController<View = unknown> {
   /** The interrupt passed its `expiresAt`: read-only "Expired"; the agent gets `cancelled` with the next run. */
   expire(interrupt: UnwrappedInterrupt): void {
     const card = this.#cards.get(interrupt.id);
-    if (!card || this.session.get(card.key)?.phase !== 'open') return;
-    // Normal, and shown on the card: a debug message only (setInterruptsDebug).
-    debugLog(`Interrupt "${interrupt.id}" expired at ${interrupt.expiresAt}; the agent gets "cancelled" with the next run.`);
-    this.#dispatch(this.session.expired(card.key), [card.key]);
+    if (card) this.#dispatch(this.session.expired(card.key), [card.key]);
   }
 
   /** A card in `error`: the same resume again, after the paint and the resolve delay like the first send. */

@@ -182,7 +182,9 @@ export type SessionDecision =
    * Steer-away: the run that answered `cancelled` ended without replying to the user's message
    * (Mastra ends the run on `cancelled`): run the agent once more so the message gets its reply.
    */
-  | { type: 'reply-to-chat' };
+  | { type: 'reply-to-chat' }
+  /** Say `message` in the debug log (`setInterruptsDebug`): something normal happened that a card already shows. */
+  | { type: 'debug'; message: string };
 
 export interface SessionOptions {
   threadId: string;
@@ -391,6 +393,14 @@ export class InterruptSession {
   /** A resume is on its way: nothing else is sent, and a run in the thread is that resume's. */
   get sending(): boolean {
     return this.#batches.size > 0;
+  }
+
+  /**
+   * How many interrupts of the open set still wait for this viewer: not answered, dismissed or
+   * expired, and not given by the runner to other people (those wait for them).
+   */
+  get waitingOnViewer(): number {
+    return this.#entriesOf(this.#open).filter((e) => e.phase === 'open' && !e.forOthers).length;
   }
 
   /** Whether the card of `key` asks to be answered before the user chats on. */
@@ -761,8 +771,22 @@ export class InterruptSession {
     const entry = this.#entry(key);
     if (!entry || entry.phase !== 'open') return [NOTHING];
     entry.phase = 'expired';
+    const message = `Interrupt "${entry.recordId}" expired at ${String(entry.expiresAt)}; the agent gets "cancelled" with the next run.`;
     // Its `cancelled` goes with the siblings' answers when they are all in, else with the next run.
-    return this.#sendIfComplete(false);
+    return [{ type: 'debug', message }, ...real(this.#sendIfComplete(false))];
+  }
+
+  /**
+   * The thread was read again and the runner's word on who may answer `key` is new (an approver
+   * added, an assignment changed): a chat message and a held answer follow who may answer now.
+   * The server still decides each answer.
+   */
+  peopleRead(key: InterruptKey, { forOthers }: { forOthers: boolean }): SessionDecision[] {
+    const entry = this.#entry(key);
+    if (!entry) return [NOTHING];
+    if (forOthers) entry.forOthers = true;
+    else delete entry.forOthers;
+    return [NOTHING];
   }
 
   /**
@@ -1049,6 +1073,7 @@ export class InterruptSession {
     const raised = interrupts.map((i) => ({
       id: i.id,
       expiresAt: i.expiresAt,
+      ...(i.forOthers && { forOthers: true }),
       ...(kind === 'legacy' && { legacyEvent: legacy ? legacy.value : i.legacyEvent }),
     }));
     const decisions = this.raised(legacy?.runId ?? 'restored', raised, { anchor: legacy ? legacy.anchor : anchor });

@@ -117,7 +117,9 @@ describe('InterruptSession', () => {
     const s = session({ now: () => now });
     s.raised('run-1', [{ id: 'a', expiresAt: new Date(1000).toISOString() }]);
     now = 2000;
-    expect(s.answered(key('a'), { status: 'resolved', payload: 'late' })).toEqual([{ type: 'nothing' }]);
+    expect(s.answered(key('a'), { status: 'resolved', payload: 'late' })).toEqual([
+      { type: 'debug', message: expect.stringMatching(/^Interrupt "a" expired at /) },
+    ]);
     expect(s.get(key('a'))?.phase).toBe('expired');
     const [send] = sends(s.chatSent());
     expect(send.type === 'send' && send.batch).toMatchObject({ withChat: true, resume: [{ interruptId: 'a', status: 'cancelled' }] });
@@ -167,6 +169,52 @@ describe('InterruptSession', () => {
     ]);
     expect(s.heldFor(key('mine'))).toBeUndefined();
     expect(s.get(key('theirs'))?.phase).toBe('resolved');
+  });
+
+  it('given a set with a card given to someone else, should count only the cards this viewer still has to answer', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'mine' }, { id: 'also-mine' }, { id: 'theirs', forOthers: true }]);
+    expect(s.waitingOnViewer).toBe(2);
+    s.answered(key('mine'), { status: 'resolved', payload: 'yes' });
+    expect(s.waitingOnViewer).toBe(1);
+    s.expired(key('also-mine'));
+    expect(s.waitingOnViewer).toBe(0);
+  });
+
+  it('given a set shown before the session listened (a restored thread) with a card given to someone else, when the user chats, should not dismiss that card', () => {
+    const s = session();
+    s.shown({ threadId: 't1', kind: 'standard', interrupts: [{ id: 'mine' }, { id: 'theirs', forOthers: true }] });
+    const [mine, theirs] = s.openSet;
+    expect(s.get(theirs)?.forOthers).toBe(true);
+    expect(sends(s.chatSent())).toEqual([]);
+    expect(statusOf(s.get(theirs)!)).toBe('pending');
+    expect(statusOf(s.get(mine)!)).toBe('pending');
+  });
+
+  it("given a card given to someone else, when the thread is read again and the runner gives it to this viewer, should follow the new word: the viewer's count and a chat message include it", () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'theirs', forOthers: true }]);
+    expect(s.waitingOnViewer).toBe(0);
+    s.peopleRead(key('theirs'), { forOthers: false });
+    expect(s.waitingOnViewer).toBe(1);
+    // A chat message now dismisses it like any card of the viewer's (the default policy).
+    const [send] = sends(s.chatRunStarting());
+    expect(send.type === 'send' && send.batch.resume).toEqual([{ interruptId: 'theirs', status: 'cancelled' }]);
+    // And back: given to others again, a chat message leaves it alone.
+    s.raised('run-2', [{ id: 'b' }]);
+    s.peopleRead(s.openSet[0], { forOthers: true });
+    expect(s.waitingOnViewer).toBe(0);
+    expect(sends(s.chatSent())).toEqual([]);
+  });
+
+  it('given an open interrupt, when it expires, should say so in the debug log once, with the id and the time it expired', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a', expiresAt: '2026-01-01T00:00:00.000Z' }, { id: 'b' }]);
+    const debug = (decisions: SessionDecision[]) => decisions.filter((d) => d.type === 'debug');
+    expect(debug(s.expired(key('a')))).toEqual([
+      { type: 'debug', message: 'Interrupt "a" expired at 2026-01-01T00:00:00.000Z; the agent gets "cancelled" with the next run.' },
+    ]);
+    expect(s.expired(key('a'))).toEqual([{ type: 'nothing' }]);
   });
 
   it("given onChatWhileOpen 'block' and only an expired interrupt, should still answer it cancelled with the chat run", () => {
