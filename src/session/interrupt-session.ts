@@ -783,7 +783,8 @@ export class InterruptSession {
    */
   peopleRead(key: InterruptKey, { forOthers }: { forOthers: boolean }): SessionDecision[] {
     const entry = this.#entry(key);
-    if (!entry) return [NOTHING];
+    // Only an open card follows: a settled one keeps the word it was settled under.
+    if (entry?.phase !== 'open') return [NOTHING];
     if (forOthers) entry.forOthers = true;
     else delete entry.forOthers;
     return [NOTHING];

@@ -97,7 +97,7 @@ function apply(world: World, decisions: SessionDecision[]) {
       // refusal of its shared id.
       for (const key of d.batch.keys) {
         const entry = world.session.get(key);
-        if (key.id === THEIRS) expect(world.answers.has(keyOf(key)) || entry?.phase === 'expired' || !!entry?.refused).toBe(true);
+        if (entry?.forOthers) expect(world.answers.has(keyOf(key)) || entry?.phase === 'expired' || !!entry?.refused).toBe(true);
       }
       world.inflight.push(d.batch);
       world.sentBatches.push(d.batch);
@@ -161,7 +161,7 @@ function checkInvariants(world: World) {
   for (const key of world.keys)
     if (session.asksToAnswerFirst(key)) {
       // Asked by 'block', or by a card given to someone else: the chat waits for its answer.
-      expect(world.policy === 'block' || key.id === THEIRS).toBe(true);
+      expect(world.policy === 'block' || !!session.get(key)?.forOthers).toBe(true);
       expect(session.get(key)?.phase).toBe('open');
       expect(session.openSet.some((k) => keyOf(k) === keyOf(key))).toBe(true);
     }
@@ -303,6 +303,32 @@ class LegacyRun implements Cmd {
   toString = () => `legacy-run(${this.runId}${this.withSet ? ', with a set' : ''})`;
 }
 
+/**
+ * The thread is read again and the runner gives a card to this viewer, or to someone else: an
+ * open card follows the new word (the viewer's count with it), a settled one keeps its own.
+ */
+class PeopleRead implements Cmd {
+  constructor(
+    readonly n: number,
+    readonly forOthers: boolean,
+  ) {}
+  check = () => true;
+  run(_: object, w: World) {
+    const key = pick(w.keys, this.n);
+    if (!key) return;
+    const before = w.session.get(key);
+    const count = w.session.waitingOnViewer;
+    expect(w.session.peopleRead(key, { forOthers: this.forOthers })).toEqual([{ type: 'nothing' }]);
+    const after = w.session.get(key);
+    const open = before?.phase === 'open';
+    expect(!!after?.forOthers).toBe(open ? this.forOthers : !!before?.forOthers);
+    // The count moves by this card alone, and only while it is open in the set the agent waits on.
+    const counted = (forOthers: boolean) => (open && w.session.openSet.some((k) => keyOf(k) === keyOf(key)) && !forOthers ? 1 : 0);
+    expect(w.session.waitingOnViewer - count).toBe(counted(!!after?.forOthers) - counted(!!before?.forOthers));
+  }
+  toString = () => `people-read(${this.n}, ${this.forOthers ? 'theirs' : 'mine'})`;
+}
+
 /** CopilotKit shows the open set again (a render): the session holds it already, nothing changes. */
 class ShownAgain implements Cmd {
   check = () => true;
@@ -365,7 +391,7 @@ class ChatRun implements Cmd {
   check = () => true;
   run(_: object, w: World) {
     const openBefore = w.session.openSet.map((k) => w.session.get(k)!.phase);
-    const theirsOpen = w.session.openSet.some((k) => k.id === THEIRS && w.session.get(k)!.phase === 'open');
+    const theirsOpen = w.session.openSet.some((k) => w.session.get(k)!.forOthers && w.session.get(k)!.phase === 'open');
     const decisions = w.session.chatRunStarting();
     const sends = decisions.filter((d) => d.type === 'send');
     // Held only when the user must answer first, or a card waits for someone else; then nothing is sent.
@@ -551,6 +577,7 @@ const commands = fc.commands(
     fc.boolean().map((waits) => new Chat(waits)),
     fc.tuple(fc.constantFrom('r1', 'r2', 'r3'), fc.boolean()).map(([r, s]) => new LegacyRun(r, s)),
     fc.constant(new ShownAgain()),
+    fc.tuple(fc.nat(), fc.boolean()).map(([n, theirs]) => new PeopleRead(n, theirs)),
     fc.boolean().map((possible) => new Reread(possible)),
     fc.constant(new RefusedAsChanged()),
     fc.constant(new ChatRun()),
