@@ -1,6 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Where the in-process graphs wait for the server's loader (see {@link serveGraphs}). */
 const REGISTRY = Symbol.for('copilotkit-interrupts.langgraph-graphs');
@@ -58,6 +60,78 @@ function freshConnectionsTo(origin: string, previous: Fetch | undefined): { fetc
   };
 }
 
+type StartServer = (typeof import('@langchain/langgraph-api/server'))['startServer'];
+type Storage = Parameters<StartServer>[1];
+
+/**
+ * @langchain/langgraph-api's `startServer`, with its own file-backed storage given to it so that a
+ * run's stream ends as soon as the run does. The API's stream of a run waits for the run's events
+ * with a 500 ms timeout and ends on a "done" message that nothing in it sends: every streamed run
+ * ended only when that timeout came and the run read as finished, half a second after its last
+ * event (each chat turn, each answer to a card). Here the storage's operations are the API's own
+ * (`FileSystemOps` on `FileSystemPersistence`, exactly what `startServer` makes when given none),
+ * and once a run is finished and its thread's status is written (the last thing the API's worker
+ * does with a run), the "done" message goes to the run's stream. These classes are not among the
+ * package's exports: they are loaded from its files, the server with them (one copy of the API's
+ * module state); when they are not found (another version of the package), the server starts as
+ * it is and streams end on the timeout.
+ */
+async function serverWithPromptStreamEnds(cwd: string): Promise<{ startServer: StartServer; storage?: Storage }> {
+  const dist = join(dirname(createRequire(import.meta.url).resolve('@langchain/langgraph-api/package.json')), 'dist');
+  // The API's own classes, untyped outside its package: used only as startServer uses them.
+  type Loaded = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const load = async (file: string): Promise<Loaded | undefined> => {
+    try {
+      return (await import(pathToFileURL(join(dist, file)).href)) as Loaded;
+    } catch {
+      return undefined;
+    }
+  };
+  const [server, ops, persist] = await Promise.all([load('server.mjs'), load('storage/ops.mjs'), load('storage/persist.mjs')]);
+  const { FileSystemOps, StreamManager } = ops ?? {};
+  const { FileSystemPersistence } = persist ?? {};
+  if (typeof server?.startServer !== 'function' || !FileSystemOps || !StreamManager?.getQueue || !FileSystemPersistence) {
+    return { startServer: (await import('@langchain/langgraph-api/server')).startServer };
+  }
+  // What startServer makes when given no storage.
+  const conn = new FileSystemPersistence('.langgraphjs_ops.json', () => ({
+    runs: {},
+    threads: {},
+    assistants: {},
+    assistant_versions: [],
+    retry_counter: {},
+  }));
+  await conn.initialize(cwd);
+  const operations = new FileSystemOps(conn);
+  /** Runs finished whose thread's status is not written yet, by thread. */
+  const finished = new Map<string, string[]>();
+  const { runs, threads } = operations;
+  const setRunStatus = runs.setStatus.bind(runs);
+  runs.setStatus = async (runId: string, status: string) => {
+    await setRunStatus(runId, status);
+    if (status === 'pending' || status === 'running') return;
+    const threadId = await conn.with((store: { runs: Record<string, { thread_id?: string } | undefined> }) => store.runs[runId]?.thread_id);
+    if (threadId) finished.set(threadId, [...(finished.get(threadId) ?? []), runId]);
+  };
+  const endStreams = (threadId: string) => {
+    for (const runId of finished.get(threadId) ?? []) {
+      StreamManager.getQueue(runId, { ifNotFound: 'create', resumable: false }).push({ topic: `run:${runId}:control`, data: 'done' });
+    }
+    finished.delete(threadId);
+  };
+  for (const name of ['setStatus', 'delete'] as const) {
+    const original = threads[name].bind(threads);
+    threads[name] = async (threadId: string, ...rest: unknown[]) => {
+      try {
+        return await original(threadId, ...rest);
+      } finally {
+        endStreams(threadId);
+      }
+    };
+  }
+  return { startServer: server.startServer as StartServer, storage: { ops: operations } as Storage };
+}
+
 /**
  * Serves LangGraph graphs built in this process with @langchain/langgraph-api, on 127.0.0.1 and
  * a free port, with its storage in `options.dir` (a temporary folder by default). The server loads graphs by file path, so a
@@ -74,7 +148,6 @@ function freshConnectionsTo(origin: string, previous: Fetch | undefined): { fetc
 export async function serveGraphs(graphs: Record<string, unknown>, options: ServeGraphsOptions = {}): Promise<ServedGraphs> {
   process.env.LOG_LEVEL ??= 'error';
   process.env.LANGSMITH_TRACING ??= 'false';
-  const { startServer } = await import('@langchain/langgraph-api/server');
   const temporary = options.dir === undefined;
   const cwd = temporary ? await mkdtemp(join(tmpdir(), 'copilotkit-interrupts-langgraph-')) : resolve(options.dir!);
   await mkdir(cwd, { recursive: true });
@@ -93,7 +166,8 @@ export async function serveGraphs(graphs: Record<string, unknown>, options: Serv
   // Each of the API's queue workers looks for a new run, finds none, and sleeps a random 0 to 1 s
   // before it looks again: with two, a run waited a third of a second on average before it
   // started; with ten, a tenth. A worker that finds nothing costs a lookup in memory.
-  const { host, cleanup } = await startServer({ port: 0, nWorkers: 10, host: '127.0.0.1', cwd, graphs: specs });
+  const { startServer, storage } = await serverWithPromptStreamEnds(cwd);
+  const { host, cleanup } = await startServer({ port: 0, nWorkers: 10, host: '127.0.0.1', cwd, graphs: specs }, storage);
   const port = host.slice(host.lastIndexOf(':') + 1);
   const url = `http://127.0.0.1:${port}`;
   const holder = globalThis as unknown as Record<symbol, Fetch | undefined>;
