@@ -244,3 +244,53 @@ export class GroupCommit<S> {
     this.queue.unshift(...again);
   }
 }
+
+/**
+ * Reads of many callers as one: while a read is in flight, the next callers queue, and the queue
+ * is then read with one statement (`read`, one result per argument, in order). A read is never
+ * sent before it was asked for, so it sees what a read of its own would have seen, or later. When
+ * a batched read fails, each of its callers reads alone: only a caller whose own read fails sees it.
+ */
+export class ReadBatch<A, R> {
+  private queue: Array<{ arg: A; resolve: (value: R) => void; reject: (error: unknown) => void }> = [];
+  private inFlight = false;
+  private scheduled = false;
+
+  constructor(
+    private readonly read: (args: readonly A[]) => Promise<readonly R[]>,
+    private readonly maxBatch = 500,
+  ) {}
+
+  load(arg: A): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ arg, resolve, reject });
+      if (this.inFlight || this.scheduled) return;
+      // Callers that come in the same turn of the event loop share the first read.
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.pump();
+      });
+    });
+  }
+
+  private async pump(): Promise<void> {
+    this.inFlight = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        const results = await this.read(batch.map((entry) => entry.arg));
+        batch.forEach((entry, index) => entry.resolve(results[index]!));
+      } catch (error) {
+        if (batch.length === 1) batch[0]!.reject(error);
+        else
+          for (const entry of batch)
+            this.read([entry.arg]).then(
+              (results) => entry.resolve(results[0]!),
+              (own: unknown) => entry.reject(own),
+            );
+      }
+    }
+    this.inFlight = false;
+  }
+}

@@ -1,5 +1,5 @@
 import type { Database, Sql } from './database';
-import { GroupCommit, type Lane, type Merger } from './group-commit';
+import { GroupCommit, ReadBatch, type Lane, type Merger } from './group-commit';
 import type { ChangeLog, ThreadChange } from './notifications';
 import {
   threadMergers,
@@ -465,11 +465,18 @@ export class ThreadStore implements ChangeLog {
 
   // ---- the change log a notification feed checks and catches up from ----
 
-  async threadSeq(threadId: string): Promise<number | undefined> {
-    const [row] = await this.db.query<{ change_seq: unknown }>(`SELECT change_seq FROM cki_threads WHERE thread_key = $1`, [
-      JSON.stringify(threadId),
-    ]);
-    return row ? Number(row.change_seq) : undefined;
+  /** Threads' change numbers, read for many callers at once (a feed checks each thread it first hears of). */
+  private readonly seqReads = new ReadBatch<string, number | undefined>(async (keys) => {
+    const rows = await this.db.query<{ thread_key: string; change_seq: unknown }>(
+      `SELECT thread_key, change_seq FROM cki_threads WHERE thread_key = ANY($1::text[])`,
+      [keys],
+    );
+    const seqs = new Map(rows.map((row) => [row.thread_key, Number(row.change_seq)]));
+    return keys.map((key) => seqs.get(key));
+  });
+
+  threadSeq(threadId: string): Promise<number | undefined> {
+    return this.seqReads.load(JSON.stringify(threadId));
   }
 
   async latestSeq(): Promise<number> {
@@ -586,14 +593,24 @@ export class ThreadStore implements ChangeLog {
     return rows.length > 0;
   }
 
+  /** Ended runs' events of many callers' threads, read at once (each caller's rows in order). */
+  private readonly historyReads = new ReadBatch<{ threadKey: string; except: readonly number[] }, StoredEventRow[]>(async (args) => {
+    const rows = await this.db.query<StoredEventRow & { n: unknown }>(
+      `SELECT u.n, e.run_pk, e.seq, e.payload
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(thread_key, except_pks, n)
+         JOIN cki_runs r ON r.thread_key = u.thread_key AND r.status = ANY($3::text[]) AND NOT (r.run_pk = ANY(u.except_pks::bigint[]))
+         JOIN cki_events e ON e.run_pk = r.run_pk
+        ORDER BY u.n, r.run_pk, e.seq`,
+      [args.map((a) => a.threadKey), args.map((a) => `{${a.except.map((pk) => Number(pk)).join(',')}}`), ENDED_RUN_STATUSES],
+    );
+    const found = args.map((): StoredEventRow[] => []);
+    for (const { n, ...row } of rows) found[Number(n) - 1]!.push(row);
+    return found;
+  });
+
   /** The stored events of a thread's ended runs, in order, leaving out the runs `except`. */
   endedRunEvents(threadKey: string, except: readonly number[] = []): Promise<StoredEventRow[]> {
-    return this.db.query<StoredEventRow>(
-      `SELECT e.run_pk, e.seq, e.payload FROM cki_runs r JOIN cki_events e ON e.run_pk = r.run_pk
-        WHERE r.thread_key = $1 AND r.status = ANY($2::text[]) AND NOT (r.run_pk = ANY($3::bigint[]))
-        ORDER BY r.run_pk, e.seq`,
-      [threadKey, ENDED_RUN_STATUSES, except],
-    );
+    return this.historyReads.load({ threadKey, except });
   }
 
   /** A run's status with its thread's heartbeat, read before its events (a run ends in the transaction that saves its last events). */

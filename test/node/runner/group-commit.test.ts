@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbedded, openPostgres, type Database, type Sql } from '../../../src/runner/database';
-import { GroupCommit, type Merger } from '../../../src/runner/group-commit';
+import { GroupCommit, ReadBatch, type Merger } from '../../../src/runner/group-commit';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 
 // The group commit is tried on a small log of its own: each caller appends one value to its thread
@@ -167,6 +167,39 @@ describe.each(Object.keys(stores))('a group commit on the %s store', (kind) => {
       { numRuns: kind === 'PostgreSQL' ? 15 : 10 },
     );
   }, 120_000);
+
+  it('given 30 reads asked for at once, they should be one statement and each caller should get its own rows, even when another write came first', async () => {
+    await reset(db);
+    const { group } = grouped(db);
+    await Promise.all(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))));
+    const statements = { count: 0 };
+    const reads = new ReadBatch<string, string[]>(async (threads) => {
+      statements.count++;
+      const rows = await db.query<{ thread: string; value: number }>(
+        `SELECT thread, value FROM g_log WHERE thread = ANY($1::text[]) ORDER BY id`,
+        [threads],
+      );
+      return threads.map((thread) => rows.filter((row) => row.thread === thread).map((row) => String(row.value)));
+    });
+    const asked = Array.from({ length: 30 }, (_, i) => reads.load(['a', 'b', 'c', 'none'][i % 4]!));
+    expect((await Promise.all(asked)).slice(0, 4)).toEqual([['0'], ['1'], ['2'], []]);
+    expect(statements.count).toBe(1);
+    // A read asked for after a commit sees it.
+    await group.submit('a', caller('a', 9));
+    expect(await reads.load('a')).toEqual(['0', '9']);
+  });
+
+  it('given a batched read that fails on one caller, only that caller should get the error', async () => {
+    await reset(db);
+    const reads = new ReadBatch<string, number>(async (values) => {
+      const rows = await db.query<{ n: number }>(`SELECT v::int AS n FROM unnest($1::text[]) WITH ORDINALITY AS u(v, i) ORDER BY i`, [
+        values,
+      ]);
+      return rows.map((row) => Number(row.n));
+    });
+    const results = await Promise.allSettled(['1', 'two', '3'].map((value) => reads.load(value)));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'failed'))).toEqual([1, 'failed', 3]);
+  });
 });
 
 describe('a group commit on PostgreSQL, from two instances', () => {
