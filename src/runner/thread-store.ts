@@ -626,10 +626,17 @@ export class ThreadStore implements ChangeLog {
     return this.db.query(`SELECT seq, payload FROM cki_events WHERE run_pk = $1 AND seq > $2 ORDER BY seq`, [runPk, afterSeq]);
   }
 
-  /** Marks this instance's runs alive; returns their threads, with any stop asked for them. */
+  /**
+   * Marks this instance's runs alive; returns their threads, with any stop asked for them. The rows
+   * are locked in key order, as a group commit locks its threads: the two never wait on each other
+   * crosswise.
+   */
   heartbeat(owner: string, runPks: readonly number[], now: number): Promise<Array<{ thread_key: string; stop_requested: boolean }>> {
     return this.db.query(
-      `UPDATE cki_threads SET heartbeat_at = $1 WHERE running_owner = $2 AND running_run_pk = ANY($3::bigint[]) RETURNING thread_key, stop_requested`,
+      `UPDATE cki_threads t SET heartbeat_at = $1
+         FROM (SELECT thread_key FROM cki_threads WHERE running_owner = $2 AND running_run_pk = ANY($3::bigint[]) ORDER BY thread_key FOR UPDATE) l
+        WHERE t.thread_key = l.thread_key
+        RETURNING t.thread_key, t.stop_requested`,
       [now, owner, runPks],
     );
   }
