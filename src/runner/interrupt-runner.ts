@@ -964,24 +964,29 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
     const by = person ? keysOf(person) : null;
-    return store.transaction(async (tx) => {
-      const now = Date.now();
-      const thread = await tx.takeThread(threadKey, agentId, now, by);
-      // A thread first run by someone else between `permit` and here: theirs, and not allowed.
-      if (by && !permitted && thread.owner_id !== by.id) {
-        throw new Refusal(`${PREFIX} thread ${quote(threadId)} belongs to someone else; the run was refused.`, 'forbidden');
-      }
-      const answers = await this.answer(tx, threadId, input, now, { person, onlyAssigned: permitted === 'assigned' }, expiredHere);
-      const held = thread.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
-      const busy =
-        held !== undefined &&
-        (thread.running_owner === this.instanceId ? this.holds(held) : Number(thread.heartbeat_at) > now - this.staleAfterMs);
-      if (busy) throw new Refusal(`${PREFIX} Thread already running: ${quote(threadId)} has a run in progress.`, 'thread_running');
-      // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
-      if (held !== undefined) await tx.abandonRun(held, now);
-      const { runPk, seq } = await tx.startRun(threadKey, encode(input.runId), agentId, now, this.instanceId, answers);
-      return { runPk, before: Number(thread.change_seq), after: seq, created: thread.created === true };
-    });
+    return store.transaction(
+      async (tx) => {
+        // A batch given up runs this again (see ThreadStore.transaction): what an attempt noted is its own.
+        expiredHere.clear();
+        const now = Date.now();
+        const thread = await tx.takeThread(threadKey, agentId, now, by);
+        // A thread first run by someone else between `permit` and here: theirs, and not allowed.
+        if (by && !permitted && thread.owner_id !== by.id) {
+          throw new Refusal(`${PREFIX} thread ${quote(threadId)} belongs to someone else; the run was refused.`, 'forbidden');
+        }
+        const answers = await this.answer(tx, threadId, input, now, { person, onlyAssigned: permitted === 'assigned' }, expiredHere);
+        const held = thread.running_run_pk != null ? Number(thread.running_run_pk) : undefined;
+        const busy =
+          held !== undefined &&
+          (thread.running_owner === this.instanceId ? this.holds(held) : Number(thread.heartbeat_at) > now - this.staleAfterMs);
+        if (busy) throw new Refusal(`${PREFIX} Thread already running: ${quote(threadId)} has a run in progress.`, 'thread_running');
+        // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
+        if (held !== undefined) await tx.abandonRun(held, now);
+        const { runPk, seq } = await tx.startRun(threadKey, encode(input.runId), agentId, now, this.instanceId, answers);
+        return { runPk, before: Number(thread.change_seq), after: seq, created: thread.created === true };
+      },
+      { group: 'claim', threadKey },
+    );
   }
 
   /** Closes each interrupt the resume answers, or refuses the whole resume naming the id and why. */
@@ -1120,17 +1125,20 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     });
     // One id raised twice in a set keeps its last place, as the rows always did.
     const unique = [...new Map(raised.map((row) => [row.hash, row])).values()];
-    const { before, after } = await store.transaction(async (tx) => {
-      const now = Date.now();
-      // The thread first (with the run's last events), as a claim takes it: the two never wait on
-      // each other's rows crosswise.
-      const before = await tx.lockAndAppend(threadKey, run.runPk, unsaved.map(encode), all.length - unsaved.length);
-      // The answers this run carried never applied: they were given to a request that has since
-      // changed. The refusal carries the requests as they are now; those are the open ones.
-      if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
-      await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
-      return { before, after: await tx.endRunAndRelease(threadKey, run.runPk, status, now) };
-    });
+    const { before, after } = await store.transaction(
+      async (tx) => {
+        const now = Date.now();
+        // The thread first (with the run's last events), as a claim takes it: the two never wait on
+        // each other's rows crosswise.
+        const before = await tx.lockAndAppend(threadKey, run.runPk, unsaved.map(encode), all.length - unsaved.length);
+        // The answers this run carried never applied: they were given to a request that has since
+        // changed. The refusal carries the requests as they are now; those are the open ones.
+        if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
+        await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
+        return { before, after: await tx.endRunAndRelease(threadKey, run.runPk, status, now) };
+      },
+      { group: 'finish', threadKey },
+    );
     // This instance's history of the thread gains the run as a replay reads it back from its rows.
     if (after !== undefined) {
       this.histories.advance(threadId, before, after, () => ({

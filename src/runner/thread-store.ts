@@ -1,5 +1,15 @@
 import type { Database, Sql } from './database';
-import { CHANGE_CHANNEL, type ChangeLog, type ThreadChange } from './notifications';
+import { GroupCommit, ReadBatch, type Lane, type Merger } from './group-commit';
+import type { ChangeLog, ThreadChange } from './notifications';
+import {
+  threadMergers,
+  type AnswerArgs,
+  type EndRunArgs,
+  type LockAndAppendArgs,
+  type RaiseArgs,
+  type StartRunArgs,
+  type TakeThreadArgs,
+} from './thread-mergers';
 import { STORED_INTERRUPT_STATUSES, type StoredInterruptStatus } from '../wire/inbox';
 
 /** The status of an interrupt row, named where the inbox's wire shape is (src/wire/inbox.ts). */
@@ -157,6 +167,11 @@ const assignedSql = (id: string, roles: string, alias = ''): string =>
 
 const INTERRUPT_COLUMNS = `thread_key, interrupt_key, interrupt_hash, agent_id, reason, raised_at, expires_at, status, response, answered_at, interrupt, position, closed_reason, owner_id, answered_by_id, answered_by_name`;
 
+/** Most threads whose transactions of one kind share one (see `ThreadStore.transaction`). */
+const GROUP_MAX_BATCH = 100;
+/** Transactions of one kind in flight at once on PostgreSQL (the embedded store has one connection). */
+const GROUP_IN_FLIGHT = 1;
+
 /** The store's clock in SQL (ms since the epoch): claims and retries are timed by it, whatever an instance's clock says. */
 const DB_NOW = `(extract(epoch from clock_timestamp()) * 1000)::float8`;
 
@@ -183,8 +198,8 @@ export class ThreadTransaction {
 
   constructor(
     private readonly sql: Sql,
-    /** True on PostgreSQL: the change is announced with NOTIFY, delivered only if this commits. */
-    private readonly notify: boolean,
+    /** Where the hot statements go: batched with other threads' (group-commit.ts), or sent at once. */
+    private readonly lane: Lane,
     /** True when the runner has `onInterruptEvent`: each change of an interrupt row writes its event here. */
     private readonly recordEvents = false,
   ) {}
@@ -208,6 +223,15 @@ export class ThreadTransaction {
     this.wroteEvents = true;
   }
 
+  /** Notes a thread's new change number (told to this process's runners after the commit); undefined for no row. */
+  private changed(threadKey: string, row: { change_seq: unknown } | undefined): number | undefined {
+    if (!row || row.change_seq === null || row.change_seq === undefined) return undefined;
+    const seq = Number(row.change_seq);
+    const threadId = decodeThread(threadKey);
+    if (threadId !== undefined) this.changes.push({ threadId, seq });
+    return seq;
+  }
+
   /**
    * Gives the thread its next change number and, on PostgreSQL, announces `{ thread, seq }` on the
    * change channel in this same transaction (a rolled-back change is never heard of). The payload
@@ -215,33 +239,7 @@ export class ThreadTransaction {
    * Returns the new number (undefined for a thread with no row).
    */
   async bumpChange(threadKey: string): Promise<number | undefined> {
-    return (await this.bumpWith(threadKey, '', [], '', [])).seq;
-  }
-
-  /**
-   * The one statement that gives the thread its next change number (announcing it on PostgreSQL):
-   * `ctes` (`name AS (...), ` each, their parameters from $1 of `cteParams`) run in it first, and
-   * `set` (more `column = value, ` of the thread row, parameters after them) changes the row with it;
-   * `select` adds columns to the row it returns.
-   */
-  private async bumpWith(
-    threadKey: string,
-    ctes: string,
-    cteParams: readonly unknown[],
-    set: string,
-    setParams: readonly unknown[],
-    select = '',
-  ): Promise<{ seq: number | undefined; row: Record<string, unknown> | undefined }> {
-    const at = cteParams.length + setParams.length;
-    const announce = this.notify ? `, pg_notify($${at + 2}, '{"thread":' || thread_key || ',"seq":' || change_seq || '}')` : '';
-    const [row] = await this.sql.query<Record<string, unknown>>(
-      `WITH ${ctes}bumped AS (UPDATE cki_threads SET ${set}change_seq = nextval('cki_change_seq') WHERE thread_key = $${at + 1} RETURNING thread_key, change_seq)
-       SELECT change_seq${select}${announce} FROM bumped`,
-      [...cteParams, ...setParams, threadKey, ...(this.notify ? [CHANGE_CHANNEL] : [])],
-    );
-    const threadId = decodeThread(threadKey);
-    if (row && threadId !== undefined) this.changes.push({ threadId, seq: Number(row.change_seq) });
-    return { seq: row ? Number(row.change_seq) : undefined, row };
+    return this.changed(threadKey, await this.lane.call<{ change_seq: unknown } | undefined>('bump', { threadKey }));
   }
 
   /**
@@ -255,13 +253,8 @@ export class ThreadTransaction {
     now: number,
     owner: AnswererKeys | null,
   ): Promise<ThreadLockRow & { created: boolean }> {
-    const [row] = await this.sql.query<ThreadLockRow & { created: boolean }>(
-      `INSERT INTO cki_threads (thread_key, agent_id, created_at, updated_at, owner_id, owner_name) VALUES ($1, $2, $3, $3, $4, $5)
-       ON CONFLICT (thread_key) DO UPDATE SET stop_requested = cki_threads.stop_requested
-       RETURNING running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq, (xmax = 0) AS created`,
-      [threadKey, agentId, now, owner?.id ?? null, owner?.name ?? null],
-    );
-    return row!;
+    const args: TakeThreadArgs = { threadKey, agentId, now, ownerId: owner?.id ?? null, ownerName: owner?.name ?? null };
+    return (await this.lane.call<ThreadLockRow & { created: boolean }>('takeThread', args))!;
   }
 
   /**
@@ -276,16 +269,9 @@ export class ThreadTransaction {
     owner: string,
     answered: readonly string[],
   ): Promise<{ runPk: number; seq: number | undefined }> {
-    const { seq, row } = await this.bumpWith(
-      threadKey,
-      `run AS (INSERT INTO cki_runs (thread_key, run_key, agent_id, status, started_at) VALUES ($1, $2, $3, 'running', $4) RETURNING run_pk),
-       marked AS (UPDATE cki_interrupts SET answered_run_pk = (SELECT run_pk FROM run) WHERE thread_key = $1 AND interrupt_hash = ANY($5::text[])), `,
-      [threadKey, runKey, agentId, now, answered],
-      `running_run_pk = (SELECT run_pk FROM run), running_owner = $6, heartbeat_at = $4, updated_at = $4, stop_requested = false, agent_id = $3, `,
-      [owner],
-      ', (SELECT run_pk FROM run) AS run_pk',
-    );
-    return { runPk: Number(row!.run_pk), seq };
+    const args: StartRunArgs = { threadKey, runKey, agentId, now, owner, answered };
+    const row = await this.lane.call<{ run_pk: unknown; change_seq: unknown }>('startRun', args);
+    return { runPk: Number(row!.run_pk), seq: this.changed(threadKey, row) };
   }
 
   /**
@@ -293,27 +279,18 @@ export class ThreadTransaction {
    * next change number: one statement.
    */
   async endRunAndRelease(threadKey: string, runPk: number, status: RunStatus, now: number): Promise<number | undefined> {
-    const held = `running_run_pk = $1::bigint`;
-    const { seq } = await this.bumpWith(
-      threadKey,
-      `ended AS (UPDATE cki_runs SET status = $2, finished_at = $3 WHERE run_pk = $1), `,
-      [runPk, status, now],
-      `running_owner = CASE WHEN ${held} THEN NULL ELSE running_owner END,
-       heartbeat_at = CASE WHEN ${held} THEN NULL ELSE heartbeat_at END,
-       stop_requested = CASE WHEN ${held} THEN false ELSE stop_requested END,
-       updated_at = CASE WHEN ${held} THEN $3 ELSE updated_at END,
-       running_run_pk = CASE WHEN ${held} THEN NULL ELSE running_run_pk END, `,
-      [],
-    );
-    return seq;
+    const args: EndRunArgs = { threadKey, runPk, status, now };
+    return this.changed(threadKey, await this.lane.call<{ change_seq: unknown } | undefined>('endRun', args));
   }
 
   /**
-   * Locks the thread's row until the transaction ends, and writes a run's last events with it:
-   * returns the thread's change number (undefined for a thread with no row).
+   * Locks the thread's row until the transaction ends, and writes a run's events with it: returns
+   * the thread's change number (undefined for a thread with no row).
    */
   async lockAndAppend(threadKey: string, runPk: number, payloads: readonly string[], firstSeq: number): Promise<number | undefined> {
-    return appendEvents(this.sql, runPk, payloads, firstSeq, threadKey);
+    const args: LockAndAppendArgs = { threadKey, runPk, payloads, firstSeq };
+    const row = await this.lane.call<{ change_seq: unknown } | undefined>('lockAndAppend', args);
+    return row ? Number(row.change_seq) : undefined;
   }
 
   /**
@@ -329,14 +306,11 @@ export class ThreadTransaction {
     by: AnswererKeys | null,
     closedReason: 'expired' | null = null,
   ) {
-    const rows = await this.sql.query<{ interrupt: string | null }>(
-      `UPDATE cki_interrupts SET status = $3, response = $4, answered_at = $5, answered_by_id = $6, answered_by_name = $7, closed_reason = $8
-        WHERE thread_key = $1 AND interrupt_hash = $2 AND status = 'open' RETURNING interrupt`,
-      [threadKey, hash, status, response, now, by?.id ?? null, by?.name ?? null, closedReason],
-    );
-    if (rows.length !== 1) return undefined;
+    const args: AnswerArgs = { threadKey, hash, status, response, now, byId: by?.id ?? null, byName: by?.name ?? null, closedReason };
+    const row = await this.lane.call<{ interrupt: string | null } | undefined>('answer', args);
+    if (!row) return undefined;
     await this.writeEvents(status === 'resolved' ? 'answered' : closedReason === 'expired' ? 'expired' : 'cancelled', threadKey, [hash]);
-    return { interrupt: rows[0]!.interrupt };
+    return { interrupt: row.interrupt };
   }
 
   async readInterrupt(
@@ -373,10 +347,6 @@ export class ThreadTransaction {
     ]);
   }
 
-  async appendEvents(runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
-    if (payloads.length > 0) await appendEvents(this.sql, runPk, payloads, firstSeq);
-  }
-
   /** The answers a run carried never applied: they were given to a request that has since changed. */
   async markChanged(threadKey: string, runPk: number): Promise<void> {
     const rows = await this.sql.query<{ interrupt_hash: string }>(
@@ -405,35 +375,8 @@ export class ThreadTransaction {
         .filter((row) => raised.some((next) => next.hash === row.interrupt_hash && next.interrupt === row.interrupt))
         .map((row) => row.interrupt_hash),
     );
-    const params: unknown[] = [threadKey, agentId, runPk, now];
-    const values = raised.map((row) => {
-      const at = params.length;
-      params.push(
-        row.hash,
-        row.key,
-        row.reason,
-        row.expiresAt,
-        row.interrupt,
-        row.position,
-        row.approvers ? [...row.approvers.ids] : null,
-        row.approvers ? [...row.approvers.roles] : null,
-        row.approvers?.fourEyes ?? null,
-      );
-      return `($1, $${at + 1}, $${at + 2}, $${at + 3}, $4, $${at + 4}, 'open', $3, $2, $${at + 5}, $${at + 6}, (SELECT owner_id FROM cki_threads WHERE thread_key = $1), $${at + 7}::text[], $${at + 8}::text[], $${at + 9}::text)`;
-    });
-    // Each row carries its thread's owner (which never changes), so listing by owner needs no join.
-    await this.sql.query(
-      `INSERT INTO cki_interrupts (thread_key, interrupt_hash, interrupt_key, reason, raised_at, expires_at, status, raised_run_pk, agent_id, interrupt, position, owner_id,
-                                  approver_ids, approver_roles, four_eyes_id)
-       VALUES ${values.join(', ')}
-       ON CONFLICT (thread_key, interrupt_hash) DO UPDATE SET
-         reason = EXCLUDED.reason, raised_at = EXCLUDED.raised_at, expires_at = EXCLUDED.expires_at, status = 'open',
-         response = NULL, answered_at = NULL, raised_run_pk = EXCLUDED.raised_run_pk, answered_run_pk = NULL, closed_reason = NULL,
-         agent_id = EXCLUDED.agent_id, interrupt = EXCLUDED.interrupt, position = EXCLUDED.position,
-         owner_id = EXCLUDED.owner_id, answered_by_id = NULL, answered_by_name = NULL,
-         approver_ids = EXCLUDED.approver_ids, approver_roles = EXCLUDED.approver_roles, four_eyes_id = EXCLUDED.four_eyes_id`,
-      params,
-    );
+    const args: RaiseArgs = { threadKey, agentId, runPk, raised, now };
+    await this.lane.call('raise', args);
     await this.writeEvents(
       'raised',
       threadKey,
@@ -451,7 +394,13 @@ export class ThreadStore implements ChangeLog {
   /** Told after a commit that wrote interrupt events (this instance's delivery worker looks at once). */
   onEventsWritten: () => void = () => {};
 
-  constructor(readonly db: Database) {}
+  private readonly mergers: Readonly<Record<string, Merger<Sql>>>;
+  /** Group commits by kind of transaction (claims, run ends, event batches): one kind shares a transaction. */
+  private readonly groups = new Map<string, GroupCommit<Sql>>();
+
+  constructor(readonly db: Database) {
+    this.mergers = threadMergers(db.shared);
+  }
 
   get location(): string {
     return this.db.location;
@@ -462,29 +411,72 @@ export class ThreadStore implements ChangeLog {
     return this.db.shared;
   }
 
-  async transaction<T>(work: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
-    let tx!: ThreadTransaction;
-    const result = await this.db.transaction((sql) => work((tx = new ThreadTransaction(sql, this.db.shared, this.recordsEvents))));
+  /**
+   * Runs `work` in one transaction. With `batch`, transactions of the same `group` on other threads
+   * that come while one is in flight share one (group-commit.ts): `work` may then run more than
+   * once, and must act on nothing but `tx` until it resolves. Its thread's row must be the first
+   * thing it locks (`takeThread` or `lockAndAppend`), as every transaction does.
+   */
+  async transaction<T>(work: (tx: ThreadTransaction) => Promise<T>, batch?: { group: string; threadKey: string }): Promise<T> {
+    const attempt = async (sql: Sql, lane: Lane) => {
+      const tx = new ThreadTransaction(sql, lane, this.recordsEvents);
+      return { result: await work(tx), tx };
+    };
+    const { result, tx } = batch
+      ? await this.group(batch.group).submit(batch.threadKey, attempt)
+      : await this.db.transaction((sql) => attempt(sql, this.directLane(sql)));
     for (const change of tx.changes) this.onCommitted(change);
     if (tx.wroteEvents) this.onEventsWritten();
     return result;
   }
 
+  /** Statements sent at once, each for one thread. */
+  private directLane(sql: Sql): Lane {
+    return {
+      call: async <R>(kind: string, args: unknown) => (await this.mergers[kind]!(sql, [args]))[0] as R,
+    };
+  }
+
+  private group(name: string): GroupCommit<Sql> {
+    let group = this.groups.get(name);
+    if (!group) {
+      group = new GroupCommit<Sql>({
+        transaction: (body) => this.db.transaction(body),
+        mergers: this.mergers,
+        maxBatch: GROUP_MAX_BATCH,
+        maxInFlight: this.db.shared ? GROUP_IN_FLIGHT : 1,
+        aborted: (error) => (error as { code?: unknown } | null)?.code === '25P02',
+      });
+      this.groups.set(name, group);
+    }
+    return group;
+  }
+
   /** A batch of a run's events, with the thread's next change number (an instance following the run reads it at once). */
   appendEvents(threadKey: string, runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
-    return this.transaction(async (tx) => {
-      await tx.appendEvents(runPk, payloads, firstSeq);
-      await tx.bumpChange(threadKey);
-    });
+    return this.transaction(
+      async (tx) => {
+        await tx.lockAndAppend(threadKey, runPk, payloads, firstSeq);
+        await tx.bumpChange(threadKey);
+      },
+      { group: 'append', threadKey },
+    );
   }
 
   // ---- the change log a notification feed checks and catches up from ----
 
-  async threadSeq(threadId: string): Promise<number | undefined> {
-    const [row] = await this.db.query<{ change_seq: unknown }>(`SELECT change_seq FROM cki_threads WHERE thread_key = $1`, [
-      JSON.stringify(threadId),
-    ]);
-    return row ? Number(row.change_seq) : undefined;
+  /** Threads' change numbers, read for many callers at once (a feed checks each thread it first hears of). */
+  private readonly seqReads = new ReadBatch<string, number | undefined>(async (keys) => {
+    const rows = await this.db.query<{ thread_key: string; change_seq: unknown }>(
+      `SELECT thread_key, change_seq FROM cki_threads WHERE thread_key = ANY($1::text[])`,
+      [keys],
+    );
+    const seqs = new Map(rows.map((row) => [row.thread_key, Number(row.change_seq)]));
+    return keys.map((key) => seqs.get(key));
+  });
+
+  threadSeq(threadId: string): Promise<number | undefined> {
+    return this.seqReads.load(JSON.stringify(threadId));
   }
 
   async latestSeq(): Promise<number> {
@@ -601,14 +593,24 @@ export class ThreadStore implements ChangeLog {
     return rows.length > 0;
   }
 
+  /** Ended runs' events of many callers' threads, read at once (each caller's rows in order). */
+  private readonly historyReads = new ReadBatch<{ threadKey: string; except: readonly number[] }, StoredEventRow[]>(async (args) => {
+    const rows = await this.db.query<StoredEventRow & { n: unknown }>(
+      `SELECT u.n, e.run_pk, e.seq, e.payload
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(thread_key, except_pks, n)
+         JOIN cki_runs r ON r.thread_key = u.thread_key AND r.status = ANY($3::text[]) AND NOT (r.run_pk = ANY(u.except_pks::bigint[]))
+         JOIN cki_events e ON e.run_pk = r.run_pk
+        ORDER BY u.n, r.run_pk, e.seq`,
+      [args.map((a) => a.threadKey), args.map((a) => `{${a.except.map((pk) => Number(pk)).join(',')}}`), ENDED_RUN_STATUSES],
+    );
+    const found = args.map((): StoredEventRow[] => []);
+    for (const { n, ...row } of rows) found[Number(n) - 1]!.push(row);
+    return found;
+  });
+
   /** The stored events of a thread's ended runs, in order, leaving out the runs `except`. */
   endedRunEvents(threadKey: string, except: readonly number[] = []): Promise<StoredEventRow[]> {
-    return this.db.query<StoredEventRow>(
-      `SELECT e.run_pk, e.seq, e.payload FROM cki_runs r JOIN cki_events e ON e.run_pk = r.run_pk
-        WHERE r.thread_key = $1 AND r.status = ANY($2::text[]) AND NOT (r.run_pk = ANY($3::bigint[]))
-        ORDER BY r.run_pk, e.seq`,
-      [threadKey, ENDED_RUN_STATUSES, except],
-    );
+    return this.historyReads.load({ threadKey, except });
   }
 
   /** A run's status with its thread's heartbeat, read before its events (a run ends in the transaction that saves its last events). */
@@ -624,10 +626,17 @@ export class ThreadStore implements ChangeLog {
     return this.db.query(`SELECT seq, payload FROM cki_events WHERE run_pk = $1 AND seq > $2 ORDER BY seq`, [runPk, afterSeq]);
   }
 
-  /** Marks this instance's runs alive; returns their threads, with any stop asked for them. */
+  /**
+   * Marks this instance's runs alive; returns their threads, with any stop asked for them. The rows
+   * are locked in key order, as a group commit locks its threads: the two never wait on each other
+   * crosswise.
+   */
   heartbeat(owner: string, runPks: readonly number[], now: number): Promise<Array<{ thread_key: string; stop_requested: boolean }>> {
     return this.db.query(
-      `UPDATE cki_threads SET heartbeat_at = $1 WHERE running_owner = $2 AND running_run_pk = ANY($3::bigint[]) RETURNING thread_key, stop_requested`,
+      `UPDATE cki_threads t SET heartbeat_at = $1
+         FROM (SELECT thread_key FROM cki_threads WHERE running_owner = $2 AND running_run_pk = ANY($3::bigint[]) ORDER BY thread_key FOR UPDATE) l
+        WHERE t.thread_key = l.thread_key
+        RETURNING t.thread_key, t.stop_requested`,
       [now, owner, runPks],
     );
   }
@@ -770,39 +779,4 @@ export class ThreadStore implements ChangeLog {
   close(): Promise<void> {
     return this.db.close();
   }
-}
-
-/**
- * Inserts a run's events, 200 to a statement. With `lockThread`, the first statement also locks
- * that thread's row and returns its change number.
- */
-async function appendEvents(
-  sql: Sql,
-  runPk: number,
-  payloads: readonly string[],
-  firstSeq: number,
-  lockThread?: string,
-): Promise<number | undefined> {
-  let seq: number | undefined;
-  for (let start = 0; start < Math.max(payloads.length, lockThread === undefined ? 0 : 1); start += 200) {
-    const batch = payloads.slice(start, start + 200);
-    const params: unknown[] = [runPk];
-    const values = batch.map((payload, index) => {
-      params.push(firstSeq + start + index, payload);
-      return `($1, $${params.length - 1}, $${params.length})`;
-    });
-    const insert = `INSERT INTO cki_events (run_pk, seq, payload) VALUES ${values.join(', ')}`;
-    if (start > 0 || lockThread === undefined) {
-      await sql.query(insert, params);
-      continue;
-    }
-    params.push(lockThread);
-    const [row] = await sql.query<{ change_seq: unknown }>(
-      `WITH ${batch.length > 0 ? `inserted AS (${insert}), ` : ''}locked AS (SELECT change_seq FROM cki_threads WHERE thread_key = $${params.length} FOR UPDATE)
-       SELECT change_seq FROM locked`,
-      params,
-    );
-    seq = row ? Number(row.change_seq) : undefined;
-  }
-  return seq;
 }
