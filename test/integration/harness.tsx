@@ -51,12 +51,19 @@ export function renderChat(options: ChatOptions) {
 export async function sendMessage(text: string) {
   const textarea = await screen.findByTestId('copilot-chat-textarea');
   fireEvent.change(textarea, { target: { value: text } });
-  // The chat enables sending once it has reached its agent; over HTTP that is the runtime's
-  // `/info`, which takes a moment under load.
-  await waitFor(() => expect(screen.getByTestId('copilot-send-button')).not.toBeDisabled(), { timeout: 10_000 });
-  await act(async () => {
-    fireEvent.click(screen.getByTestId('copilot-send-button'));
-  });
+  // The chat enables sending once it has reached its agent (over HTTP, the runtime's `/info`, which
+  // takes a moment under load), and disables it again while it connects to the thread. A click the
+  // chat did not take leaves the text in the box: the user clicks again once the button is back.
+  // A click it took empties the box at once, so a message is never sent twice.
+  await waitFor(
+    async () => {
+      const button = screen.getByTestId('copilot-send-button');
+      expect(button).not.toBeDisabled();
+      if ((textarea as HTMLTextAreaElement).value) await act(async () => void fireEvent.click(button));
+      expect(textarea).toHaveValue('');
+    },
+    { timeout: 10_000 },
+  );
 }
 
 /** A tiny card for tests: shows status, the payload it was given, and answer buttons. */

@@ -155,7 +155,9 @@ describe('answering from the inbox list, without the chat', () => {
     expect(within(row).getByTestId('pending-thread')).toHaveTextContent('answered by you');
     expect(screen.getByTestId('pending-thread-answered')).toHaveTextContent('answered by you');
     const settled = within(row).getByTestId('card');
-    expect(settled).toHaveAttribute('data-status', 'resolved');
+    // The inbox hears of the answer when the runner records it; the card, when the run that carried
+    // it ends: two streams, either first (a few milliseconds apart).
+    await waitFor(() => expect(settled).toHaveAttribute('data-status', 'resolved'), { timeout: 10_000 });
     expect(settled).toHaveAttribute('data-read-only', 'true');
     expect(screen.getByTestId('pending-interrupts').querySelector('h2')).toHaveTextContent(/^Waiting for you$/);
     expect(resumes.get(threadId)).toEqual([[{ interruptId: 'colour', status: 'resolved', payload: { colour: 'teal' } }]]);
