@@ -41,8 +41,32 @@ const weight = (spec: TestSpecification) => {
   return MEASURED_SECONDS[file] ?? 0;
 };
 
+/** `files` in an order drawn from `seed` (the same seed, the same order). */
+function shuffled<T>(files: readonly T[], seed: number): T[] {
+  const order = [...files];
+  let state = seed >>> 0;
+  const next = () => {
+    // mulberry32: a small, well-spread 32-bit generator.
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
 export default class HeavyFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // `--sequence.shuffle` (with `--sequence.seed=N` to repeat an order): the files in a random
+    // order too, not only the tests in each file (Vitest shuffles files only with its own
+    // sequencer), so a file that depends on what another left behind shows up.
+    const { shuffle, seed } = this.ctx.config.sequence;
+    if (shuffle === true) return shuffled(files, seed);
     const ordered = await super.sort(files);
     // Array#sort is stable: equal weights keep Vitest's order.
     return ordered.sort((a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || weight(b) - weight(a));

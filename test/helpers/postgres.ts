@@ -86,7 +86,11 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const halt = async () => {
     if (server.exitCode !== null) return;
     server.kill('SIGINT'); // fast shutdown: open connections are dropped
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    // The wait's timer is cleared once the server exits, so it does not outlive the file (the
+    // files of a worker share one process).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+    clearTimeout(timer);
     if (server.exitCode === null) {
       server.kill('SIGKILL');
       await exited;

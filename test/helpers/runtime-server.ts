@@ -1,8 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CopilotRuntime } from '@copilotkit/runtime/v2';
+import { ɵGLOBAL_STORE as inMemoryThreads, type CopilotRuntime } from '@copilotkit/runtime/v2';
 import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node';
 import { closeGracefully } from './close-server';
+import { atEndOfFile } from './end-of-file';
 
 process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
 
@@ -13,7 +14,14 @@ export interface ServedRuntime {
   close(): Promise<void>;
 }
 
+/**
+ * CopilotKit's default runner (`InMemoryAgentRunner`) keeps every thread's events in one store per
+ * process, shared by all runtimes in it: a thread id a later file reuses ('thread-a') would replay
+ * this file's runs into its chat. The files of a worker share that process (and the module graph),
+ * so the threads are forgotten when the file that served the runtime is done.
+ */
 export async function serveRuntime(runtime: CopilotRuntime): Promise<ServedRuntime> {
+  atEndOfFile(() => inMemoryThreads.clear());
   const listener = createCopilotNodeListener({ runtime, basePath: '/api/copilotkit', cors: true, activateChannels: false });
   const server = createServer((req, res) => void listener(req, res));
   const close = closeGracefully(server);

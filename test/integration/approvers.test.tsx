@@ -19,7 +19,9 @@ import { emptyEmbeddedStore } from '../helpers/embedded-store';
 // Two people on one thread: Ana asks for a deploy the runner gives to Dan. Ana's card waits for
 // Dan, read-only; Dan's card takes his approval; Ana, back on the thread, reads who approved it.
 
-const resumes: unknown[] = [];
+/** What the agent heard, by thread: each test reads its own thread's, whatever ran before it. */
+const resumes: { threadId: string; resume: unknown[] }[] = [];
+const resumesIn = (threadId: string) => resumes.filter((r) => r.threadId === threadId).map((r) => r.resume);
 
 /** Asks to deploy on every user message; replies to the answer it gets. */
 class DeployAgent extends AbstractAgent {
@@ -30,7 +32,7 @@ class DeployAgent extends AbstractAgent {
       emit({ type: 'RUN_STARTED', threadId, runId });
       const resume = (input as { resume?: unknown[] }).resume;
       if (resume?.length) {
-        resumes.push(resume);
+        resumes.push({ threadId, resume });
         emit({ type: 'TEXT_MESSAGE_START', messageId: `reply-${runId}`, role: 'assistant' });
         emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: `reply-${runId}`, delta: 'Deployed.' });
         emit({ type: 'TEXT_MESSAGE_END', messageId: `reply-${runId}` });
@@ -119,7 +121,7 @@ describe('an approval the runner gives to someone else', () => {
     expect(within(dan.container).queryByTestId('interrupt-waiting-for')).toBeNull();
     fireEvent.click(approve);
     await within(dan.container).findByText('Deployed.', undefined, { timeout: 10_000 });
-    expect(resumes).toHaveLength(1);
+    expect(resumesIn(threadId)).toHaveLength(1);
     expect(within(dan.container).queryByTestId('interrupt-answered-by')).toBeNull(); // he answered it himself
     dan.unmount();
 
@@ -215,7 +217,6 @@ describe('an approval the runner gives to someone else', () => {
     const threadId = `approvers-set-${Date.now()}`;
     const ana = await askAsAna(threadId, 'Deploy the API and notify the team');
     const runs = watchRuns();
-    const resumed = resumes.length;
 
     // Her own card (notify) takes her approval; Dan's (deploy) stays read-only.
     const approve = within(ana.container)
@@ -231,7 +232,7 @@ describe('an approval the runner gives to someone else', () => {
     // Kept in her page: nothing went out, the agent heard nothing, both rows are open.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(runs.count()).toBe(0);
-    expect(resumes).toHaveLength(resumed);
+    expect(resumesIn(threadId)).toEqual([]);
     const rows = await runner.listInterrupts({ threadId });
     expect(rows.map((row) => row.status)).toEqual(['open', 'open']);
     expect(errors).not.toHaveBeenCalled();

@@ -143,6 +143,10 @@ describe('answering from the inbox list, without the chat', () => {
       </StrictMode>,
     );
     const row = await rowOf(threadId);
+    // The heading counts the threads waiting: this one, and any an earlier test of this file left open.
+    const heading = () => screen.getByTestId('pending-interrupts').querySelector('h2')!;
+    const waitingBefore = Number(/\((\d+)\)$/.exec(heading().textContent ?? '')?.[1]);
+    expect(waitingBefore).toBeGreaterThanOrEqual(1);
     fireEvent.click(within(row).getByRole('button', { name: 'Answer here' }));
 
     const card = await within(row).findByTestId('card', undefined, { timeout: 10_000 });
@@ -159,7 +163,8 @@ describe('answering from the inbox list, without the chat', () => {
     // it ends: two streams, either first (a few milliseconds apart).
     await waitFor(() => expect(settled).toHaveAttribute('data-status', 'resolved'), { timeout: 10_000 });
     expect(settled).toHaveAttribute('data-read-only', 'true');
-    expect(screen.getByTestId('pending-interrupts').querySelector('h2')).toHaveTextContent(/^Waiting for you$/);
+    // The answered thread no longer counts as waiting (no count at all when it was the only one).
+    expect(heading()).toHaveTextContent(waitingBefore === 1 ? /^Waiting for you$/ : `Waiting for you (${waitingBefore - 1})`);
     expect(resumes.get(threadId)).toEqual([[{ interruptId: 'colour', status: 'resolved', payload: { colour: 'teal' } }]]);
     expect(await runner.listInterrupts({ threadId })).toEqual([
       expect.objectContaining({

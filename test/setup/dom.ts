@@ -1,4 +1,8 @@
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
+import { runEndOfFile } from '../helpers/end-of-file';
+
+// Registered before the file's own hooks, so it runs after its `afterAll`s (servers closed).
+afterAll(runEndOfFile);
 
 // A file that needs no DOM runs in Node (`@vitest-environment node` at its top): it gets none of
 // this, and loads neither React's testing library nor the DOM matchers.
