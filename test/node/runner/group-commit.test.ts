@@ -74,6 +74,10 @@ const reset = async (db: Database) => {
   await db.query(`TRUNCATE g_log, g_counts`);
 };
 
+// Warnings Node prints on the process (a driver's deprecation is one a server's log would show).
+const warnings: string[] = [];
+process.on('warning', (warning) => warnings.push(warning.message));
+
 let cluster: PostgresCluster | undefined;
 const tempDirs: string[] = [];
 const stores: Record<string, () => Promise<Database>> = {
@@ -162,6 +166,23 @@ describe.each(Object.keys(stores))('a group commit on the %s store', (kind) => {
       1,
     ]);
     expect(await logOf(db)).toEqual(['b:1', 'c:1']);
+  });
+
+  it('given callers of one batch querying the store at the same moment, each should get its own rows and the server log should stay free of driver warnings', async () => {
+    await reset(db);
+    const { group } = grouped(db);
+    const counts = await Promise.all(
+      ['p', 'q', 'r', 's'].map((thread) =>
+        group.submit(thread, async (sql: Sql, lane: Lane) => {
+          await lane.call('append', { thread, value: 1 });
+          const [row] = await sql.query<{ n: unknown }>(`SELECT count(*) AS n FROM g_log WHERE thread = $1`, [thread]);
+          return Number(row!.n);
+        }),
+      ),
+    );
+    expect(counts).toEqual([1, 1, 1, 1]);
+    // Node prints a deprecation once per process: any test of this file would have set it off.
+    expect(warnings.filter((warning) => /client\.query\(\)/.test(warning))).toEqual([]);
   });
 
   it('given any mix of callers on a few threads, each should end as a transaction of its own would, in the order it came on its thread', async () => {
