@@ -128,8 +128,15 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     },
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
       const client = await checkout();
+      // The callers of a group commit share this transaction and query it at the same moment: their
+      // statements go to the connection one after another (the driver's own queue for that is deprecated).
+      let last: Promise<unknown> = Promise.resolve();
       const sql: Sql = {
-        query: async <Row>(text: string, params: readonly unknown[] = []) => (await run(client, text, params)).rows as Row[],
+        query: <Row>(text: string, params: readonly unknown[] = []) => {
+          const sent = last.then(() => run(client, text, params));
+          last = sent.catch(() => undefined);
+          return sent.then((result) => result.rows as Row[]);
+        },
       };
       try {
         await client.query('BEGIN');

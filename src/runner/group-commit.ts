@@ -58,8 +58,11 @@ class Lockstep<S> {
   private waiting: Array<{ kind: string; args: unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = [];
   private active: number;
   private flushing = false;
-  /** Why the batch is given up: a statement failed, or a caller threw. */
-  failure: { statement: unknown } | { caller: true } | undefined;
+  /**
+   * Why the batch is given up: a statement failed, or a caller threw; `aborted`: a caller was told
+   * the transaction had failed before the one whose statement failed it threw (it then takes over).
+   */
+  failure: { statement: unknown } | { caller: true } | { aborted: unknown } | undefined;
 
   constructor(
     private readonly sql: S,
@@ -81,7 +84,7 @@ class Lockstep<S> {
   /** A caller is done (`threw`: with its own error): the batch is given up, the others are stopped. */
   done(threw: boolean) {
     this.active--;
-    if (threw && !this.failure) this.failure = { caller: true };
+    if (threw && (!this.failure || 'aborted' in this.failure)) this.failure = { caller: true };
     this.check();
   }
 
@@ -204,8 +207,11 @@ export class GroupCommit<S> {
               step.done(false);
             },
             (error: unknown) => {
-              // After the transaction failed, a caller's error is the batch's, not its own.
-              const own = !(error instanceof BatchAborted) && !(step.failure && aborted(error));
+              // An error that says the transaction already failed is the batch's, not this caller's:
+              // the statement that failed it was another's (it may not have been told yet: the
+              // embedded store can answer this caller first). The batch is given up either way.
+              const own = !(error instanceof BatchAborted) && !aborted(error);
+              if (!own && !(error instanceof BatchAborted)) step.failure ??= { aborted: error };
               outcomes[index] = { ok: false, error: own ? error : new BatchAborted() };
               step.done(own);
             },
@@ -227,7 +233,15 @@ export class GroupCommit<S> {
 
   /** A batch rolled back: who gets an error, and who runs again (alone after a failed statement or commit). */
   private failed(batch: Entry<S>[], outcomes: Outcome[], failure: Lockstep<S>['failure'], error: unknown) {
-    const statementError = failure && 'statement' in failure ? failure.statement : error instanceof Rollback ? undefined : error;
+    // A failure no caller owned (`aborted`) is one of a statement: every caller runs again alone.
+    const statementError =
+      failure && 'statement' in failure
+        ? failure.statement
+        : failure && 'aborted' in failure
+          ? failure.aborted
+          : error instanceof Rollback
+            ? undefined
+            : error;
     const again: Entry<S>[] = [];
     batch.forEach((entry, index) => {
       const outcome = outcomes[index];
