@@ -145,7 +145,8 @@ describe.each(Object.keys(stores))('a group commit on the %s store', (kind) => {
     const { group } = grouped(db);
     // The failing caller reaches its statement through a few calls of its own, as a runner's
     // statements do (ThreadTransaction's methods); the others read their count straight after.
-    const through = async (depth: number, send: () => Promise<unknown>): Promise<unknown> => (depth === 0 ? send() : through(depth - 1, send));
+    const through = async (depth: number, send: () => Promise<unknown>): Promise<unknown> =>
+      depth === 0 ? send() : through(depth - 1, send);
     const reads = (thread: string) => async (sql: Sql, lane: Lane) => {
       await lane.call('append', { thread, value: 1 });
       const [row] = await sql.query<{ n: unknown }>(`SELECT count(*) AS n FROM g_log WHERE thread = $1`, [thread]);
