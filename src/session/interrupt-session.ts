@@ -787,6 +787,9 @@ export class InterruptSession {
     if (entry?.phase !== 'open') return [NOTHING];
     if (forOthers) entry.forOthers = true;
     else delete entry.forOthers;
+    // A chat message held on this card because it was someone else's: with 'dismiss', nothing asks
+    // to answer it first any more (the next message dismisses it like any card of the viewer's).
+    if (!forOthers && this.#policy === 'dismiss' && this.#answerFirst && sameKey(this.#answerFirst, key)) this.#answerFirst = undefined;
     return [NOTHING];
   }
 

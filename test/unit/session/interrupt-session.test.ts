@@ -195,8 +195,13 @@ describe('InterruptSession', () => {
     const s = session();
     s.raised('run-1', [{ id: 'theirs', forOthers: true }]);
     expect(s.waitingOnViewer).toBe(0);
+    // A message sent meanwhile was held on that card: it waited for the other person's answer.
+    expect(s.chatRunStarting()).toContainEqual({ type: 'hold-chat-run' });
+    expect(s.asksToAnswerFirst(key('theirs'))).toBe(true);
     s.peopleRead(key('theirs'), { forOthers: false });
     expect(s.waitingOnViewer).toBe(1);
+    // Now the viewer's: nothing asks to answer it first (the policy is 'dismiss').
+    expect(s.asksToAnswerFirst(key('theirs'))).toBe(false);
     // A chat message now dismisses it like any card of the viewer's (the default policy).
     const [send] = sends(s.chatRunStarting());
     expect(send.type === 'send' && send.batch.resume).toEqual([{ interruptId: 'theirs', status: 'cancelled' }]);
