@@ -849,7 +849,8 @@ export class InterruptSession {
 
   /** Build the one resume of the current set once nothing in it waits for the user or a paint. */
   #sendIfComplete(withChat: boolean): SessionDecision[] {
-    if (!this.#attached) return [NOTHING];
+    // One resume at a time: a set answered while another is on its way goes when that one ends.
+    if (!this.#attached || this.sending) return [NOTHING];
     const entries = this.#entriesOf(this.#open);
     if (entries.length === 0 || !entries.every(ready)) return [NOTHING];
     if (!entries.some((e) => e.phase === 'answered') && !withChat) return [NOTHING];
@@ -969,7 +970,11 @@ export class InterruptSession {
       : failure
         ? this.notDelivered(batch.batchId, { message: failure, canRetry: !final })
         : this.delivered(batch.batchId, { chatUnanswered, cutOff });
-    if (!reopen || this.#threadId !== batch.threadId || this.sending) return decisions;
+    if (!reopen || this.#threadId !== batch.threadId || this.sending) {
+      // A set answered while this batch was on its way: it goes now.
+      const waiting = this.sending ? [] : real(this.#sendIfComplete(false));
+      return waiting.length ? [...real(decisions), ...waiting] : decisions;
+    }
     const raised = reopen.map((i) => ({ id: i.id, expiresAt: i.expiresAt }));
     const reraised = this.raised(batch.runId, raised, { changedSince: batch.keys, anchor });
     return [

@@ -431,6 +431,19 @@ describe('InterruptSession', () => {
     expect(s.delivered(answer.type === 'send' ? answer.batch.batchId : -1, { chatUnanswered: true })).toEqual([{ type: 'nothing' }]);
   });
 
+  it('given a resume on its way, when another set is answered, should send nothing until that resume ends, then send the new set', () => {
+    const s = session();
+    s.raised('run-1', [{ id: 'a' }]);
+    s.answered(key('a'), { status: 'resolved', payload: 1 });
+    const [first] = sends(s.painted(key('a')));
+    s.raised('run-2', [{ id: 'b' }]);
+    s.answered(key('b', 'run-2'), { status: 'resolved', payload: 2 });
+    expect(sends(s.painted(key('b', 'run-2')))).toEqual([]);
+    expect(s.get(key('b', 'run-2'))?.phase).toBe('answered');
+    const [second] = sends(s.batchEnded(first.type === 'send' ? first.batch : (undefined as never)));
+    expect(second.type === 'send' && second.batch.resume).toEqual([{ interruptId: 'b', status: 'resolved', payload: 2 }]);
+  });
+
   it('given a legacy event, should carry the answer as the legacy command, and a cancel as a dismissal without a run', () => {
     const s = session();
     s.raised('run-1', [{ id: 'l1', legacyEvent: { question: 'Go?' } }]);
@@ -440,6 +453,7 @@ describe('InterruptSession', () => {
       type: 'command',
       command: { resume: 'yes', interruptEvent: { question: 'Go?' } },
     });
+    s.batchEnded(send.type === 'send' ? send.batch : (undefined as never));
     s.raised('run-2', [{ id: 'l2', legacyEvent: { question: 'Again?' } }]);
     s.answered(key('l2', 'run-2'), { status: 'cancelled' });
     const [cancel] = sends(s.painted(key('l2', 'run-2')));
