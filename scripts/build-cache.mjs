@@ -119,6 +119,16 @@ export function formatBuiltAt(ms) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether `path` was last changed more than `ms` ago (never, without `ms` or once it is gone). */
+function isOlderThan(path, ms) {
+  if (ms === undefined) return false;
+  try {
+    return Date.now() - statSync(path).mtimeMs > ms;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether the process that wrote `pidFile` still runs (true while the pid is not written yet). */
 function holderAlive(pidFile) {
   let pid;
@@ -136,11 +146,18 @@ function holderAlive(pidFile) {
 }
 
 /**
- * Runs `work` holding a lock (a folder: creating one is atomic), so two starts at once never write
- * the same build: the second waits, then finds the first one's build fresh. A lock whose process is
- * gone (a start killed mid-build) is taken over. `onWait` is called once if the lock is held.
+ * Runs `work` holding a lock (a folder: creating one is atomic, with its holder's pid), so
+ * processes that would write the same thing take turns: two starts of the demo never write the
+ * same build (the second waits, then finds the first one's build fresh), two suites never build
+ * Storybook at once. A lock whose process is gone (killed mid-way), or older than `staleAfterMs`,
+ * is taken over. `onWait` is called once if the lock is held; `what` names what is waited for in
+ * the error thrown after `timeoutMs`.
  */
-export async function withLock(lock, work, { onWait = () => {}, timeoutMs = 20 * 60_000 } = {}) {
+export async function withLock(
+  lock,
+  work,
+  { onWait = () => {}, timeoutMs = 20 * 60_000, pollMs = 500, staleAfterMs, what = 'another build of the demo' } = {},
+) {
   mkdirSync(dirname(lock), { recursive: true });
   const started = Date.now();
   let told = false;
@@ -151,15 +168,14 @@ export async function withLock(lock, work, { onWait = () => {}, timeoutMs = 20 *
       break;
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
-      if (!holderAlive(join(lock, 'pid'))) {
+      if (!holderAlive(join(lock, 'pid')) || isOlderThan(lock, staleAfterMs)) {
         rmSync(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() - started > timeoutMs)
-        throw new Error(`Waited ${timeoutMs / 60_000} minutes for another build of the demo (lock ${lock}).`);
+      if (Date.now() - started > timeoutMs) throw new Error(`Waited ${Math.round(timeoutMs / 60_000)} minutes for ${what} (lock ${lock}).`);
       if (!told) onWait();
       told = true;
-      await sleep(500);
+      await sleep(pollMs);
     }
   }
   try {

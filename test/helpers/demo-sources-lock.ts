@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { withFolderLock } from './folder-lock';
+import { withLock } from '../../scripts/build-cache.mjs';
 
 /**
  * The demo's build cache suite (test/node/demo/demo-build-cache.test.ts) adds a file to the demo
@@ -14,5 +14,5 @@ const LOCK = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'co
 
 /** Runs `work` holding the lock, waiting (up to 10 minutes) while another holds it. */
 export function withDemoSourcesLock<T>(work: () => Promise<T>): Promise<T> {
-  return withFolderLock(LOCK, work, { what: 'the demo sources lock', pollMs: 200, giveUpMs: 10 * 60_000 });
+  return withLock(LOCK, work, { what: 'the demo sources lock', pollMs: 200, timeoutMs: 10 * 60_000 });
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withFolderLock } from './folder-lock';
+import { withLock } from '../../scripts/build-cache.mjs';
 
 /**
  * One static Storybook build for the suites that need one (the README's static Storybook and the
@@ -39,8 +39,8 @@ function newest(path: string): number {
 }
 
 /** Holds a lock while building, so two suites never build at once (one older than 15 minutes is taken over). */
-function withLock<T>(work: () => T): Promise<T> {
-  return withFolderLock(LOCK, work, { what: 'another Storybook build', pollMs: 1_000, giveUpMs: 20 * 60_000, staleAfterMs: 15 * 60_000 });
+function withBuildLock<T>(work: () => T): Promise<T> {
+  return withLock(LOCK, work, { what: 'another Storybook build', pollMs: 1_000, staleAfterMs: 15 * 60_000 });
 }
 
 export interface StorybookBuild {
@@ -54,7 +54,7 @@ export interface StorybookBuild {
 
 /** The static Storybook, built now unless the last build is newer than its sources. */
 export function storybookBuild(): Promise<StorybookBuild> {
-  return withLock(() => {
+  return withBuildLock(() => {
     const index = join(STORYBOOK_STATIC, 'index.json');
     const fresh =
       existsSync(index) &&
