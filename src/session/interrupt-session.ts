@@ -972,7 +972,7 @@ export class InterruptSession {
         : this.delivered(batch.batchId, { chatUnanswered, cutOff });
     if (!reopen || this.#threadId !== batch.threadId || this.sending) {
       // A set answered while this batch was on its way: it goes now.
-      const waiting = this.sending ? [] : real(this.#sendIfComplete(false));
+      const waiting = real(this.#sendIfComplete(false));
       return waiting.length ? [...real(decisions), ...waiting] : decisions;
     }
     const raised = reopen.map((i) => ({ id: i.id, expiresAt: i.expiresAt }));
