@@ -19,6 +19,30 @@ export interface Database extends Sql {
   close(): Promise<void>;
 }
 
+/**
+ * The COMMIT was sent but its reply never came (the connection was lost): the transaction may have
+ * been written, or not. Only a read can tell; running it again could write it twice.
+ */
+export class CommitUnknown extends Error {
+  override readonly name = 'CommitUnknown';
+
+  constructor(cause: unknown) {
+    super(`the connection was lost while committing (${errorMessage(cause)}); whether the transaction was written is unknown`, { cause });
+  }
+}
+
+/**
+ * True for a failed COMMIT whose transaction may still have been written: the connection broke (no
+ * reply from the server, only a socket's error), or the server was shut down under it (57P0x). A
+ * server's reply with any other SQLSTATE (a deferred check, a serialization failure) means it was
+ * rolled back.
+ */
+function commitMayHaveLanded(error: unknown): boolean {
+  const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
+  const fromServer = typeof severity === 'string' && typeof code === 'string';
+  return !fromServer || code.startsWith('08') || code.startsWith('57P0');
+}
+
 /** The embedded store's default folder, relative to the process's working directory. */
 export const DEFAULT_EMBEDDED_DIR = '.copilotkit-interrupts';
 
@@ -138,13 +162,19 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
           return sent.then((result) => result.rows as Row[]);
         },
       };
+      let committing = false;
       try {
         await client.query('BEGIN');
         const result = await work(sql);
+        committing = true;
         await client.query('COMMIT');
         client.release();
         return result;
       } catch (error) {
+        if (committing && commitMayHaveLanded(error)) {
+          client.release(true);
+          throw new CommitUnknown(error);
+        }
         // A broken connection is dropped from the pool instead of being reused.
         const rolledBack = await client.query('ROLLBACK').then(
           () => true,

@@ -11,6 +11,9 @@
  *   changes);
  * - a merged statement or the commit that fails rolls the batch back, and every caller in it runs
  *   again alone, in a transaction of its own: only the caller whose rows fail sees the failure;
+ * - a commit whose outcome is unknown (`unknown`: the connection was lost with it) is run by no one
+ *   again: it may have been written. Every caller gets its error, as its own transaction would
+ *   have ended, and can read whether its work landed;
  * - one thread (`key`) is in at most one batch at a time, in the order its callers came.
  */
 
@@ -36,6 +39,8 @@ export interface GroupCommitOptions<S> {
    * (PostgreSQL's "current transaction is aborted"): that caller runs again instead of failing.
    */
   aborted?: (error: unknown) => boolean;
+  /** True for an error of the transaction's end that leaves unknown whether it was written (see above). */
+  unknown?: (error: unknown) => boolean;
 }
 
 interface Entry<S> {
@@ -221,7 +226,8 @@ export class GroupCommit<S> {
         if (step.failure) throw new Rollback();
       });
     } catch (error) {
-      this.failed(batch, outcomes, held.step?.failure, error);
+      if (this.options.unknown?.(error)) for (const entry of batch) entry.reject(error);
+      else this.failed(batch, outcomes, held.step?.failure, error);
       return;
     }
     batch.forEach((entry, index) => {

@@ -11,7 +11,7 @@ import {
 } from '@copilotkit/runtime/v2';
 import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import { encode, interruptHash, threadIdProblem } from './codec';
-import { DEFAULT_EMBEDDED_DIR, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
+import { CommitUnknown, DEFAULT_EMBEDDED_DIR, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
 import { errorMessage as describe } from '../error-message';
 import { RunnerError } from './errors';
 import {
@@ -951,8 +951,30 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   /**
    * One transaction: takes the thread, closes the interrupts the resume answers (each only while it
    * is open on this thread), and records the run. Either all of it happens or the run is refused.
+   * When the commit's reply was lost, the store is asked whether it landed: a claim is never made
+   * twice (its answers would then be refused as already given) and never lost.
    */
-  private claim(
+  private async claim(
+    store: ThreadStore,
+    threadId: string,
+    agent: AbstractAgent,
+    input: RunAgentInput,
+    person: Person | undefined,
+    permitted: Permission,
+    expiredHere: Set<string>,
+  ): Promise<{ runPk: number; before: number | undefined; after: number | undefined; created: boolean }> {
+    try {
+      return await this.claimOnce(store, threadId, agent, input, person, permitted, expiredHere);
+    } catch (error) {
+      if (!(error instanceof CommitUnknown)) throw error;
+      const runPk = await store.heldRun(encode(threadId), encode(input.runId), this.instanceId);
+      // It landed: the run is this one. It did not: nothing was written, and the claim is made again.
+      if (runPk !== undefined) return { runPk, before: undefined, after: undefined, created: false };
+      return this.claimOnce(store, threadId, agent, input, person, permitted, expiredHere);
+    }
+  }
+
+  private claimOnce(
     store: ThreadStore,
     threadId: string,
     agent: AbstractAgent,
@@ -1125,20 +1147,35 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     });
     // One id raised twice in a set keeps its last place, as the rows always did.
     const unique = [...new Map(raised.map((row) => [row.hash, row])).values()];
-    const { before, after } = await store.transaction(
-      async (tx) => {
-        const now = Date.now();
-        // The thread first (with the run's last events), as a claim takes it: the two never wait on
-        // each other's rows crosswise.
-        const before = await tx.lockAndAppend(threadKey, run.runPk, unsaved.map(encode), all.length - unsaved.length);
-        // The answers this run carried never applied: they were given to a request that has since
-        // changed. The refusal carries the requests as they are now; those are the open ones.
-        if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
-        await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
-        return { before, after: await tx.endRunAndRelease(threadKey, run.runPk, status, now) };
-      },
-      { group: 'finish', threadKey },
-    );
+    const save = () =>
+      store.transaction(
+        async (tx) => {
+          const now = Date.now();
+          // The thread first (with the run's last events), as a claim takes it: the two never wait on
+          // each other's rows crosswise.
+          const before = await tx.lockAndAppend(threadKey, run.runPk, unsaved.map(encode), all.length - unsaved.length);
+          // The answers this run carried never applied: they were given to a request that has since
+          // changed. The refusal carries the requests as they are now; those are the open ones.
+          if (raise?.changed) await tx.markChanged(threadKey, run.runPk);
+          await tx.raiseInterrupts(threadKey, run.agent.agentId ?? 'default', run.runPk, unique, now);
+          return { before, after: await tx.endRunAndRelease(threadKey, run.runPk, status, now) };
+        },
+        { group: 'finish', threadKey },
+      );
+    let saved: { before: number | undefined; after: number | undefined };
+    try {
+      saved = await save();
+    } catch (error) {
+      if (!(error instanceof CommitUnknown)) throw error;
+      // The commit's reply was lost: a run whose end is written was saved (at a change number this
+      // instance does not know, so its history of the thread is read again); one that is not, is saved now.
+      if (!(await store.runEnded(run.runPk))) saved = await save();
+      else {
+        this.histories.delete(threadId);
+        return;
+      }
+    }
+    const { before, after } = saved;
     // This instance's history of the thread gains the run as a replay reads it back from its rows.
     if (after !== undefined) {
       this.histories.advance(threadId, before, after, () => ({

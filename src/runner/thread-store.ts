@@ -1,4 +1,4 @@
-import type { Database, Sql } from './database';
+import { CommitUnknown, type Database, type Sql } from './database';
 import { GroupCommit, ReadBatch, type Lane, type Merger } from './group-commit';
 import type { ChangeLog, ThreadChange } from './notifications';
 import {
@@ -446,21 +446,34 @@ export class ThreadStore implements ChangeLog {
         maxBatch: GROUP_MAX_BATCH,
         maxInFlight: this.db.shared ? GROUP_IN_FLIGHT : 1,
         aborted: (error) => (error as { code?: unknown } | null)?.code === '25P02',
+        unknown: (error) => error instanceof CommitUnknown,
       });
       this.groups.set(name, group);
     }
     return group;
   }
 
-  /** A batch of a run's events, with the thread's next change number (an instance following the run reads it at once). */
-  appendEvents(threadKey: string, runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
-    return this.transaction(
-      async (tx) => {
-        await tx.lockAndAppend(threadKey, runPk, payloads, firstSeq);
-        await tx.bumpChange(threadKey);
-      },
-      { group: 'append', threadKey },
-    );
+  /**
+   * A batch of a run's events, with the thread's next change number (an instance following the run
+   * reads it at once). When the commit's reply was lost, the batch is written again only if it is
+   * not in the store.
+   */
+  async appendEvents(threadKey: string, runPk: number, payloads: readonly string[], firstSeq: number): Promise<void> {
+    const append = () =>
+      this.transaction(
+        async (tx) => {
+          await tx.lockAndAppend(threadKey, runPk, payloads, firstSeq);
+          await tx.bumpChange(threadKey);
+        },
+        { group: 'append', threadKey },
+      );
+    try {
+      await append();
+    } catch (error) {
+      if (!(error instanceof CommitUnknown) || payloads.length === 0) throw error;
+      const landed = await this.db.query(`SELECT 1 FROM cki_events WHERE run_pk = $1 AND seq = $2`, [runPk, firstSeq]);
+      if (landed.length === 0) await append();
+    }
   }
 
   // ---- the change log a notification feed checks and catches up from ----
@@ -562,6 +575,25 @@ export class ThreadStore implements ChangeLog {
       [threadKey, runKey, aliveAfter],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * The run `runKey` that `owner` started on the thread and still holds, if a claim whose commit's
+   * reply was lost did land (see `CommitUnknown`): its key, or undefined.
+   */
+  async heldRun(threadKey: string, runKey: string, owner: string): Promise<number | undefined> {
+    const [row] = await this.db.query<{ run_pk: unknown }>(
+      `SELECT r.run_pk FROM cki_threads t JOIN cki_runs r ON r.run_pk = t.running_run_pk
+        WHERE t.thread_key = $1 AND r.run_key = $2 AND t.running_owner = $3 AND r.status = 'running'`,
+      [threadKey, runKey, owner],
+    );
+    return row ? Number(row.run_pk) : undefined;
+  }
+
+  /** True once the run has ended (its end was written). */
+  async runEnded(runPk: number): Promise<boolean> {
+    const [row] = await this.db.query<{ status: string }>(`SELECT status FROM cki_runs WHERE run_pk = $1`, [runPk]);
+    return row !== undefined && row.status !== 'running';
   }
 
   async thread(threadKey: string): Promise<ThreadLockRow | undefined> {

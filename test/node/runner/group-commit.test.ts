@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbedded, openPostgres, type Database, type Sql } from '../../../src/runner/database';
+import { CommitUnknown, openEmbedded, openPostgres, type Database, type Sql } from '../../../src/runner/database';
 import { GroupCommit, ReadBatch, type Lane, type Merger } from '../../../src/runner/group-commit';
+import { startCommitCuttingProxy } from '../../helpers/commit-cutting-proxy';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 
 // The group commit is tried on a small log of its own: each caller appends one value to its thread
@@ -51,6 +52,7 @@ function grouped(db: Database, maxInFlight = 1) {
     mergers,
     maxInFlight,
     aborted: (error) => (error as { code?: unknown }).code === '25P02',
+    unknown: (error) => error instanceof CommitUnknown,
   });
   return { group, opened };
 }
@@ -250,6 +252,31 @@ describe.each(Object.keys(stores))('a group commit on the %s store', (kind) => {
     const results = await Promise.allSettled(['1', 'two', '3'].map((value) => reads.load(value)));
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'failed'))).toEqual([1, 'failed', 3]);
   });
+});
+
+describe('a group commit on PostgreSQL whose commit reply is lost', () => {
+  it('given the connection cut after the server committed a batch, no caller should run again: each should get an error that says so, and every row should be written once', async () => {
+    cluster ??= await startPostgres();
+    const proxy = await startCommitCuttingProxy(await cluster.createDatabase(`group_cut_${Math.random().toString(36).slice(2)}`));
+    const db = await openPostgres(proxy.url, 4);
+    try {
+      await reset(db);
+      const { group } = grouped(db);
+      const cut = proxy.cutNextCommitReply();
+      const results = await Promise.allSettled(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))));
+      await cut;
+      expect(results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled'))).toEqual([
+        'CommitUnknown',
+        'CommitUnknown',
+        'CommitUnknown',
+      ]);
+      expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/whether the transaction was written is unknown/);
+      expect(await logOf(db)).toEqual(['a:0', 'b:1', 'c:2']);
+    } finally {
+      await db.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });
 
 describe('a group commit on PostgreSQL, from two instances', () => {

@@ -17,6 +17,7 @@ import {
 } from '../../../src/runner';
 import { openEmbedded, openPostgres } from '../../../src/runner/database';
 import { ensureSchema, MIGRATIONS, SCHEMA_VERSION } from '../../../src/runner/schema';
+import { startCommitCuttingProxy, type CommitCuttingProxy } from '../../helpers/commit-cutting-proxy';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, textMessage } from '../../helpers/scripted-agent';
 import { emptyEmbeddedStore } from '../../helpers/embedded-store';
@@ -501,6 +502,62 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
     for (const threadId of threads)
       await collect(writer.run({ threadId, agent: expiring('i-1', () => undefined), input: inputFor(threadId) }));
     await until(() => threads.every((threadId) => heard.some((change) => change.threadId === threadId)));
+  });
+
+  describe('given the reply to a commit lost with its connection (the server wrote it)', () => {
+    let proxy: CommitCuttingProxy;
+    afterEach(async () => {
+      await proxy?.close();
+    });
+    const throughProxy = async () => {
+      proxy = await startCommitCuttingProxy(await cluster.createDatabase(`live_${++databases}`));
+      const runner = open({ url: proxy.url, expiry: false });
+      await runner.ready();
+      return runner;
+    };
+
+    it("when it was a resume's, the agent should hear the answer once and the run should go on as if nothing happened", async () => {
+      const runner = await throughProxy();
+      const agent = expiring('i-cut', () => undefined);
+      const threadId = `cut-resume-${randomUUID()}`;
+      await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      const cut = proxy.cutNextCommitReply();
+      const answered = await collect(
+        runner.run({
+          threadId,
+          agent,
+          input: inputFor(threadId, { resume: [{ interruptId: 'i-cut', status: 'resolved', payload: 'yes' }] }),
+        }),
+      );
+      await cut;
+      expect(errorsOf(answered)).toEqual([]);
+      expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-cut', status: 'resolved', payload: 'yes' }]]);
+      expect(ofType(answered, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Done.']);
+      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved' })]);
+    });
+
+    it("when it was a run's end, the client should hear the run finish with its interrupt, and the thread should hold it once", async () => {
+      const runner = await throughProxy();
+      let cut: Promise<void> | undefined;
+      const agent = new ScriptedAgent((input) => [
+        runStarted(input),
+        ...textMessage(`m-${input.runId}`, 'Asking.'),
+        () => {
+          cut = proxy.cutNextCommitReply();
+        },
+        runFinished(input, interruptOutcome({ id: 'i-end', reason: 'tool_approval' })),
+      ]);
+      const threadId = `cut-end-${randomUUID()}`;
+      const raised = await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      await cut;
+      expect(errorsOf(raised)).toEqual([]);
+      expect(types(raised).at(-1)).toBe(EventType.RUN_FINISHED);
+      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'i-end', status: 'open' })]);
+      // Another instance replays the run once: the message once, the run finished once.
+      const replayed = await collect(open({ url: proxy.url, expiry: false }).connect({ threadId }));
+      expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Asking.']);
+      expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(1);
+    });
   });
 
   it('given two instances on one PostgreSQL with expiry on, an expired interrupt should be settled once', async () => {
