@@ -558,6 +558,28 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
       expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Asking.']);
       expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(1);
     });
+
+    it("when it was a batch of a run's events, the run should go on and the thread should hold each event once", async () => {
+      const runner = await throughProxy();
+      let cut: Promise<void> | undefined;
+      const agent = new ScriptedAgent((input) => [
+        runStarted(input),
+        () => {
+          cut = proxy.cutNextCommitReply();
+        },
+        ...textMessage(`m-${input.runId}`, 'Streaming.'),
+        // The run goes on only once the batch holding the message was written and its reply lost.
+        () => cut,
+        runFinished(input),
+      ]);
+      const threadId = `cut-events-${randomUUID()}`;
+      const ran = await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      expect(errorsOf(ran)).toEqual([]);
+      expect(types(ran).at(-1)).toBe(EventType.RUN_FINISHED);
+      const replayed = await collect(open({ url: proxy.url, expiry: false }).connect({ threadId }));
+      expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Streaming.']);
+      expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(1);
+    });
   });
 
   it('given two instances on one PostgreSQL with expiry on, an expired interrupt should be settled once', async () => {
