@@ -43,6 +43,9 @@ function commitMayHaveLanded(error: unknown): boolean {
   return !fromServer || code.startsWith('08') || code.startsWith('57P0');
 }
 
+/** Longest wait for the store: a connection from the pool, or a place in a group commit. */
+export const STORE_WAIT_MS = 10_000;
+
 /** The embedded store's default folder, relative to the process's working directory. */
 export const DEFAULT_EMBEDDED_DIR = '.copilotkit-interrupts';
 
@@ -109,7 +112,7 @@ function preparedStatements() {
 export async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const location = redactUrl(url);
   const pg = await loadPg(location);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: STORE_WAIT_MS });
   // An idle connection dropped by the server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   try {

@@ -14,7 +14,9 @@
  * - a commit whose outcome is unknown (`unknown`: the connection was lost with it) is run by no one
  *   again: it may have been written. Every caller gets its error, as its own transaction would
  *   have ended, and can read whether its work landed;
- * - one thread (`key`) is in at most one batch at a time, in the order its callers came.
+ * - one thread (`key`) is in at most one batch at a time, in the order its callers came;
+ * - a caller still queued after `maxWaitMs` gets a `QueueTimeout` and never runs (as a transaction
+ *   of its own gets an error when no connection frees up in time).
  */
 
 /** What a caller's work asks of the shared transaction: a statement of `kind`, for its own row. */
@@ -41,6 +43,17 @@ export interface GroupCommitOptions<S> {
   aborted?: (error: unknown) => boolean;
   /** True for an error of the transaction's end that leaves unknown whether it was written (see above). */
   unknown?: (error: unknown) => boolean;
+  /** How long a caller may wait in the queue before it is refused (default: as long as it takes). */
+  maxWaitMs?: number;
+}
+
+/** A caller waited in the queue longer than `maxWaitMs`: nothing of its work ran. */
+export class QueueTimeout extends Error {
+  override readonly name = 'QueueTimeout';
+
+  constructor(ms: number) {
+    super(`waited ${ms} ms behind other transactions; nothing was written`);
+  }
 }
 
 interface Entry<S> {
@@ -50,6 +63,8 @@ interface Entry<S> {
   reject: (error: unknown) => void;
   /** Runs in a transaction of its own (after its batch failed). */
   alone: boolean;
+  /** Refuses it if it is still queued when it fires; cleared when it is taken. */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** Thrown into a caller's work when its batch is given up: never seen outside this module. */
@@ -154,7 +169,18 @@ export class GroupCommit<S> {
    */
   submit<T>(key: string, work: (sql: S, lane: Lane) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ key, work, resolve: resolve as (value: unknown) => void, reject, alone: false });
+      const entry: Entry<S> = { key, work, resolve: resolve as (value: unknown) => void, reject, alone: false };
+      const { maxWaitMs } = this.options;
+      if (maxWaitMs !== undefined) {
+        entry.timer = setTimeout(() => {
+          const index = this.queue.indexOf(entry);
+          if (index < 0) return;
+          this.queue.splice(index, 1);
+          reject(new QueueTimeout(maxWaitMs));
+        }, maxWaitMs);
+        entry.timer.unref?.();
+      }
+      this.queue.push(entry);
       // Callers that come in the same turn of the event loop share the first batch.
       if (!this.scheduled && this.inFlight < this.maxInFlight) {
         this.scheduled = true;
@@ -192,6 +218,7 @@ export class GroupCommit<S> {
       // One that must run alone goes alone, when it is the first that may go.
       if (entry.alone && batch.length > 0) continue;
       batch.push(entry);
+      clearTimeout(entry.timer);
       this.queue.splice(index--, 1);
       if (entry.alone) break;
     }

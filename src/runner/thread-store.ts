@@ -1,4 +1,4 @@
-import { CommitUnknown, type Database, type Sql } from './database';
+import { CommitUnknown, STORE_WAIT_MS, type Database, type Sql } from './database';
 import { GroupCommit, ReadBatch, type Lane, type Merger } from './group-commit';
 import type { ChangeLog, ThreadChange } from './notifications';
 import {
@@ -447,6 +447,8 @@ export class ThreadStore implements ChangeLog {
         maxInFlight: this.db.shared ? GROUP_IN_FLIGHT : 1,
         aborted: (error) => (error as { code?: unknown } | null)?.code === '25P02',
         unknown: (error) => error instanceof CommitUnknown,
+        // As long as the pool lets a transaction of its own wait for a connection.
+        maxWaitMs: STORE_WAIT_MS,
       });
       this.groups.set(name, group);
     }

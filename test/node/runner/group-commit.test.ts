@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitUnknown, openEmbedded, openPostgres, type Database, type Sql } from '../../../src/runner/database';
-import { GroupCommit, ReadBatch, type Lane, type Merger } from '../../../src/runner/group-commit';
+import { GroupCommit, QueueTimeout, ReadBatch, type Lane, type Merger } from '../../../src/runner/group-commit';
 import { startCommitCuttingProxy } from '../../helpers/commit-cutting-proxy';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 
@@ -115,6 +115,33 @@ describe.each(Object.keys(stores))('a group commit on the %s store', (kind) => {
     expect(counts).toEqual(Array.from({ length: 20 }, () => 1));
     expect(opened.count).toBe(1);
     expect(await logOf(db)).toEqual(Array.from({ length: 20 }, (_, i) => `t${i}:${i}`));
+  });
+
+  it('given a batch held in flight, a caller queued behind it longer than its wait should be refused and write nothing, and the batch should commit', async () => {
+    await reset(db);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    const group = new GroupCommit<Sql>({ transaction: (body) => db.transaction(body), mergers, maxWaitMs: 100 });
+    const first = group.submit('a', async (sql: Sql, lane: Lane) => {
+      const count = await caller('a', 1)(sql, lane);
+      started();
+      await held;
+      return count;
+    });
+    try {
+      await inFlight;
+      const late = group.submit('b', caller('b', 2));
+      await expect(late).rejects.toThrow(QueueTimeout);
+      await expect(late).rejects.toThrow(/waited 100 ms behind other transactions; nothing was written/);
+    } finally {
+      release();
+    }
+    expect(await first).toBe(1);
+    expect(await logOf(db)).toEqual(['a:1']);
+    // The group goes on: the next caller runs.
+    expect(await group.submit('c', caller('c', 3))).toBe(1);
   });
 
   it('given one caller refused after its writes, the others should commit and the refused one should get its error and leave nothing', async () => {
