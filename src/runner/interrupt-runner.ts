@@ -963,14 +963,17 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     permitted: Permission,
     expiredHere: Set<string>,
   ): Promise<{ runPk: number; before: number | undefined; after: number | undefined; created: boolean }> {
+    // The run the last attempt started (a batch given up runs the claim again): the one its commit would write.
+    const started: { runPk?: number } = {};
     try {
-      return await this.claimOnce(store, threadId, agent, input, person, permitted, expiredHere);
+      return await this.claimOnce(store, threadId, agent, input, person, permitted, expiredHere, started);
     } catch (error) {
       if (!(error instanceof CommitUnknown)) throw error;
-      const runPk = await store.heldRun(encode(threadId), encode(input.runId), this.instanceId);
-      // It landed: the run is this one. It did not: nothing was written, and the claim is made again.
-      if (runPk !== undefined) return { runPk, before: undefined, after: undefined, created: false };
-      return this.claimOnce(store, threadId, agent, input, person, permitted, expiredHere);
+      // It landed: the run is this one, whatever happened to the thread since (as when nothing fails).
+      // It did not: nothing was written, and the claim is made again.
+      const { runPk } = started;
+      if (runPk !== undefined && (await store.runStored(runPk))) return { runPk, before: undefined, after: undefined, created: false };
+      return this.claimOnce(store, threadId, agent, input, person, permitted, expiredHere, started);
     }
   }
 
@@ -982,6 +985,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     person: Person | undefined,
     permitted: Permission,
     expiredHere: Set<string>,
+    started: { runPk?: number },
   ): Promise<{ runPk: number; before: number | undefined; after: number | undefined; created: boolean }> {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
@@ -990,6 +994,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
       async (tx) => {
         // A batch given up runs this again (see ThreadStore.transaction): what an attempt noted is its own.
         expiredHere.clear();
+        started.runPk = undefined;
         const now = Date.now();
         const thread = await tx.takeThread(threadKey, agentId, now, by);
         // A thread first run by someone else between `permit` and here: theirs, and not allowed.
@@ -1005,6 +1010,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
         // The instance that held it stopped (crash, restart): its unfinished run is never replayed.
         if (held !== undefined) await tx.abandonRun(held, now);
         const { runPk, seq } = await tx.startRun(threadKey, encode(input.runId), agentId, now, this.instanceId, answers);
+        started.runPk = runPk;
         return { runPk, before: Number(thread.change_seq), after: seq, created: thread.created === true };
       },
       { group: 'claim', threadKey },
@@ -1168,8 +1174,9 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     } catch (error) {
       if (!(error instanceof CommitUnknown)) throw error;
       // The commit's reply was lost: a run whose end is written was saved (at a change number this
-      // instance does not know, so its history of the thread is read again); one that is not, is saved now.
-      if (!(await store.runEnded(run.runPk))) saved = await save();
+      // instance does not know, so its history of the thread is read again); one that is not, is saved
+      // now. Its end is its own status: `abandoned` (the thread taken over meanwhile) is not.
+      if (!(await store.runEndedWith(run.runPk, status))) saved = await save();
       else {
         this.histories.delete(threadId);
         return;

@@ -580,22 +580,23 @@ export class ThreadStore implements ChangeLog {
   }
 
   /**
-   * The run `runKey` that `owner` started on the thread and still holds, if a claim whose commit's
-   * reply was lost did land (see `CommitUnknown`): its key, or undefined.
+   * True when the run `runPk` is in the store: a claim whose commit's reply was lost (see
+   * `CommitUnknown`) landed exactly when the run it started is there (a run's key is drawn from a
+   * sequence and never drawn again, so a claim that was rolled back leaves no row with it).
    */
-  async heldRun(threadKey: string, runKey: string, owner: string): Promise<number | undefined> {
-    const [row] = await this.db.query<{ run_pk: unknown }>(
-      `SELECT r.run_pk FROM cki_threads t JOIN cki_runs r ON r.run_pk = t.running_run_pk
-        WHERE t.thread_key = $1 AND r.run_key = $2 AND t.running_owner = $3 AND r.status = 'running'`,
-      [threadKey, runKey, owner],
-    );
-    return row ? Number(row.run_pk) : undefined;
+  async runStored(runPk: number): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM cki_runs WHERE run_pk = $1`, [runPk]);
+    return rows.length > 0;
   }
 
-  /** True once the run has ended (its end was written). */
-  async runEnded(runPk: number): Promise<boolean> {
-    const [row] = await this.db.query<{ status: string }>(`SELECT status FROM cki_runs WHERE run_pk = $1`, [runPk]);
-    return row !== undefined && row.status !== 'running';
+  /**
+   * True once the run's end with `status` is written. Another status is not its end: a run that is
+   * still `running`, or one `abandoned` by an instance that took its thread over meanwhile (a run's
+   * end is written over that, as it is when nothing fails).
+   */
+  async runEndedWith(runPk: number, status: RunStatus): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM cki_runs WHERE run_pk = $1 AND status = $2`, [runPk, status]);
+    return rows.length > 0;
   }
 
   async thread(threadKey: string): Promise<ThreadLockRow | undefined> {

@@ -2,6 +2,8 @@ import { connect, createServer, type Socket } from 'node:net';
 
 /** PostgreSQL's reply to a COMMIT that was carried out: CommandComplete ('C', length 11) "COMMIT\0". */
 const COMMIT_DONE = Buffer.from([0x43, 0, 0, 0, 11, ...Buffer.from('COMMIT'), 0]);
+/** A client's COMMIT as a simple query (how the runner sends it): Query ('Q', length 11) "COMMIT\0". */
+const COMMIT_SENT = Buffer.from([0x51, 0, 0, 0, 11, ...Buffer.from('COMMIT'), 0]);
 
 export interface CommitCuttingProxy {
   /** The database's URL, through the proxy. */
@@ -12,33 +14,58 @@ export interface CommitCuttingProxy {
    * Resolves when that happened.
    */
   cutNextCommitReply(): Promise<void>;
+  /**
+   * Arms the proxy: the next COMMIT a client sends never reaches the server (which rolls the
+   * transaction back when the connection is cut). The client sees the same lost connection as
+   * with `cutNextCommitReply`, but nothing was written. Resolves when that happened.
+   */
+  loseNextCommit(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A watch for `pattern` in a stream read in chunks (a message may be split across reads). */
+function watch(pattern: Buffer) {
+  let tail = Buffer.alloc(0);
+  return (chunk: Buffer) => {
+    const seen = Buffer.concat([tail, chunk]);
+    // Less than the whole pattern is kept: a match seen once is never seen again in the next read.
+    tail = seen.subarray(Math.max(0, seen.length - (pattern.length - 1)));
+    return seen.includes(pattern);
+  };
 }
 
 /**
  * A TCP proxy on 127.0.0.1 in front of the PostgreSQL server of `url`, passing every byte both ways
- * until it is told to lose a COMMIT's reply.
+ * until it is told to lose a COMMIT or its reply.
  */
 export async function startCommitCuttingProxy(url: string): Promise<CommitCuttingProxy> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
-  let armed: (() => void) | undefined;
+  let armedReply: (() => void) | undefined;
+  let armedCommit: (() => void) | undefined;
   const server = createServer((client) => {
     const upstream = connect(Number(target.port), target.hostname);
     sockets.add(client).add(upstream);
-    let tail = Buffer.alloc(0);
     const cut = () => {
       client.destroy();
       upstream.destroy();
     };
-    client.on('data', (chunk) => upstream.write(chunk));
+    const commitSent = watch(COMMIT_SENT);
+    const commitDone = watch(COMMIT_DONE);
+    client.on('data', (chunk: Buffer) => {
+      if (commitSent(chunk) && armedCommit) {
+        const done = armedCommit;
+        armedCommit = undefined;
+        cut();
+        done();
+        return;
+      }
+      upstream.write(chunk);
+    });
     upstream.on('data', (chunk: Buffer) => {
-      // The reply may be split across reads: look at the end of the last one too.
-      const seen = Buffer.concat([tail, chunk]);
-      tail = seen.subarray(Math.max(0, seen.length - COMMIT_DONE.length));
-      if (armed && seen.includes(COMMIT_DONE)) {
-        const done = armed;
-        armed = undefined;
+      if (commitDone(chunk) && armedReply) {
+        const done = armedReply;
+        armedReply = undefined;
         cut();
         done();
         return;
@@ -59,7 +86,8 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
   through.port = String((server.address() as { port: number }).port);
   return {
     url: through.toString(),
-    cutNextCommitReply: () => new Promise<void>((resolve) => (armed = resolve)),
+    cutNextCommitReply: () => new Promise<void>((resolve) => (armedReply = resolve)),
+    loseNextCommit: () => new Promise<void>((resolve) => (armedCommit = resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -582,6 +582,92 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
     });
   });
 
+  describe('given a commit lost with its connection before the server got it (nothing was written)', () => {
+    let proxy: CommitCuttingProxy;
+    afterEach(async () => {
+      await proxy?.close();
+    });
+    const throughProxy = async (url: string) => {
+      proxy = await startCommitCuttingProxy(url);
+      const runner = open({ url: proxy.url, expiry: false });
+      await runner.ready();
+      return runner;
+    };
+
+    it("when it was a resume's, the resume should be claimed again: the agent should hear the answer once and no refusal", async () => {
+      const runner = await throughProxy(await cluster.createDatabase(`live_${++databases}`));
+      const agent = expiring('i-lost', () => undefined);
+      const threadId = `lost-resume-${randomUUID()}`;
+      await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      const lost = proxy.loseNextCommit();
+      const answered = await collect(
+        runner.run({
+          threadId,
+          agent,
+          input: inputFor(threadId, { resume: [{ interruptId: 'i-lost', status: 'resolved', payload: 'yes' }] }),
+        }),
+      );
+      await lost;
+      expect(errorsOf(answered)).toEqual([]);
+      expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-lost', status: 'resolved', payload: 'yes' }]]);
+      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved' })]);
+    });
+
+    it("when it was a batch of a run's events, the batch should be written again: the thread should hold each event once", async () => {
+      const runner = await throughProxy(await cluster.createDatabase(`live_${++databases}`));
+      let lost: Promise<void> | undefined;
+      const agent = new ScriptedAgent((input) => [
+        runStarted(input),
+        () => {
+          lost = proxy.loseNextCommit();
+        },
+        ...textMessage(`m-${input.runId}`, 'Streaming.'),
+        // The run goes on only once the batch holding the message was sent and its commit lost.
+        () => lost,
+        runFinished(input),
+      ]);
+      const threadId = `lost-events-${randomUUID()}`;
+      const ran = await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      expect(errorsOf(ran)).toEqual([]);
+      const replayed = await collect(open({ url: proxy.url, expiry: false }).connect({ threadId }));
+      expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Streaming.']);
+      expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(1);
+    });
+
+    it("when it was the end of a run another instance took the thread from meanwhile, the run should still be saved as it is without the fault: the interrupt its client heard should be open", async () => {
+      const url = await cluster.createDatabase(`live_${++databases}`);
+      const runner = await throughProxy(url);
+      // Another instance that finds every run it did not start stale: it takes the thread over at once.
+      const other = open({ url, expiry: false, staleAfterMs: 1 });
+      await other.ready();
+      const gate = createGate();
+      const reached = createGate();
+      const threadId = `lost-end-${randomUUID()}`;
+      const agent = new ScriptedAgent((input) => [
+        runStarted(input),
+        ...textMessage(`m-${input.runId}`, 'Asking.'),
+        () => {
+          reached.open();
+          return gate.wait();
+        },
+        runFinished(input, interruptOutcome({ id: 'i-kept', reason: 'tool_approval' })),
+      ]);
+      const running = collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      await reached.wait();
+      const meanwhile = new ScriptedAgent((input) => [runStarted(input), ...textMessage(`o-${input.runId}`, 'Meanwhile.'), runFinished(input)]);
+      expect(errorsOf(await collect(other.run({ threadId, agent: meanwhile, input: inputFor(threadId) })))).toEqual([]);
+      const lost = proxy.loseNextCommit();
+      gate.open();
+      const raised = await running;
+      await lost;
+      expect(errorsOf(raised)).toEqual([]);
+      expect(ofType(raised, EventType.RUN_FINISHED)).toEqual([
+        expect.objectContaining({ outcome: expect.objectContaining({ interrupts: [expect.objectContaining({ id: 'i-kept' })] }) }),
+      ]);
+      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'i-kept', status: 'open' })]);
+    });
+  });
+
   it('given two instances on one PostgreSQL with expiry on, an expired interrupt should be settled once', async () => {
     const url = await cluster.createDatabase(`live_${++databases}`);
     const agent = expiring('i-twice', soon(500));
