@@ -33,14 +33,16 @@ export class CommitUnknown extends Error {
 
 /**
  * True for a failed COMMIT whose transaction may still have been written: the connection broke (no
- * reply from the server, only a socket's error), or the server was shut down under it (57P0x). A
+ * reply from the server, only a socket's error), or the server was shut down or failed under it. A
  * server's reply with any other SQLSTATE (a deferred check, a serialization failure) means it was
  * rolled back.
  */
 function commitMayHaveLanded(error: unknown): boolean {
   const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
   const fromServer = typeof severity === 'string' && typeof code === 'string';
-  return !fromServer || code.startsWith('08') || code.startsWith('57P0');
+  // 08: the connection; 57P0: the server shut down under it; XX and 58: a server failure, after
+  // which recovery may still keep a commit that was written.
+  return !fromServer || /^(08|57P0|XX|58)/.test(code);
 }
 
 /** Longest wait for the store: a connection from the pool, or a place in a group commit. */
