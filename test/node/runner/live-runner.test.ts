@@ -634,7 +634,7 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
       expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(1);
     });
 
-    it("when it was the end of a run another instance took the thread from meanwhile, the run should still be saved as it is without the fault: the interrupt its client heard should be open", async () => {
+    it('when it was the end of a run another instance took the thread from meanwhile, the run should still be saved as it is without the fault: the interrupt its client heard should be open', async () => {
       const url = await cluster.createDatabase(`live_${++databases}`);
       const runner = await throughProxy(url);
       // Another instance that finds every run it did not start stale: it takes the thread over at once.
@@ -654,7 +654,11 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
       ]);
       const running = collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
       await reached.wait();
-      const meanwhile = new ScriptedAgent((input) => [runStarted(input), ...textMessage(`o-${input.runId}`, 'Meanwhile.'), runFinished(input)]);
+      const meanwhile = new ScriptedAgent((input) => [
+        runStarted(input),
+        ...textMessage(`o-${input.runId}`, 'Meanwhile.'),
+        runFinished(input),
+      ]);
       expect(errorsOf(await collect(other.run({ threadId, agent: meanwhile, input: inputFor(threadId) })))).toEqual([]);
       const lost = proxy.loseNextCommit();
       gate.open();
