@@ -421,6 +421,8 @@ function chromiumVersion(): string {
 
 /** Figure 8's threads at once (`--threads=N` for a quicker run while iterating). */
 const LOAD_THREADS = Number(args.find((arg) => arg.startsWith('--threads='))?.split('=')[1] ?? 1_000);
+/** Figure 8's warm-up round per side, before the measured one. */
+const LOAD_WARMUP_THREADS = 200;
 /** A runner figure is wanted by its own name or by `runner` (all of them). */
 const wantsRunner = (name: string) => wants('runner') || wants(name);
 const RUNNER_FIGURES = ['replay', 'load', 'resume', 'expiry', 'live', 'devices'];
@@ -455,8 +457,12 @@ async function replayRows(lab: RunnerLab): Promise<BenchRow[]> {
 async function loadRows(lab: RunnerLab): Promise<BenchRow[]> {
   log(`load: ${LOAD_THREADS} threads raising and answering at once...`);
   const memoryRunner = new InMemoryAgentRunner();
-  const baseline = await measureConcurrent('InMemoryAgentRunner, one instance', memoryRunner, memoryRunner, LOAD_THREADS);
   const [a, b] = await lab.postgres('load', 2);
+  // A warm-up round each (not measured), so that neither side is timed while its code is still being compiled.
+  const warmup = Math.min(LOAD_THREADS, LOAD_WARMUP_THREADS);
+  await measureConcurrent('warm-up', memoryRunner, memoryRunner, warmup);
+  await measureConcurrent('warm-up', a!, b!, warmup);
+  const baseline = await measureConcurrent('InMemoryAgentRunner, one instance', memoryRunner, memoryRunner, LOAD_THREADS);
   const ours = await measureConcurrent('PostgreSQL, raised on one instance, answered on the other', a!, b!, LOAD_THREADS);
   const throughput = (r: typeof ours) => r.threads / r.seconds;
   const ratio = ratioOf(throughput(ours), throughput(baseline));
