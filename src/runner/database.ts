@@ -110,13 +110,8 @@ function preparedStatements() {
     /RETURNING \*|SELECT \*/.test(text) ? client.query(text, [...params]) : client.query({ name: nameOf(text), text, values: [...params] });
 }
 
-/** A pool of connections to a PostgreSQL server (the `pg` package, loaded on first use). */
-export async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const location = redactUrl(url);
-  const pg = await loadPg(location);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: STORE_WAIT_MS });
-  // An idle connection dropped by the server must not crash the process; the next query reports it.
-  pool.on('error', () => {});
+/** Opens one connection of the pool and gives it back; or ends the pool and says what to check. */
+async function reach(pool: PgPool, location: string): Promise<void> {
   try {
     const client = await pool.connect();
     client.release();
@@ -129,6 +124,16 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
       { cause: error },
     );
   }
+}
+
+/** A pool of connections to a PostgreSQL server (the `pg` package, loaded on first use). */
+export async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const location = redactUrl(url);
+  const pg = await loadPg(location);
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: STORE_WAIT_MS });
+  // An idle connection dropped by the server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  await reach(pool, location);
   // A connection that dies while checked out emits 'error' on its client: without a listener that
   // would end the process. The failing query rejects on its own, which is what reports it.
   const guarded = new WeakSet<PgClient>();

@@ -822,12 +822,11 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     run: LocalRun,
     events: ReplaySubject<BaseEvent>,
   ) {
-    const historic = await this.historicMessageIds(db, threadId, run.runPk, run.seq);
     const writer = new EventWriter(db, encode(threadId), run.runPk);
     const seen: BaseEvent[] = [];
     const held: BaseEvent[] = [];
     let storeError: unknown;
-    writer.onFailure = (error) => {
+    const fail = (error: unknown) => {
       storeError ??= error;
       try {
         agent.abortRun();
@@ -835,29 +834,32 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
         // the run is reported as lost either way
       }
     };
+    writer.onFailure = fail;
+    const take = (event: BaseEvent, historic: ReadonlySet<string>) => {
+      let stored = event;
+      if (event.type === EventType.RUN_STARTED && !(event as { input?: unknown }).input) {
+        // As CopilotKit's runner does: the run's input rides on RUN_STARTED, minus messages the
+        // thread already holds, so a replay rebuilds the transcript and the resume answers.
+        const messages = input.messages?.filter((message) => !historic.has(message.id));
+        stored = { ...event, input: { ...input, ...(messages ? { messages } : {}) } } as BaseEvent;
+      }
+      seen.push(stored);
+      if (held.length > 0 || stored.type === EventType.RUN_FINISHED || stored.type === EventType.RUN_ERROR) {
+        held.push(stored);
+        return;
+      }
+      events.next(stored);
+      writer.push(stored);
+    };
+    // The agent starts at once; the messages the thread already holds are read meanwhile.
+    const history = withHistory(this.historicMessageIds(db, threadId, run.runPk, run.seq), take, fail);
     let interruption: string | undefined;
     try {
-      await agent.runAgent(input, {
-        onEvent: ({ event }) => {
-          let stored = event;
-          if (event.type === EventType.RUN_STARTED && !(event as { input?: unknown }).input) {
-            // As CopilotKit's runner does: the run's input rides on RUN_STARTED, minus messages the
-            // thread already holds, so a replay rebuilds the transcript and the resume answers.
-            const messages = input.messages?.filter((message) => !historic.has(message.id));
-            stored = { ...event, input: { ...input, ...(messages ? { messages } : {}) } } as BaseEvent;
-          }
-          seen.push(stored);
-          if (held.length > 0 || stored.type === EventType.RUN_FINISHED || stored.type === EventType.RUN_ERROR) {
-            held.push(stored);
-            return;
-          }
-          events.next(stored);
-          writer.push(stored);
-        },
-      });
+      await agent.runAgent(input, { onEvent: ({ event }) => history.onEvent(event) });
     } catch (error) {
       interruption = describe(error);
     }
+    await history.settled;
     // What the writer had not written yet is saved with the run's end, in one transaction.
     const pending = await writer.drain();
     const lost = (when: string, error: unknown) => {
@@ -1574,6 +1576,38 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
 const WRITE_DELAY_MS = 20;
 
 /** Writes a run's events as they arrive, in order, in batches at most `WRITE_DELAY_MS` late. */
+/**
+ * An agent's events, passed to `take` with the thread's message ids once `read` has them: what
+ * comes before waits for them (only RUN_STARTED's stored input needs them). A failed read goes to
+ * `fail`, and nothing more is passed on.
+ */
+function withHistory(
+  read: Promise<ReadonlySet<string>>,
+  take: (event: BaseEvent, historic: ReadonlySet<string>) => void,
+  fail: (error: unknown) => void,
+) {
+  let historic: ReadonlySet<string> | undefined;
+  let failed = false;
+  const early: BaseEvent[] = [];
+  const settled = read.then(
+    (ids) => {
+      historic = ids;
+      for (const event of early.splice(0)) take(event, ids);
+    },
+    (error: unknown) => {
+      failed = true;
+      fail(error);
+    },
+  );
+  return {
+    onEvent(event: BaseEvent) {
+      if (historic) take(event, historic);
+      else if (!failed) early.push(event);
+    },
+    settled,
+  };
+}
+
 class EventWriter {
   onFailure: (error: unknown) => void = () => {};
   private readonly pending: BaseEvent[] = [];
