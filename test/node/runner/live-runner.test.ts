@@ -271,19 +271,23 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('live threads o
       runStarted(input),
       runFinished(input, interruptOutcome({ id: 'i-again', reason: 'tool_approval', expiresAt })),
     ];
-    const agent = new ScriptedAgent((input, runIndex) =>
-      runIndex === 0
-        ? raise(input, soon(300)())
-        : runIndex === 1
-          ? raise(input, soon(1_500)())
-          : [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)],
-    );
+    // The first expires 1 s after it is raised (room for the answer on a loaded machine), the second 3 s after the answer.
+    let firstExpiry = 0;
+    const agent = new ScriptedAgent((input, runIndex) => {
+      if (runIndex === 0) {
+        firstExpiry = Date.now() + 1_000;
+        return raise(input, new Date(firstExpiry).toISOString());
+      }
+      if (runIndex === 1) return raise(input, soon(3_000)());
+      return [runStarted(input), ...textMessage(`done-${input.runId}`, 'Done.'), runFinished(input)];
+    });
     await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
     const answer = [{ interruptId: 'i-again', status: 'resolved' as const, payload: 'yes' }];
     expect(errorsOf(await collect(runner.run({ threadId, agent, input: inputFor(threadId, { resume: answer }) })))).toEqual([]);
 
-    // Past the first expiresAt: the request it belonged to was answered, and the one open now runs later.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Past the first expiresAt (and a few sweeps): the request it belonged to was answered, and the one open now runs later.
+    await until(() => Date.now() > firstExpiry);
+    await severalSweeps();
     expect(resumesOf(agent)).toEqual([answer]);
     expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'open' })]);
 
