@@ -269,6 +269,21 @@ interface LocalRun {
 
 type ResumeEntry = { interruptId?: unknown; status?: unknown; payload?: unknown };
 
+/** What a claim takes a thread for: a run of `agent` with `input`, by `person` (as `permitted`). */
+interface ClaimRequest {
+  store: ThreadStore;
+  threadId: string;
+  agent: AbstractAgent;
+  input: RunAgentInput;
+  person: Person | undefined;
+  permitted: Permission;
+  /** Filled with the ids of interrupts the server already closed as expired that the resume cancels. */
+  expiredHere: Set<string>;
+}
+
+/** A claimed run: its key, the thread's change numbers before and after the claim (unknown after a lost reply), and whether it created the thread. */
+type Claimed = { runPk: number; before: number | undefined; after: number | undefined; created: boolean };
+
 /**
  * Whether a person may act on a thread: `true` as its owner or by `authorize`; `'assigned'` only as
  * an approver of one of its open interrupts (they may read it and answer those); `false` for a
@@ -769,7 +784,7 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     try {
       if (this.onConcurrentRun === 'supersede') await this.supersede(db, threadId);
       run = await this.serialize(threadId, async () => {
-        const { runPk, before, after, created } = await this.claim(db, threadId, agent, input, person, permitted, expiredHere);
+        const { runPk, before, after, created } = await this.claim({ store: db, threadId, agent, input, person, permitted, expiredHere });
         // The claim changed no ended run: a history read at the number before it holds after it; a
         // thread it created has none.
         if (after !== undefined && created) this.histories.set(threadId, { seq: after, runs: [] });
@@ -956,39 +971,26 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
    * When the commit's reply was lost, the store is asked whether it landed: a claim is never made
    * twice (its answers would then be refused as already given) and never lost.
    */
-  private async claim(
-    store: ThreadStore,
-    threadId: string,
-    agent: AbstractAgent,
-    input: RunAgentInput,
-    person: Person | undefined,
-    permitted: Permission,
-    expiredHere: Set<string>,
-  ): Promise<{ runPk: number; before: number | undefined; after: number | undefined; created: boolean }> {
+  private async claim(request: ClaimRequest): Promise<Claimed> {
     // The run the last attempt started (a batch given up runs the claim again): the one its commit would write.
     const started: { runPk?: number } = {};
     try {
-      return await this.claimOnce(store, threadId, agent, input, person, permitted, expiredHere, started);
+      return await this.claimOnce(request, started);
     } catch (error) {
       if (!(error instanceof CommitUnknown)) throw error;
       // It landed: the run is this one, whatever happened to the thread since (as when nothing fails).
       // It did not: nothing was written, and the claim is made again.
       const { runPk } = started;
-      if (runPk !== undefined && (await store.runStored(runPk))) return { runPk, before: undefined, after: undefined, created: false };
-      return this.claimOnce(store, threadId, agent, input, person, permitted, expiredHere, started);
+      if (runPk !== undefined && (await request.store.runStored(runPk)))
+        return { runPk, before: undefined, after: undefined, created: false };
+      return this.claimOnce(request, started);
     }
   }
 
   private claimOnce(
-    store: ThreadStore,
-    threadId: string,
-    agent: AbstractAgent,
-    input: RunAgentInput,
-    person: Person | undefined,
-    permitted: Permission,
-    expiredHere: Set<string>,
+    { store, threadId, agent, input, person, permitted, expiredHere }: ClaimRequest,
     started: { runPk?: number },
-  ): Promise<{ runPk: number; before: number | undefined; after: number | undefined; created: boolean }> {
+  ): Promise<Claimed> {
     const threadKey = encode(threadId);
     const agentId = agent.agentId ?? 'default';
     const by = person ? keysOf(person) : null;

@@ -41,8 +41,13 @@ function watch(pattern: Buffer) {
 export async function startCommitCuttingProxy(url: string): Promise<CommitCuttingProxy> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
-  let armedReply: (() => void) | undefined;
-  let armedCommit: (() => void) | undefined;
+  // What the proxy waits for, once: a COMMIT the client sends, or the server's reply to one.
+  const armed: { sent?: () => void; done?: () => void } = {};
+  const take = (what: 'sent' | 'done') => {
+    const done = armed[what];
+    armed[what] = undefined;
+    return done;
+  };
   const server = createServer((client) => {
     const upstream = connect(Number(target.port), target.hostname);
     sockets.add(client).add(upstream);
@@ -50,28 +55,22 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
       client.destroy();
       upstream.destroy();
     };
-    const commitSent = watch(COMMIT_SENT);
-    const commitDone = watch(COMMIT_DONE);
-    client.on('data', (chunk: Buffer) => {
-      if (commitSent(chunk) && armedCommit) {
-        const done = armedCommit;
-        armedCommit = undefined;
-        cut();
-        done();
-        return;
-      }
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk: Buffer) => {
-      if (commitDone(chunk) && armedReply) {
-        const done = armedReply;
-        armedReply = undefined;
-        cut();
-        done();
-        return;
-      }
-      client.write(chunk);
-    });
+    /** Passes a chunk on to `to`, unless it holds what the proxy is armed for: then the connection is cut. */
+    const pass = (to: Socket, holds: (chunk: Buffer) => boolean, armed: () => (() => void) | undefined) => (chunk: Buffer) => {
+      // Every chunk is looked at (the watch keeps the end of the last one), armed or not.
+      const done = holds(chunk) ? armed() : undefined;
+      if (!done) return void to.write(chunk);
+      cut();
+      done();
+    };
+    client.on(
+      'data',
+      pass(upstream, watch(COMMIT_SENT), () => take('sent')),
+    );
+    upstream.on(
+      'data',
+      pass(client, watch(COMMIT_DONE), () => take('done')),
+    );
     for (const socket of [client, upstream]) {
       socket.on('error', cut);
       socket.on('close', () => {
@@ -86,8 +85,8 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
   through.port = String((server.address() as { port: number }).port);
   return {
     url: through.toString(),
-    cutNextCommitReply: () => new Promise<void>((resolve) => (armedReply = resolve)),
-    loseNextCommit: () => new Promise<void>((resolve) => (armedCommit = resolve)),
+    cutNextCommitReply: () => new Promise<void>((resolve) => (armed.done = resolve)),
+    loseNextCommit: () => new Promise<void>((resolve) => (armed.sent = resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -508,13 +508,21 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
     await until(() => threads.every((threadId) => heard.some((change) => change.threadId === threadId)));
   });
 
-  describe('given the reply to a commit lost with its connection (the server wrote it)', () => {
+  // A commit lost with its connection: its reply (the server wrote it), or the COMMIT itself (nothing was written).
+  const faults = {
+    'the reply to a commit lost with its connection (the server wrote it)': (proxy: CommitCuttingProxy) => proxy.cutNextCommitReply(),
+    'a commit lost with its connection before the server got it (nothing was written)': (proxy: CommitCuttingProxy) =>
+      proxy.loseNextCommit(),
+  };
+
+  describe.each(Object.keys(faults) as Array<keyof typeof faults>)('given %s', (fault) => {
+    const strike = faults[fault];
     let proxy: CommitCuttingProxy;
     afterEach(async () => {
       await proxy?.close();
     });
-    const throughProxy = async () => {
-      proxy = await startCommitCuttingProxy(await cluster.createDatabase(`live_${++databases}`));
+    const throughProxy = async (url?: string) => {
+      proxy = await startCommitCuttingProxy(url ?? (await cluster.createDatabase(`live_${++databases}`)));
       const runner = open({ url: proxy.url, expiry: false });
       await runner.ready();
       return runner;
@@ -525,55 +533,27 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
       const agent = expiring('i-cut', () => undefined);
       const threadId = `cut-resume-${randomUUID()}`;
       await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
-      const cut = proxy.cutNextCommitReply();
-      const answered = await collect(
-        runner.run({
-          threadId,
-          agent,
-          input: inputFor(threadId, { resume: [{ interruptId: 'i-cut', status: 'resolved', payload: 'yes' }] }),
-        }),
-      );
-      await cut;
+      const struck = strike(proxy);
+      const answer = [{ interruptId: 'i-cut', status: 'resolved' as const, payload: 'yes' }];
+      const answered = await collect(runner.run({ threadId, agent, input: inputFor(threadId, { resume: answer }) }));
+      await struck;
       expect(errorsOf(answered)).toEqual([]);
-      expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-cut', status: 'resolved', payload: 'yes' }]]);
+      expect(resumesOf(agent)).toEqual([answer]);
       expect(ofType(answered, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Done.']);
       expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved' })]);
     });
 
-    it("when it was a run's end, the client should hear the run finish with its interrupt, and the thread should hold it once", async () => {
-      const runner = await throughProxy();
-      let cut: Promise<void> | undefined;
-      const agent = new ScriptedAgent((input) => [
-        runStarted(input),
-        ...textMessage(`m-${input.runId}`, 'Asking.'),
-        () => {
-          cut = proxy.cutNextCommitReply();
-        },
-        runFinished(input, interruptOutcome({ id: 'i-end', reason: 'tool_approval' })),
-      ]);
-      const threadId = `cut-end-${randomUUID()}`;
-      const raised = await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
-      await cut;
-      expect(errorsOf(raised)).toEqual([]);
-      expect(types(raised).at(-1)).toBe(EventType.RUN_FINISHED);
-      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'i-end', status: 'open' })]);
-      // Another instance replays the run once: the message once, the run finished once.
-      const replayed = await collect(open({ url: proxy.url, expiry: false }).connect({ threadId }));
-      expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Asking.']);
-      expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(1);
-    });
-
     it("when it was a batch of a run's events, the run should go on and the thread should hold each event once", async () => {
       const runner = await throughProxy();
-      let cut: Promise<void> | undefined;
+      let struck: Promise<void> | undefined;
       const agent = new ScriptedAgent((input) => [
         runStarted(input),
         () => {
-          cut = proxy.cutNextCommitReply();
+          struck = strike(proxy);
         },
         ...textMessage(`m-${input.runId}`, 'Streaming.'),
-        // The run goes on only once the batch holding the message was written and its reply lost.
-        () => cut,
+        // The run goes on only once the batch holding the message was sent and the fault struck.
+        () => struck,
         runFinished(input),
       ]);
       const threadId = `cut-events-${randomUUID()}`;
@@ -584,61 +564,31 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
       expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Streaming.']);
       expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(1);
     });
-  });
 
-  describe('given a commit lost with its connection before the server got it (nothing was written)', () => {
-    let proxy: CommitCuttingProxy;
-    afterEach(async () => {
-      await proxy?.close();
-    });
-    const throughProxy = async (url: string) => {
-      proxy = await startCommitCuttingProxy(url);
-      const runner = open({ url: proxy.url, expiry: false });
-      await runner.ready();
-      return runner;
-    };
-
-    it("when it was a resume's, the resume should be claimed again: the agent should hear the answer once and no refusal", async () => {
-      const runner = await throughProxy(await cluster.createDatabase(`live_${++databases}`));
-      const agent = expiring('i-lost', () => undefined);
-      const threadId = `lost-resume-${randomUUID()}`;
-      await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
-      const lost = proxy.loseNextCommit();
-      const answered = await collect(
-        runner.run({
-          threadId,
-          agent,
-          input: inputFor(threadId, { resume: [{ interruptId: 'i-lost', status: 'resolved', payload: 'yes' }] }),
-        }),
-      );
-      await lost;
-      expect(errorsOf(answered)).toEqual([]);
-      expect(resumesOf(agent)).toEqual([[{ interruptId: 'i-lost', status: 'resolved', payload: 'yes' }]]);
-      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved' })]);
-    });
-
-    it("when it was a batch of a run's events, the batch should be written again: the thread should hold each event once", async () => {
-      const runner = await throughProxy(await cluster.createDatabase(`live_${++databases}`));
-      let lost: Promise<void> | undefined;
+    it("when it was a run's end, the client should hear the run finish with its interrupt, and the thread should hold it once", async () => {
+      const runner = await throughProxy();
+      let struck: Promise<void> | undefined;
       const agent = new ScriptedAgent((input) => [
         runStarted(input),
+        ...textMessage(`m-${input.runId}`, 'Asking.'),
         () => {
-          lost = proxy.loseNextCommit();
+          struck = strike(proxy);
         },
-        ...textMessage(`m-${input.runId}`, 'Streaming.'),
-        // The run goes on only once the batch holding the message was sent and its commit lost.
-        () => lost,
-        runFinished(input),
+        runFinished(input, interruptOutcome({ id: 'i-end', reason: 'tool_approval' })),
       ]);
-      const threadId = `lost-events-${randomUUID()}`;
-      const ran = await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
-      expect(errorsOf(ran)).toEqual([]);
+      const threadId = `cut-end-${randomUUID()}`;
+      const raised = await collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      await struck;
+      expect(errorsOf(raised)).toEqual([]);
+      expect(types(raised).at(-1)).toBe(EventType.RUN_FINISHED);
+      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'i-end', status: 'open' })]);
+      // Another instance replays the run once: the message once, the run finished once.
       const replayed = await collect(open({ url: proxy.url, expiry: false }).connect({ threadId }));
-      expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Streaming.']);
+      expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Asking.']);
       expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(1);
     });
 
-    it('when it was the end of a run another instance took the thread from meanwhile, the run should still be saved as it is without the fault: the interrupt its client heard should be open', async () => {
+    it('when it was the end of a run another instance took the thread from meanwhile, the run should be saved as it is without the fault: the interrupt its client heard should be open', async () => {
       const url = await cluster.createDatabase(`live_${++databases}`);
       const runner = await throughProxy(url);
       // Another instance that finds every run it did not start stale: it takes the thread over at once.
@@ -664,10 +614,10 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
         runFinished(input),
       ]);
       expect(errorsOf(await collect(other.run({ threadId, agent: meanwhile, input: inputFor(threadId) })))).toEqual([]);
-      const lost = proxy.loseNextCommit();
+      const struck = strike(proxy);
       gate.open();
       const raised = await running;
-      await lost;
+      await struck;
       expect(errorsOf(raised)).toEqual([]);
       expect(ofType(raised, EventType.RUN_FINISHED)).toEqual([
         expect.objectContaining({ outcome: expect.objectContaining({ interrupts: [expect.objectContaining({ id: 'i-kept' })] }) }),
