@@ -1577,7 +1577,6 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
  */
 const WRITE_DELAY_MS = 20;
 
-/** Writes a run's events as they arrive, in order, in batches at most `WRITE_DELAY_MS` late. */
 /**
  * An agent's events, passed to `take` with the thread's message ids once `read` has them: what
  * comes before waits for them (only RUN_STARTED's stored input needs them). A failed read goes to
@@ -1610,6 +1609,7 @@ function withHistory(
   };
 }
 
+/** Writes a run's events as they arrive, in order, in batches at most `WRITE_DELAY_MS` late. */
 class EventWriter {
   onFailure: (error: unknown) => void = () => {};
   private readonly pending: BaseEvent[] = [];
