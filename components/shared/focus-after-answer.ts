@@ -49,7 +49,10 @@ export function registerFrame(id: string, frame: HTMLElement): () => void {
 export function requestFocusAfterAnswer(id: string): void {
   // Requests nobody met (the card never drawn again) are dropped, so the map stays small.
   for (const [other, { at }] of requests) if (Date.now() - at > REQUEST_MS) requests.delete(other);
-  const frame = [...(frames.get(id) ?? [])][0];
+  // The card answered is the one the user acted in: the frame holding focus (another chat on the
+  // page may draw a card of the same id), else the first drawn.
+  const drawn = [...(frames.get(id) ?? [])];
+  const frame = drawn.find((candidate) => candidate.contains(candidate.ownerDocument.activeElement)) ?? drawn[0];
   requests.set(id, { at: Date.now(), next: frame ? nextOpenCard(frame) : undefined });
 }
 

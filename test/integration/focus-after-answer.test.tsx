@@ -24,11 +24,11 @@ function chat(interrupts: unknown[]) {
       ? [runStarted(input), runFinished(input, interruptOutcome(...interrupts))]
       : [runStarted(input), ...textMessage(`reply-${n}`, 'Understood.'), runFinished(input)],
   );
-  renderChat({
+  const { container } = renderChat({
     agent,
     config: { resolveDelayMs: 0, defaults: { 'aidev:tool_approval': ToolApprovalCard, 'tool:schedule_meeting': TimePickerCard } },
   });
-  return agent;
+  return container;
 }
 
 describe('focus after answering a card in the chat', () => {
@@ -41,6 +41,20 @@ describe('focus after answering a card in the chat', () => {
     const summary = (await screen.findByTestId('approval-card-resolved')).querySelector('.cki-summary');
     await waitFor(() => expect(document.activeElement).toBe(summary));
     expect(summary).toHaveTextContent('deploy_service');
+  });
+
+  it('given two chats on one page asking the same interrupts, answering in one should move focus within that chat only', async () => {
+    const first = chat([deploy, mastraScheduleInterrupt]);
+    const second = chat([deploy, mastraScheduleInterrupt]);
+    await sendMessage('Deploy and book', first);
+    await sendMessage('Deploy and book', second);
+    await within(first).findByTestId('time-picker-card');
+    (await within(second).findByTestId('approval-approve')).focus();
+    await userEvent.keyboard('{Enter}');
+    const picker = await within(second).findByTestId('time-picker-card');
+    await waitFor(() => expect(document.activeElement).toBe(picker));
+    // The other chat's cards are still open, untouched.
+    expect(within(first).getByTestId('approval-approve')).toBeEnabled();
   });
 
   it('given two cards in one set, should move focus to the open one, then to the last answer', async () => {

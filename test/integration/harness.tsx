@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { CopilotChat, CopilotKitProvider } from '@copilotkit/react-core/v2';
 import { StrictMode, type ReactNode } from 'react';
 import { useInterruptRenderersWith } from '../../components/host/use-interrupt-renderers-with';
@@ -47,9 +47,10 @@ export function renderChat(options: ChatOptions) {
   );
 }
 
-/** Type into the chat and send, as a user would. */
-export async function sendMessage(text: string) {
-  const textarea = await screen.findByTestId('copilot-chat-textarea');
+/** Type into the chat (the one inside `scope`, when the page has several) and send, as a user would. */
+export async function sendMessage(text: string, scope?: HTMLElement) {
+  const queries = scope ? within(scope) : screen;
+  const textarea = await queries.findByTestId('copilot-chat-textarea');
   fireEvent.change(textarea, { target: { value: text } });
   // The chat enables sending once it has reached its agent (over HTTP, the runtime's `/info`, which
   // takes a moment under load), and disables it again while it connects to the thread. A click the
@@ -57,7 +58,7 @@ export async function sendMessage(text: string) {
   // A click it took empties the box at once, so a message is never sent twice.
   await waitFor(
     async () => {
-      const button = screen.getByTestId('copilot-send-button');
+      const button = queries.getByTestId('copilot-send-button');
       expect(button).not.toBeDisabled();
       if ((textarea as HTMLTextAreaElement).value) await act(async () => void fireEvent.click(button));
       expect(textarea).toHaveValue('');
