@@ -1592,8 +1592,10 @@ function withHistory(
   const early: BaseEvent[] = [];
   const settled = read.then(
     (ids) => {
+      // In order, and also what the agent sends while these are passed on (it queues behind them).
+      for (let index = 0; index < early.length; index++) take(early[index]!, ids);
+      early.length = 0;
       historic = ids;
-      for (const event of early.splice(0)) take(event, ids);
     },
     (error: unknown) => {
       failed = true;
