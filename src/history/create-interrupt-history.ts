@@ -33,7 +33,20 @@ export function createInterruptHistory(options: InterruptHistoryOptions = {}): I
 
   const grants = createToolGrants(persistence, (threadId) => `${prefix}-allowed-tools:${threadId}`, notify, warn);
 
-  const get = (threadId: string, id: string) => load(threadId).find((r) => r.id === id);
+  // A thread's records by id, per records array (each is frozen and replaced on a change): every
+  // card reads its own record on each change, so a scan per read would cost the thread's length.
+  const byId = new WeakMap<readonly InterruptHistoryRecord[], Map<string, InterruptHistoryRecord>>();
+  const get = (threadId: string, id: string) => {
+    const records = load(threadId);
+    let index = byId.get(records);
+    if (!index) {
+      index = new Map();
+      // The first record of an id, as a scan would find.
+      for (const record of records) if (!index.has(record.id)) index.set(record.id, record);
+      byId.set(records, index);
+    }
+    return index.get(id);
+  };
   /**
    * Stores `record` in place of its thread's record with its id, or at the end. Looked up here,
    * from the one read this write goes on: a read that works again merges what was stored in front,

@@ -49,6 +49,20 @@ describe('createInterruptHistory', () => {
     expect(history.update('a', 'missing', { status: 'resolved' })).toBeUndefined();
   });
 
+  it('given a record read, then changed, or a record written in another tab, get should give the record as it is now', () => {
+    const storage = memoryStorage();
+    const history = createInterruptHistory({ persistence: storage, storageKey: 'k' });
+    history.record(entry('a', approval, 'submitting'));
+    history.record(entry('a', schedule));
+    expect(history.get('a', approval.id)?.status).toBe('submitting');
+    history.update('a', approval.id, { status: 'error', error: 'down' });
+    expect(history.get('a', approval.id)).toMatchObject({ status: 'error', error: 'down' });
+    expect(history.get('a', schedule.id)?.status).toBe('resolved');
+    expect(history.get('a', 'missing')).toBeUndefined();
+    // Another tab's history on the same storage reads what this one wrote.
+    expect(createInterruptHistory({ persistence: storage, storageKey: 'k' }).get('a', schedule.id)?.status).toBe('resolved');
+  });
+
   it('persists terminal records per thread and restores them in a new instance', () => {
     const storage = memoryStorage();
     const first = createInterruptHistory({ persistence: storage, storageKey: 'k' });
