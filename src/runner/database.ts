@@ -32,6 +32,20 @@ export class CommitUnknown extends Error {
 }
 
 /**
+ * Runs `write` (a transaction) so that it is written once: when its commit's reply was lost
+ * (`CommitUnknown`), `landed` reads whether it was written, and it runs again only if it was not.
+ * `'unseen'`: it was written, but its result never came back.
+ */
+export async function commitOnce<T>(write: () => Promise<T>, landed: () => Promise<boolean>): Promise<{ value: T } | 'unseen'> {
+  try {
+    return { value: await write() };
+  } catch (error) {
+    if (!(error instanceof CommitUnknown)) throw error;
+    return (await landed()) ? 'unseen' : { value: await write() };
+  }
+}
+
+/**
  * True for a failed COMMIT whose transaction may still have been written: the connection broke (no
  * reply from the server, only a socket's error), or the server was shut down or failed under it. A
  * server's reply with any other SQLSTATE (a deferred check, a serialization failure) means it was

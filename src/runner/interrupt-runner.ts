@@ -11,7 +11,7 @@ import {
 } from '@copilotkit/runtime/v2';
 import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import { encode, interruptHash, threadIdProblem } from './codec';
-import { CommitUnknown, DEFAULT_EMBEDDED_DIR, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
+import { commitOnce, DEFAULT_EMBEDDED_DIR, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
 import { errorMessage as describe } from '../error-message';
 import { RunnerError } from './errors';
 import {
@@ -974,17 +974,12 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   private async claim(request: ClaimRequest): Promise<Claimed> {
     // The run the last attempt started (a batch given up runs the claim again): the one its commit would write.
     const started: { runPk?: number } = {};
-    try {
-      return await this.claimOnce(request, started);
-    } catch (error) {
-      if (!(error instanceof CommitUnknown)) throw error;
-      // It landed: the run is this one, whatever happened to the thread since (as when nothing fails).
-      // It did not: nothing was written, and the claim is made again.
-      const { runPk } = started;
-      if (runPk !== undefined && (await request.store.runStored(runPk)))
-        return { runPk, before: undefined, after: undefined, created: false };
-      return this.claimOnce(request, started);
-    }
+    const claimed = await commitOnce(
+      () => this.claimOnce(request, started),
+      async () => started.runPk !== undefined && (await request.store.runStored(started.runPk)),
+    );
+    // Landed unseen: the run is this one, whatever happened to the thread since (as when nothing fails).
+    return claimed === 'unseen' ? { runPk: started.runPk!, before: undefined, after: undefined, created: false } : claimed.value;
   }
 
   private claimOnce(
@@ -1172,21 +1167,14 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
         },
         { group: 'finish', threadKey },
       );
-    let saved: { before: number | undefined; after: number | undefined };
-    try {
-      saved = await save();
-    } catch (error) {
-      if (!(error instanceof CommitUnknown)) throw error;
-      // The commit's reply was lost: a run whose end is written was saved (at a change number this
-      // instance does not know, so its history of the thread is read again); one that is not, is saved
-      // now. Its end is its own status: `abandoned` (the thread taken over meanwhile) is not.
-      if (!(await store.runEndedWith(run.runPk, status))) saved = await save();
-      else {
-        this.histories.delete(threadId);
-        return;
-      }
+    // Its end is its own status: `abandoned` (the thread taken over meanwhile) is not.
+    const saved = await commitOnce(save, () => store.runEndedWith(run.runPk, status));
+    if (saved === 'unseen') {
+      // Saved at a change number this instance does not know: its history of the thread is read again.
+      this.histories.delete(threadId);
+      return;
     }
-    const { before, after } = saved;
+    const { before, after } = saved.value;
     // This instance's history of the thread gains the run as a replay reads it back from its rows.
     if (after !== undefined) {
       this.histories.advance(threadId, before, after, () => ({

@@ -1,4 +1,4 @@
-import { CommitUnknown, STORE_WAIT_MS, type Database, type Sql } from './database';
+import { commitOnce, CommitUnknown, STORE_WAIT_MS, type Database, type Sql } from './database';
 import { GroupCommit, ReadBatch, type Lane, type Merger } from './group-commit';
 import type { ChangeLog, ThreadChange } from './notifications';
 import {
@@ -469,13 +469,10 @@ export class ThreadStore implements ChangeLog {
         },
         { group: 'append', threadKey },
       );
-    try {
-      await append();
-    } catch (error) {
-      if (!(error instanceof CommitUnknown) || payloads.length === 0) throw error;
-      const landed = await this.db.query(`SELECT 1 FROM cki_events WHERE run_pk = $1 AND seq = $2`, [runPk, firstSeq]);
-      if (landed.length === 0) await append();
-    }
+    await commitOnce(append, async () => {
+      const first = await this.db.query(`SELECT 1 FROM cki_events WHERE run_pk = $1 AND seq = $2`, [runPk, firstSeq]);
+      return first.length > 0;
+    });
   }
 
   // ---- the change log a notification feed checks and catches up from ----
