@@ -32,6 +32,37 @@ export class CommitUnknown extends Error {
 }
 
 /**
+ * The connection broke before the transaction's end (a server restart, a failover, a network cut),
+ * or while a statement outside one ran: a transaction was rolled back with it, and nothing of it
+ * was written. The store may be reached again on a new connection (see `reconnecting`).
+ */
+export class ConnectionLost extends Error {
+  override readonly name = 'ConnectionLost';
+
+  constructor(cause: unknown) {
+    super(errorMessage(cause), { cause });
+  }
+}
+
+/**
+ * Runs `op` again while it fails with `ConnectionLost`, pausing a little longer each time, for at
+ * most `waitMs` in all: a connection the server dropped is replaced by a new one, and a server
+ * that restarts is waited for. `op` must be safe to run again after a lost connection: a
+ * transaction (rolled back), a read, or a write that changes nothing when repeated.
+ */
+export async function reconnecting<T>(op: () => Promise<T>, waitMs = STORE_WAIT_MS): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 25; ; pause = Math.min(pause * 2, 1_000)) {
+    try {
+      return await op();
+    } catch (error) {
+      if (!(error instanceof ConnectionLost) || Date.now() + pause > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/**
  * Runs `write` (a transaction) so that it is written once: when its commit's reply was lost
  * (`CommitUnknown`), `landed` reads whether it was written, and it runs again only if it was not.
  * `'unseen'`: it was written, but its result never came back.
@@ -59,7 +90,17 @@ function commitMayHaveLanded(error: unknown): boolean {
   return !fromServer || /^(08|57P0|XX|58)/.test(code);
 }
 
-/** Longest wait for the store: a connection from the pool, or a place in a group commit. */
+/**
+ * True for a failure of the connection rather than of the statement: the client saw its connection
+ * end (`broken`), the operating system reported a socket error, or the server said it is shutting
+ * down or not accepting connections (57P0x) or named a connection failure (08xxx).
+ */
+function connectionFailed(error: unknown, broken: boolean): boolean {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  return broken || typeof syscall === 'string' || (typeof code === 'string' && /^(08|57P0)/.test(code));
+}
+
+/** Longest wait for the store: a connection from the pool, a place in a group commit, or a server back after a lost connection. */
 export const STORE_WAIT_MS = 10_000;
 
 /** The embedded store's default folder, relative to the process's working directory. */
@@ -148,15 +189,24 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   // An idle connection dropped by the server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   await reach(pool, location);
-  // A connection that dies while checked out emits 'error' on its client: without a listener that
-  // would end the process. The failing query rejects on its own, which is what reports it.
+  // A connection that dies while checked out emits 'error' on its client (before its queries are
+  // failed): without a listener that would end the process. The failing query rejects on its own,
+  // which is what reports it; the client is marked, so the failure is told as a lost connection.
   const guarded = new WeakSet<PgClient>();
+  const broken = new WeakSet<PgClient>();
   const run = preparedStatements();
+  const lost = (client: PgClient | undefined, error: unknown) =>
+    connectionFailed(error, client !== undefined && broken.has(client)) ? new ConnectionLost(error) : error;
   const checkout = async () => {
-    const client = await pool.connect();
+    let client: PgClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw lost(undefined, error);
+    }
     if (!guarded.has(client)) {
       guarded.add(client);
-      client.on('error', () => {});
+      client.on('error', () => broken.add(client));
     }
     return client;
   };
@@ -171,7 +221,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
         return rows;
       } catch (error) {
         client.release(true);
-        throw error;
+        throw lost(client, error);
       }
     },
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -183,12 +233,19 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
         query: <Row>(text: string, params: readonly unknown[] = []) => {
           const sent = last.then(() => run(client, text, params));
           last = sent.catch(() => undefined);
-          return sent.then((result) => result.rows as Row[]);
+          return sent.then(
+            (result) => result.rows as Row[],
+            (error: unknown) => {
+              throw lost(client, error);
+            },
+          );
         },
       };
       let committing = false;
       try {
-        await client.query('BEGIN');
+        await client.query('BEGIN').catch((error: unknown) => {
+          throw lost(client, error);
+        });
         const result = await work(sql);
         committing = true;
         await client.query('COMMIT');

@@ -1,4 +1,4 @@
-import { commitOnce, CommitUnknown, STORE_WAIT_MS, type Database, type Sql } from './database';
+import { commitOnce, CommitUnknown, reconnecting, STORE_WAIT_MS, type Database, type Sql } from './database';
 import { GroupCommit, ReadBatch, type Lane, type Merger } from './group-commit';
 import type { ChangeLog, ThreadChange } from './notifications';
 import {
@@ -398,8 +398,15 @@ export class ThreadStore implements ChangeLog {
   /** Group commits by kind of transaction (claims, run ends, event batches): one kind shares a transaction. */
   private readonly groups = new Map<string, GroupCommit<Sql>>();
 
+  /**
+   * Reads, and writes that change nothing when repeated: sent again on a new connection when theirs
+   * was lost. (A write outside a transaction that would count twice goes to `db` itself.)
+   */
+  private readonly sql: Sql;
+
   constructor(readonly db: Database) {
     this.mergers = threadMergers(db.shared);
+    this.sql = { query: (text, params) => reconnecting(() => db.query(text, params)) };
   }
 
   get location(): string {
@@ -422,9 +429,10 @@ export class ThreadStore implements ChangeLog {
       const tx = new ThreadTransaction(sql, lane, this.recordsEvents);
       return { result: await work(tx), tx };
     };
-    const { result, tx } = batch
-      ? await this.group(batch.group).submit(batch.threadKey, attempt)
-      : await this.db.transaction((sql) => attempt(sql, this.directLane(sql)));
+    // A transaction whose connection was lost was rolled back: it runs again on a new one.
+    const { result, tx } = await reconnecting(() =>
+      batch ? this.group(batch.group).submit(batch.threadKey, attempt) : this.db.transaction((sql) => attempt(sql, this.directLane(sql))),
+    );
     for (const change of tx.changes) this.onCommitted(change);
     if (tx.wroteEvents) this.onEventsWritten();
     return result;
@@ -470,7 +478,7 @@ export class ThreadStore implements ChangeLog {
         { group: 'append', threadKey },
       );
     await commitOnce(append, async () => {
-      const first = await this.db.query(`SELECT 1 FROM cki_events WHERE run_pk = $1 AND seq = $2`, [runPk, firstSeq]);
+      const first = await this.sql.query(`SELECT 1 FROM cki_events WHERE run_pk = $1 AND seq = $2`, [runPk, firstSeq]);
       return first.length > 0;
     });
   }
@@ -479,7 +487,7 @@ export class ThreadStore implements ChangeLog {
 
   /** Threads' change numbers, read for many callers at once (a feed checks each thread it first hears of). */
   private readonly seqReads = new ReadBatch<string, number | undefined>(async (keys) => {
-    const rows = await this.db.query<{ thread_key: string; change_seq: unknown }>(
+    const rows = await this.sql.query<{ thread_key: string; change_seq: unknown }>(
       `SELECT thread_key, change_seq FROM cki_threads WHERE thread_key = ANY($1::text[])`,
       [keys],
     );
@@ -492,12 +500,12 @@ export class ThreadStore implements ChangeLog {
   }
 
   async latestSeq(): Promise<number> {
-    const [row] = await this.db.query<{ seq: unknown }>(`SELECT coalesce(max(change_seq), 0) AS seq FROM cki_threads`);
+    const [row] = await this.sql.query<{ seq: unknown }>(`SELECT coalesce(max(change_seq), 0) AS seq FROM cki_threads`);
     return Number(row?.seq ?? 0);
   }
 
   async changesAfter(after: number): Promise<ThreadChange[]> {
-    const rows = await this.db.query<{ thread_key: string; change_seq: unknown }>(
+    const rows = await this.sql.query<{ thread_key: string; change_seq: unknown }>(
       `SELECT thread_key, change_seq FROM cki_threads WHERE change_seq > $1 ORDER BY change_seq`,
       [after],
     );
@@ -519,12 +527,12 @@ export class ThreadStore implements ChangeLog {
     const rows = threadIds
       ? threadIds.length === 0
         ? []
-        : await this.db.query<Row>(
+        : await this.sql.query<Row>(
             `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
               WHERE thread_key = ANY($1::text[]) AND status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
             [threadIds.map((id) => JSON.stringify(id))],
           )
-      : await this.db.query<Row>(
+      : await this.sql.query<Row>(
           `SELECT thread_key, interrupt_key, expires_at, agent_id FROM cki_interrupts
             WHERE status = 'open' ORDER BY thread_key, raised_at, position, interrupt_hash`,
         );
@@ -559,7 +567,7 @@ export class ThreadStore implements ChangeLog {
 
   /** The store's clock (ms since the epoch): every instance settles by it, whatever its own says. */
   async now(): Promise<number> {
-    const [row] = await this.db.query<{ now: unknown }>(`SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now`);
+    const [row] = await this.sql.query<{ now: unknown }>(`SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now`);
     return Number(row?.now);
   }
 
@@ -582,7 +590,7 @@ export class ThreadStore implements ChangeLog {
    * sequence and never drawn again, so a claim that was rolled back leaves no row with it).
    */
   async runStored(runPk: number): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM cki_runs WHERE run_pk = $1`, [runPk]);
+    const rows = await this.sql.query(`SELECT 1 FROM cki_runs WHERE run_pk = $1`, [runPk]);
     return rows.length > 0;
   }
 
@@ -592,12 +600,12 @@ export class ThreadStore implements ChangeLog {
    * end is written over that, as it is when nothing fails).
    */
   async runEndedWith(runPk: number, status: RunStatus): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM cki_runs WHERE run_pk = $1 AND status = $2`, [runPk, status]);
+    const rows = await this.sql.query(`SELECT 1 FROM cki_runs WHERE run_pk = $1 AND status = $2`, [runPk, status]);
     return rows.length > 0;
   }
 
   async thread(threadKey: string): Promise<ThreadLockRow | undefined> {
-    const [row] = await this.db.query<ThreadLockRow>(
+    const [row] = await this.sql.query<ThreadLockRow>(
       `SELECT running_run_pk, heartbeat_at, running_owner, stop_requested, owner_id, change_seq FROM cki_threads WHERE thread_key = $1`,
       [threadKey],
     );
@@ -608,7 +616,7 @@ export class ThreadStore implements ChangeLog {
   async threadOwner(
     threadKey: string,
   ): Promise<{ owner_id: string | null; owner_name: string | null; agent_id: string | null } | undefined> {
-    const [row] = await this.db.query<{ owner_id: string | null; owner_name: string | null; agent_id: string | null }>(
+    const [row] = await this.sql.query<{ owner_id: string | null; owner_name: string | null; agent_id: string | null }>(
       `SELECT owner_id, owner_name, agent_id FROM cki_threads WHERE thread_key = $1`,
       [threadKey],
     );
@@ -617,7 +625,7 @@ export class ThreadStore implements ChangeLog {
 
   /** True when an interrupt of the thread, open or closed, is assigned to the person. */
   async assignedIn(threadKey: string, person: PersonKeys): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM cki_interrupts WHERE thread_key = $1 AND ${assignedSql('$2', '$3')} LIMIT 1`, [
+    const rows = await this.sql.query(`SELECT 1 FROM cki_interrupts WHERE thread_key = $1 AND ${assignedSql('$2', '$3')} LIMIT 1`, [
       threadKey,
       person.id,
       [...person.roles],
@@ -627,7 +635,7 @@ export class ThreadStore implements ChangeLog {
 
   /** Ended runs' events of many callers' threads, read at once (each caller's rows in order). */
   private readonly historyReads = new ReadBatch<{ threadKey: string; except: readonly number[] }, StoredEventRow[]>(async (args) => {
-    const rows = await this.db.query<StoredEventRow & { n: unknown }>(
+    const rows = await this.sql.query<StoredEventRow & { n: unknown }>(
       `SELECT u.n, e.run_pk, e.seq, e.payload
          FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(thread_key, except_pks, n)
          JOIN cki_runs r ON r.thread_key = u.thread_key AND r.status = ANY($3::text[]) AND NOT (r.run_pk = ANY(u.except_pks::bigint[]))
@@ -647,7 +655,7 @@ export class ThreadStore implements ChangeLog {
 
   /** A run's status with its thread's heartbeat, read before its events (a run ends in the transaction that saves its last events). */
   async runProgress(runPk: number): Promise<{ status: RunStatus; heartbeat_at: unknown; running_run_pk: unknown } | undefined> {
-    const [row] = await this.db.query<{ status: RunStatus; heartbeat_at: unknown; running_run_pk: unknown }>(
+    const [row] = await this.sql.query<{ status: RunStatus; heartbeat_at: unknown; running_run_pk: unknown }>(
       `SELECT r.status, t.heartbeat_at, t.running_run_pk FROM cki_runs r JOIN cki_threads t ON t.thread_key = r.thread_key WHERE r.run_pk = $1`,
       [runPk],
     );
@@ -655,7 +663,7 @@ export class ThreadStore implements ChangeLog {
   }
 
   runEventsAfter(runPk: number, afterSeq: number): Promise<Array<{ seq: unknown; payload: string }>> {
-    return this.db.query(`SELECT seq, payload FROM cki_events WHERE run_pk = $1 AND seq > $2 ORDER BY seq`, [runPk, afterSeq]);
+    return this.sql.query(`SELECT seq, payload FROM cki_events WHERE run_pk = $1 AND seq > $2 ORDER BY seq`, [runPk, afterSeq]);
   }
 
   /**
@@ -664,7 +672,7 @@ export class ThreadStore implements ChangeLog {
    * crosswise.
    */
   heartbeat(owner: string, runPks: readonly number[], now: number): Promise<Array<{ thread_key: string; stop_requested: boolean }>> {
-    return this.db.query(
+    return this.sql.query(
       `UPDATE cki_threads t SET heartbeat_at = $1
          FROM (SELECT thread_key FROM cki_threads WHERE running_owner = $2 AND running_run_pk = ANY($3::bigint[]) ORDER BY thread_key FOR UPDATE) l
         WHERE t.thread_key = l.thread_key
@@ -678,7 +686,7 @@ export class ThreadStore implements ChangeLog {
     const { after, assignedTo, viewer } = filter;
     // $11/$12: assigned to (unset: any row); $13/$14: the viewer whose rows are `theirs`, $15: only theirs.
     const theirs = `(owner_id = $13 OR ${assignedSql('$13', '$14')})`;
-    return this.db.query<InterruptRow>(
+    return this.sql.query<InterruptRow>(
       `SELECT ${INTERRUPT_COLUMNS}, coalesce(${theirs}, false) AS theirs FROM cki_interrupts
         WHERE ($1::text IS NULL OR thread_key = $1) AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR agent_id = $3)
           AND ($4::double precision IS NULL OR (raised_at, thread_key, position, interrupt_hash) > ($4, $5::text, $6::integer, $7::text))
@@ -726,7 +734,7 @@ export class ThreadStore implements ChangeLog {
     const { after, assignedTo, viewer } = filter;
     // $10/$11: the viewer whose threads are `theirs`; $12: only theirs.
     const theirs = `(t.owner_id = $10 OR EXISTS (SELECT 1 FROM cki_interrupts v WHERE v.thread_key = t.thread_key AND ${assignedSql('$10', '$11', 'v.')}))`;
-    return this.db.query<ThreadRow>(
+    return this.sql.query<ThreadRow>(
       `SELECT thread_key, agent_id, owner_id, created_at, updated_at, coalesce(${theirs}, false) AS theirs FROM cki_threads t
         WHERE ($1::text IS NULL OR agent_id = $1) AND ($6::text IS NULL OR owner_id = $6)
           AND ($12::boolean IS NOT TRUE OR ${theirs})

@@ -20,6 +20,18 @@ export interface CommitCuttingProxy {
    * with `cutNextCommitReply`, but nothing was written. Resolves when that happened.
    */
   loseNextCommit(): Promise<void>;
+  /**
+   * Arms the proxy: the next message a client sends that holds `text` (a statement the connection
+   * prepares or sends for the first time) never reaches the server, and the connection is cut, as
+   * a restart or failover of the server would cut it in the middle of a transaction: nothing of
+   * the transaction is written. Resolves when that happened.
+   */
+  cutAtStatement(text: string): Promise<void>;
+  /**
+   * Cuts every connection and refuses new ones for `ms` (connecting gets ECONNREFUSED), as a
+   * server restart does; then accepts again on the same port. Resolves when it accepts again.
+   */
+  outage(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,14 +48,15 @@ function watch(pattern: Buffer) {
 
 /**
  * A TCP proxy on 127.0.0.1 in front of the PostgreSQL server of `url`, passing every byte both ways
- * until it is told to lose a COMMIT or its reply.
+ * until it is told to lose a COMMIT, its reply, or a statement.
  */
 export async function startCommitCuttingProxy(url: string): Promise<CommitCuttingProxy> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
-  // What the proxy waits for, once: a COMMIT the client sends, or the server's reply to one.
-  const armed: { sent?: () => void; done?: () => void } = {};
-  const take = (what: 'sent' | 'done') => {
+  // What the proxy waits for, once: a COMMIT the client sends, the server's reply to one, or a statement.
+  const armed: { sent?: () => void; done?: () => void; statement?: () => void } = {};
+  let statement = Buffer.alloc(0);
+  const take = (what: 'sent' | 'done' | 'statement') => {
     const done = armed[what];
     armed[what] = undefined;
     return done;
@@ -56,20 +69,30 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
       upstream.destroy();
     };
     /** Passes a chunk on to `to`, unless it holds what the proxy is armed for: then the connection is cut. */
-    const pass = (to: Socket, holds: (chunk: Buffer) => boolean, armed: () => (() => void) | undefined) => (chunk: Buffer) => {
-      // Every chunk is looked at (the watch keeps the end of the last one), armed or not.
-      const done = holds(chunk) ? armed() : undefined;
-      if (!done) return void to.write(chunk);
-      cut();
-      done();
-    };
+    type Fault = 'sent' | 'done' | 'statement';
+    const pass =
+      (to: Socket, holds: (chunk: Buffer) => Fault | undefined, armed: (fault: Fault) => (() => void) | undefined) => (chunk: Buffer) => {
+        // Every chunk is looked at (the watch keeps the end of the last one), armed or not.
+        const fault = holds(chunk);
+        const done = fault ? armed(fault) : undefined;
+        if (!done) return void to.write(chunk);
+        cut();
+        done();
+      };
+    const commitSent = watch(COMMIT_SENT);
     client.on(
       'data',
-      pass(upstream, watch(COMMIT_SENT), () => take('sent')),
+      pass(
+        upstream,
+        // A statement is looked for in one chunk: the driver writes each message whole.
+        (chunk) => (commitSent(chunk) && armed.sent ? 'sent' : armed.statement && chunk.includes(statement) ? 'statement' : undefined),
+        take,
+      ),
     );
+    const commitDone = watch(COMMIT_DONE);
     upstream.on(
       'data',
-      pass(client, watch(COMMIT_DONE), () => take('done')),
+      pass(client, (chunk) => (commitDone(chunk) ? 'done' : undefined), take),
     );
     for (const socket of [client, upstream]) {
       socket.on('error', cut);
@@ -80,13 +103,26 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
   const through = new URL(url);
   through.hostname = '127.0.0.1';
-  through.port = String((server.address() as { port: number }).port);
+  through.port = String(port);
   return {
     url: through.toString(),
     cutNextCommitReply: () => new Promise<void>((resolve) => (armed.done = resolve)),
     loseNextCommit: () => new Promise<void>((resolve) => (armed.sent = resolve)),
+    cutAtStatement: (text) =>
+      new Promise<void>((resolve) => {
+        statement = Buffer.from(text);
+        armed.statement = resolve;
+      }),
+    async outage(ms) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

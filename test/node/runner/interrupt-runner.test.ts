@@ -915,7 +915,7 @@ describe('the durable runner on PostgreSQL when the database goes away in the mi
     await own?.stop();
   });
 
-  it('given the server stops during a run, that run should end with RUN_ERROR, and once it is back only the saved runs should replay', async () => {
+  it('given the server stops during a run for longer than the runner waits for it, that run should end with RUN_ERROR, and once it is back only the saved runs should replay', async () => {
     const runner = createInterruptRunner({ url: own!.url });
     const threadId = 'mid-run';
     const gate = createGate();

@@ -626,6 +626,95 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
     });
   });
 
+  // A connection cut at a statement of a resume (a restart or failover of the server): the
+  // transaction it was in is rolled back, and the store is reached again on a new connection.
+  const statements = {
+    "the claim's first": 'INSERT INTO cki_threads (thread_key',
+    "the thread's history read's": 'WITH ORDINALITY AS u(thread_key, except_pks, n)',
+    "an event batch's": 'inserted AS (INSERT INTO cki_events',
+    "the run's end's": 'ended AS (UPDATE cki_runs r SET status',
+  };
+
+  describe.each(Object.keys(statements) as Array<keyof typeof statements>)(
+    'given the connection to PostgreSQL cut at %s statement of a resume on another instance',
+    (statement) => {
+      let proxy: CommitCuttingProxy | undefined;
+      afterEach(async () => {
+        await proxy?.close();
+      });
+
+      it('the agent should hear the answer once, its client the run finish, and the thread should hold the run once', async () => {
+        const url = await cluster.createDatabase(`live_${++databases}`);
+        const raiser = open({ url, expiry: false });
+        proxy = await startCommitCuttingProxy(url);
+        // A new instance: it prepares each statement on its connections first, so the cut finds its text.
+        const resumer = open({ url: proxy.url, expiry: false });
+        await Promise.all([raiser.ready(), resumer.ready()]);
+        const agent = new ScriptedAgent((input) =>
+          (input as { resume?: unknown }).resume
+            ? [
+                runStarted(input),
+                ...textMessage(`a-${input.runId}`, 'Approved.'),
+                // Long enough for the first events to be written as a batch of their own.
+                () => new Promise((resolve) => setTimeout(resolve, 100)),
+                ...textMessage(`b-${input.runId}`, 'Done.'),
+                runFinished(input),
+              ]
+            : [runStarted(input), runFinished(input, interruptOutcome({ id: 'i-cut', reason: 'tool_approval' }))],
+        );
+        const threadId = `cut-at-${randomUUID()}`;
+        await collect(raiser.run({ threadId, agent, input: inputFor(threadId) }));
+        const cut = proxy.cutAtStatement(statements[statement]);
+        const answer = [{ interruptId: 'i-cut', status: 'resolved' as const, payload: 'yes' }];
+        const answered = await collect(resumer.run({ threadId, agent, input: inputFor(threadId, { resume: answer }) }));
+        await cut;
+        expect(errorsOf(answered)).toEqual([]);
+        expect(types(answered).at(-1)).toBe(EventType.RUN_FINISHED);
+        expect(resumesOf(agent)).toEqual([answer]);
+        const replayed = await collect(raiser.connect({ threadId }));
+        expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Approved.', 'Done.']);
+        expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(2);
+        expect(await raiser.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved' })]);
+      });
+    },
+  );
+
+  it('given PostgreSQL unreachable for a while in the middle of a run (a restart), the run should wait for it and be saved whole', async () => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    const proxy = await startCommitCuttingProxy(url);
+    try {
+      const runner = open({ url: proxy.url, expiry: false });
+      await runner.ready();
+      const reached = createGate();
+      const gate = createGate();
+      const agent = new ScriptedAgent((input) => [
+        runStarted(input),
+        ...textMessage(`a-${input.runId}`, 'Before.'),
+        () => {
+          reached.open();
+          return gate.wait();
+        },
+        ...textMessage(`b-${input.runId}`, 'After.'),
+        runFinished(input, interruptOutcome({ id: 'i-restart', reason: 'tool_approval' })),
+      ]);
+      const threadId = `restart-${randomUUID()}`;
+      const running = collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      await reached.wait();
+      // The run goes on while the server is away: its events are kept until it is back.
+      const away = proxy.outage(1_500);
+      gate.open();
+      await away;
+      const ran = await running;
+      expect(errorsOf(ran)).toEqual([]);
+      expect(types(ran).at(-1)).toBe(EventType.RUN_FINISHED);
+      const replayed = await collect(open({ url, expiry: false }).connect({ threadId }));
+      expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Before.', 'After.']);
+      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'i-restart', status: 'open' })]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('given two instances on one PostgreSQL with expiry on, an expired interrupt should be settled once', async () => {
     const url = await cluster.createDatabase(`live_${++databases}`);
     const agent = expiring('i-twice', soon(500));
