@@ -181,6 +181,57 @@ async function reach(pool: PgPool, location: string): Promise<void> {
   }
 }
 
+/**
+ * Runs `work` in one transaction on `client` (checked out for it, and released here). A failed
+ * statement's error goes through `lost` (a lost connection becomes `ConnectionLost`); a COMMIT that
+ * may have landed without its reply is `CommitUnknown`.
+ */
+async function inTransaction<T>(
+  client: PgClient,
+  run: ReturnType<typeof preparedStatements>,
+  lost: (error: unknown) => unknown,
+  work: (sql: Sql) => Promise<T>,
+): Promise<T> {
+  // The callers of a group commit share this transaction and query it at the same moment: their
+  // statements go to the connection one after another (the driver's own queue for that is deprecated).
+  let last: Promise<unknown> = Promise.resolve();
+  const sql: Sql = {
+    query: <Row>(text: string, params: readonly unknown[] = []) => {
+      const sent = last.then(() => run(client, text, params));
+      last = sent.catch(() => undefined);
+      return sent.then(
+        (result) => result.rows as Row[],
+        (error: unknown) => {
+          throw lost(error);
+        },
+      );
+    },
+  };
+  let committing = false;
+  try {
+    await client.query('BEGIN').catch((error: unknown) => {
+      throw lost(error);
+    });
+    const result = await work(sql);
+    committing = true;
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (error) {
+    if (committing && commitMayHaveLanded(error)) {
+      client.release(true);
+      throw new CommitUnknown(error);
+    }
+    // A broken connection is dropped from the pool instead of being reused.
+    const rolledBack = await client.query('ROLLBACK').then(
+      () => true,
+      () => false,
+    );
+    client.release(rolledBack ? undefined : true);
+    throw error;
+  }
+}
+
 /** A pool of connections to a PostgreSQL server (the `pg` package, loaded on first use). */
 export async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const location = redactUrl(url);
@@ -226,44 +277,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     },
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
       const client = await checkout();
-      // The callers of a group commit share this transaction and query it at the same moment: their
-      // statements go to the connection one after another (the driver's own queue for that is deprecated).
-      let last: Promise<unknown> = Promise.resolve();
-      const sql: Sql = {
-        query: <Row>(text: string, params: readonly unknown[] = []) => {
-          const sent = last.then(() => run(client, text, params));
-          last = sent.catch(() => undefined);
-          return sent.then(
-            (result) => result.rows as Row[],
-            (error: unknown) => {
-              throw lost(client, error);
-            },
-          );
-        },
-      };
-      let committing = false;
-      try {
-        await client.query('BEGIN').catch((error: unknown) => {
-          throw lost(client, error);
-        });
-        const result = await work(sql);
-        committing = true;
-        await client.query('COMMIT');
-        client.release();
-        return result;
-      } catch (error) {
-        if (committing && commitMayHaveLanded(error)) {
-          client.release(true);
-          throw new CommitUnknown(error);
-        }
-        // A broken connection is dropped from the pool instead of being reused.
-        const rolledBack = await client.query('ROLLBACK').then(
-          () => true,
-          () => false,
-        );
-        client.release(rolledBack ? undefined : true);
-        throw error;
-      }
+      return inTransaction(client, run, (error) => lost(client, error), work);
     },
     close: () => pool.end(),
   };
