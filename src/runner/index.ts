@@ -2,18 +2,17 @@
  * copilotkit-interrupts/runner — a durable CopilotKit `AgentRunner`: threads and their interrupts in
  * PostgreSQL (`url`) or an embedded store in a local folder. Server only; imports no React.
  */
-export {
-  createInterruptRunner,
-  InterruptRunner,
-  type ExpiryOptions,
-  type Answerer,
-  type InterruptRecord,
-  type InterruptRunnerOptions,
-  type ListInterruptsQuery,
-  type ListThreadsQuery,
-  type StoredInterruptStatus,
-  type ThreadRecord,
-} from './interrupt-runner';
+export { createInterruptRunner, InterruptRunner } from './interrupt-runner';
+export type {
+  ExpiryOptions,
+  Answerer,
+  InterruptRecord,
+  InterruptRunnerOptions,
+  ListInterruptsQuery,
+  ListThreadsQuery,
+  StoredInterruptStatus,
+  ThreadRecord,
+} from './types';
 export { RunnerError, type RunnerErrorCode } from './errors';
 export type { Authorize, AuthorizeCheck, Identify, Person, ThreadAction } from './people';
 export type { Approvers, ApproversCheck, ApproversPolicy } from './approvers';

@@ -43,214 +43,42 @@ import {
 import { ensureSchema } from './schema';
 import { HistoryCache, messageIdsOf, replayedEvents, type CachedRun, type HistoryEntry } from './history-cache';
 import { AdvisoryLease, describeExpiryError, ExpirySweeper, InProcessLease, type SettleOutcome } from './expiry';
-import { InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
-import { checkEventOptions, OutboxWorker, type InterruptEventHook, type InterruptEventOptions } from './outbox';
+import { ChangeWaiter, InProcessChangeFeed, PostgresChangeFeed, type ThreadChangeListener, type ThreadChangeSource } from './notifications';
+import { checkEventOptions, OutboxWorker } from './outbox';
 import {
   STORED_INTERRUPT_STATUSES,
   ThreadStore,
   type InterruptCursor,
-  type AnswererKeys,
   type InterruptFilter,
-  type InterruptRow,
-  type PersonKeys,
   type RaisedInterrupt,
-  type StoredInterruptStatus,
   type ThreadCursor,
   type ThreadDeadline,
-  type ThreadRow,
   type ThreadLockRow,
   type ThreadTransaction,
 } from './thread-store';
+import {
+  assignedKeys,
+  checkedThreadKey,
+  factsOf,
+  isInterruptCursor,
+  isThreadCursor,
+  keysOf,
+  pageSize,
+  personKey,
+  personKeys,
+  readCursor,
+  threadRecord,
+  toRecord,
+} from './records';
+import { EventWriter, withHistory } from './run-writer';
+import type { ExpiryOptions, InterruptRecord, InterruptRunnerOptions, ListInterruptsQuery, ListThreadsQuery, ThreadRecord } from './types';
 import { ResumeRefusal } from '../protocol/constants';
 import { isRecord } from '../wire/guards';
-
-export interface InterruptRunnerOptions {
-  /**
-   * `postgres://user:password@host:5432/db`: threads in PostgreSQL (several runtime instances may
-   * share it). Unset: an embedded PostgreSQL (PGlite) keeping its files in `dataDir`.
-   */
-  url?: string;
-  /** The embedded store's folder. Default: `.copilotkit-interrupts` in the working directory. */
-  dataDir?: string;
-  /**
-   * A connect that joins a run held by another instance reads its new events when told of them (a
-   * notification); this is how long it waits without one before reading anyway (ms): the safety net
-   * for a lost notification. Default 1 000.
-   */
-  pollIntervalMs?: number;
-  /**
-   * Expired interrupts settled on the server, with nobody online: when every open interrupt of a
-   * thread is past its `expiresAt`, one instance (a lease) resumes the agent with `cancelled` for
-   * them, once, and their rows become `cancelled` with `cancelReason: 'expired'`. On by default;
-   * `false` turns it off (they stay open until a person answers).
-   */
-  expiry?: false | ExpiryOptions;
-  /** A run whose instance has not written a heartbeat for this long is considered dead (ms). Default 30 000. */
-  staleAfterMs?: number;
-  /** PostgreSQL connections per instance. Default 10. */
-  poolSize?: number;
-  /**
-   * A run asked for while another holds the thread: `'throw'` (default) refuses it with RUN_ERROR
-   * (`code: 'thread_running'`); `'supersede'` stops the run in progress (on any instance), keeps
-   * what it had done as a stopped run, and starts the new one. As CopilotKit's in-memory runner.
-   */
-  onConcurrentRun?: 'throw' | 'supersede';
-  /**
-   * Who a request comes from: `{ id, name?, roles? }`, or `null` to refuse it. With it, whoever
-   * starts a thread owns it, and only the owner (or whoever `authorize` allows) may connect to it,
-   * run it or answer its interrupts. Without it the runner serves everyone, as a single-user app
-   * wants. The runner hears of a run or connect only through the headers CopilotKit forwards
-   * (`authorization`, `x-*`; never cookies): wrap the runtime's route with `runner.route(handler)`
-   * so that `identify` reads the whole request once.
-   */
-  identify?: Identify;
-  /** Lets someone other than the owner read, run or answer a thread. Only `true` allows; a throw refuses. */
-  authorize?: Authorize;
-  /**
-   * Told once of each interrupt raised, answered, cancelled, expired or changed, on any instance:
-   * the event is written in the transaction that makes the change, and one instance delivers it.
-   * A hook that throws or hangs is retried with backoff, apart from any run. Give every instance
-   * the same hook. See docs/people.md.
-   */
-  onInterruptEvent?: InterruptEventHook;
-  /** Timings of `onInterruptEvent`'s delivery (timeout, backoff, attempts). */
-  interruptEvents?: InterruptEventOptions;
-  /**
-   * Who may answer each interrupt, decided when a run raises it: `{ users?, roles?,
-   * notTheRequester? }` (see `Approvers`), or `null` for whoever may answer the thread. Only they
-   * may answer it; anyone else's answer is refused (RUN_ERROR `not_an_approver`, or `four_eyes`
-   * for the person whose run raised it) before the agent hears anything. A person it names may
-   * read the thread and answer that interrupt although the thread is not theirs. An empty list
-   * names no one (no one can answer), and a policy that throws gives it no one: both are logged.
-   * Needs `identify`.
-   */
-  approvers?: ApproversPolicy;
-}
-
-export interface ExpiryOptions {
-  /**
-   * The agent to resume for a thread's expiry (by the `agentId` the thread's runs had). Default: the
-   * last agent of that id this instance ran; a thread whose agent this instance has not run yet
-   * waits for an instance that has. The runner resumes a clone of it.
-   */
-  agent?: (agentId: string, threadId: string) => AbstractAgent | undefined | Promise<AbstractAgent | undefined>;
-  /** How often an instance tries to take the expiry lease, and its holder retries a thread it could not settle (ms); it rereads every deadline once in ten. Default 1 000. */
-  checkEveryMs?: number;
-}
-
-export type { StoredInterruptStatus };
 
 /** Key of the session advisory lock that makes one instance the settler of expiries. */
 const EXPIRY_LOCK = 7231962052;
 
 type Feed = InProcessChangeFeed | PostgresChangeFeed;
-
-/** Who answered an interrupt, as `identify` named them when they did. */
-export interface Answerer {
-  id: string;
-  name: string | null;
-}
-
-/** One interrupt raised on a thread, as `listInterrupts` reads it. */
-export interface InterruptRecord {
-  threadId: string;
-  interruptId: string;
-  /** The agent whose run raised it (the `agentId` CopilotKit runs it under). */
-  agentId: string;
-  reason: string;
-  /** ISO 8601. */
-  raisedAt: string;
-  /** The interrupt's own `expiresAt`, when it had one. */
-  expiresAt: string | null;
-  status: StoredInterruptStatus;
-  /** The resume payload that answered it (`null` while open or when cancelled without one). */
-  response: unknown;
-  /** ISO 8601, or `null` while open. */
-  answeredAt: string | null;
-  /** Why a `cancelled` row was closed without a person: `expired` when the server settled its expiry. */
-  cancelReason: 'expired' | null;
-  /** The interrupt's own `message` (what the agent asks), when it had one. */
-  message: string | null;
-  /**
-   * The interrupt exactly as the run raised it, or `null` for a row upgraded from a store whose
-   * raising event could no longer be read.
-   */
-  interrupt: unknown;
-  /** Its place in the set the run raised (0 for the first). */
-  position: number;
-  /** The id of the person who started its thread, or `null` when the runner identified no one. */
-  ownerId: string | null;
-  /** Who answered it, or `null` while open or when no one was identified. */
-  answeredBy: Answerer | null;
-  /**
-   * Who may answer it, as the `approvers` policy said when it was raised (`requester`: the person
-   * whose run raised it), or `null` when it had no approvers (whoever may answer the thread).
-   */
-  approvers: {
-    /** Left out, with `roles`, when anyone who may answer the thread may (only four eyes applies). */
-    users?: Array<{ id: string; name?: string }>;
-    roles?: string[];
-    notTheRequester: boolean;
-    requester: { id: string; name?: string } | null;
-  } | null;
-  /** Pass as `cursor` to list the rows after this one. Opaque. */
-  cursor: string;
-}
-
-export interface ListInterruptsQuery {
-  threadId?: string;
-  status?: StoredInterruptStatus;
-  /** Only the interrupts raised by this agent. */
-  agentId?: string;
-  /** Only the interrupts of threads this person owns. */
-  ownerId?: string;
-  /** Only the interrupts this person answered. */
-  answeredById?: string;
-  /**
-   * Only the interrupts whose approvers name this person: by `id`, or through one of `roles` (as
-   * `identify` gives them). With an `id`, four eyes leaves out the interrupts that person's run raised.
-   */
-  assignedTo?: AssignedTo;
-  /** At most this many rows (1 to 1000). Default: all. */
-  limit?: number;
-  /** The `cursor` of the last row of the previous page: the rows after it. */
-  cursor?: string;
-}
-
-/** A thread as CopilotKit's thread endpoints describe one (`listThreads`). */
-export interface ThreadRecord {
-  id: string;
-  name: null;
-  agentId: string;
-  organizationId: string;
-  /** The id of the person who started it; `''` when the runner identified no one. */
-  createdById: string;
-  archived: boolean;
-  /** ISO 8601. */
-  createdAt: string;
-  /** ISO 8601: its last run. */
-  updatedAt: string;
-  /** Pass as `cursor` to list the threads after this one. Opaque. */
-  cursor: string;
-}
-
-/** A person as listings match approvers: an id, roles, or both (a `Person` fits). */
-export interface AssignedTo {
-  id?: string;
-  roles?: readonly string[];
-}
-
-export interface ListThreadsQuery {
-  agentId?: string;
-  /** Only the threads this person owns. */
-  ownerId?: string;
-  /** Only the threads with an interrupt, open or answered, whose approvers name this person (see `ListInterruptsQuery`). */
-  assignedTo?: AssignedTo;
-  /** Only the threads with an interrupt this person answered. */
-  answeredById?: string;
-  limit?: number;
-  cursor?: string;
-}
 
 interface LocalRun {
   runPk: number;
@@ -290,8 +118,6 @@ type Claimed = { runPk: number; before: number | undefined; after: number | unde
  * thread never run (it becomes theirs).
  */
 type Permission = boolean | 'assigned';
-
-const MAX_PAGE = 1000;
 
 /** The person a route wrapped by `runner.route` identified, for the run or connect it leads to. */
 const asking = new AsyncLocalStorage<{ runner: InterruptRunner; person: Person }>();
@@ -1559,126 +1385,6 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
 }
 
 /**
- * How long a run's events wait in memory before they are written (ms): a run that ends sooner is
- * saved in the one transaction that ends it; a longer one is written in batches this far apart (an
- * instance following the run from elsewhere reads each batch when it is told of it).
- */
-const WRITE_DELAY_MS = 20;
-
-/**
- * An agent's events, passed to `take` with the thread's message ids once `read` has them: what
- * comes before waits for them (only RUN_STARTED's stored input needs them). A failed read goes to
- * `fail`, and nothing more is passed on.
- */
-function withHistory(
-  read: Promise<ReadonlySet<string>>,
-  take: (event: BaseEvent, historic: ReadonlySet<string>) => void,
-  fail: (error: unknown) => void,
-) {
-  let historic: ReadonlySet<string> | undefined;
-  let failed = false;
-  const early: BaseEvent[] = [];
-  const settled = read.then(
-    (ids) => {
-      // In order, and also what the agent sends while these are passed on (it queues behind them).
-      for (let index = 0; index < early.length; index++) take(early[index]!, ids);
-      early.length = 0;
-      historic = ids;
-    },
-    (error: unknown) => {
-      failed = true;
-      fail(error);
-    },
-  );
-  return {
-    onEvent(event: BaseEvent) {
-      if (historic) take(event, historic);
-      else if (!failed) early.push(event);
-    },
-    settled,
-  };
-}
-
-/** Writes a run's events as they arrive, in order, in batches at most `WRITE_DELAY_MS` late. */
-class EventWriter {
-  onFailure: (error: unknown) => void = () => {};
-  private readonly pending: BaseEvent[] = [];
-  /** How many of the run's events are written. */
-  private next = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private flushing: Promise<void> | undefined;
-  private failed = false;
-  private drained = false;
-
-  constructor(
-    private readonly store: ThreadStore,
-    private readonly threadKey: string,
-    private readonly runPk: number,
-  ) {}
-
-  push(event: BaseEvent) {
-    if (this.failed || this.drained) return;
-    this.pending.push(event);
-    if (this.timer || this.flushing) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.flushing ??= this.flush();
-    }, WRITE_DELAY_MS);
-  }
-
-  /** Waits for a write under way and stops writing; returns what is not written yet, for the run's end to save. */
-  async drain(): Promise<BaseEvent[]> {
-    this.drained = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    while (this.flushing) await this.flushing;
-    return this.pending.splice(0);
-  }
-
-  private async flush() {
-    try {
-      while (this.pending.length > 0 && !this.failed && !this.drained) {
-        const batch = this.pending.splice(0, 200);
-        await this.store.appendEvents(this.threadKey, this.runPk, batch.map(encode), this.next);
-        this.next += batch.length;
-      }
-    } catch (error) {
-      this.failed = true;
-      this.onFailure(error);
-    } finally {
-      this.flushing = undefined;
-    }
-  }
-}
-
-/** Wakes a waiting follower when told; a notice that comes before the wait is kept for it. */
-class ChangeWaiter {
-  #pending = false;
-  #wake: (() => void) | undefined;
-
-  notify() {
-    if (this.#wake) this.#wake();
-    else this.#pending = true;
-  }
-
-  wait(timeoutMs: number): Promise<void> {
-    if (this.#pending) {
-      this.#pending = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.#wake = done;
-    });
-  }
-}
-
-/**
  * The interrupts a run leaves open: its last `RUN_FINISHED` outcome's, or, when the agent refused
  * its answers as given to a changed request, the requests as they are now that the refusal carries.
  */
@@ -1698,44 +1404,6 @@ function raisedBy(events: readonly unknown[]): { interrupts: unknown[]; changed:
   }
   return undefined;
 }
-
-/** A listing's page size: undefined for all, or an integer from 1 to MAX_PAGE. */
-function pageSize(limit: unknown, method: string): number | undefined {
-  if (limit === undefined) return undefined;
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-    throw new RunnerError('bad_query', `${PREFIX} ${method}: limit must be an integer from 1 to ${MAX_PAGE} (got ${String(limit)}).`);
-  }
-  return limit;
-}
-
-const writeCursor = (key: readonly unknown[]): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
-
-function readCursor(cursor: unknown, valid: (key: unknown) => boolean, method: string): unknown {
-  let key: unknown;
-  try {
-    key = typeof cursor === 'string' ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
-  } catch {
-    key = undefined;
-  }
-  if (!valid(key)) {
-    throw new RunnerError(
-      'bad_query',
-      `${PREFIX} ${method}: the cursor was not issued by this runner; pass the \`cursor\` of a row it listed.`,
-    );
-  }
-  return key;
-}
-
-const isInterruptCursor = (key: unknown): boolean =>
-  Array.isArray(key) &&
-  key.length === 4 &&
-  Number.isFinite(key[0]) &&
-  typeof key[1] === 'string' &&
-  Number.isInteger(key[2]) &&
-  typeof key[3] === 'string';
-
-const isThreadCursor = (key: unknown): boolean =>
-  Array.isArray(key) && key.length === 2 && Number.isFinite(key[0]) && typeof key[1] === 'string';
 
 /** `input` without the resume entries of `ids`; without a resume at all when none is left. */
 function withoutAnswers(input: RunAgentInput, ids: ReadonlySet<string>): RunAgentInput {
@@ -1764,91 +1432,6 @@ function parseHistory(threadId: string, rows: ReadonlyArray<{ payload: string; s
   return history;
 }
 
-/** A person as the store keeps them: the JSON text of their id and name. */
-const keysOf = (person: Person): AnswererKeys => ({ id: encode(person.id), name: person.name === undefined ? null : encode(person.name) });
-
-/** A person as the store matches approvers: the JSON text of their id and roles. */
-const personKeys = (person: Person): PersonKeys => ({ id: encode(person.id), roles: (person.roles ?? []).map((role) => encode(role)) });
-
-/** The keys of an `assignedTo` (or a person's): an id, roles, or both; a `bad_query` error for anything else. */
-function assignedKeys(value: unknown, method: string, field: string): PersonKeys {
-  const { id, roles } = isRecord(value) ? value : {};
-  const rolesOk =
-    roles === undefined || (Array.isArray(roles) && roles.length <= MAX_PAGE && roles.every((role) => typeof role === 'string'));
-  if (
-    !isRecord(value) ||
-    (id !== undefined && (typeof id !== 'string' || id === '')) ||
-    !rolesOk ||
-    (id === undefined && roles === undefined)
-  ) {
-    throw new RunnerError(
-      'bad_query',
-      `${PREFIX} ${method}: ${field} must be { id?, roles? } with a non-empty string id or a list of roles.`,
-    );
-  }
-  return { id: id === undefined ? null : encode(id), roles: ((roles as string[] | undefined) ?? []).map((role) => encode(role)) };
-}
-
-/** The JSON key of a person id a listing filters by, or a `bad_query` error. */
-function personKey(id: unknown, method: string, field: string): string | undefined {
-  if (id === undefined) return undefined;
-  if (typeof id !== 'string' || id === '') throw new RunnerError('bad_query', `${PREFIX} ${method}: ${field} must be a non-empty string.`);
-  return encode(id);
-}
-
-/** The JSON key of a thread id, or a `bad_thread_id` error naming why it cannot be stored. */
-function checkedThreadKey(threadId: string): string {
-  const problem = threadIdProblem(threadId);
-  if (problem) throw new RunnerError('bad_thread_id', problem);
-  return encode(threadId);
-}
-
-/** A stored row as `listInterrupts` returns it. */
-function toRecord(row: InterruptRow): InterruptRecord {
-  const read = (text: string | null, field: string): unknown => {
-    if (text === null) return null;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new Error(
-        `${PREFIX} the stored interrupt ${row.interrupt_key} of thread ${row.thread_key} has a ${field} that no longer parses as JSON.`,
-      );
-    }
-  };
-  const { interrupt, assignment } = splitStored(read(row.interrupt, 'interrupt'));
-  return {
-    threadId: read(row.thread_key, 'thread id') as string,
-    interruptId: read(row.interrupt_key, 'id') as string,
-    agentId: row.agent_id,
-    reason: read(row.reason, 'reason') as string,
-    raisedAt: new Date(Number(row.raised_at)).toISOString(),
-    expiresAt: read(row.expires_at, 'expiry') as string | null,
-    status: row.status,
-    response: read(row.response, 'response') ?? null,
-    answeredAt: row.answered_at === null ? null : new Date(Number(row.answered_at)).toISOString(),
-    cancelReason: row.status === 'cancelled' && row.closed_reason === 'expired' ? 'expired' : null,
-    message: isRecord(interrupt) && typeof interrupt.message === 'string' ? interrupt.message : null,
-    interrupt,
-    position: Number(row.position),
-    ownerId: read(row.owner_id, 'owner') as string | null,
-    answeredBy:
-      row.answered_by_id === null
-        ? null
-        : {
-            id: read(row.answered_by_id, 'answerer') as string,
-            name: (read(row.answered_by_name, 'answerer name') as string | null) ?? null,
-          },
-    approvers: assignment
-      ? {
-          ...(assignment.anyone ? {} : { users: assignment.users, roles: assignment.roles }),
-          notTheRequester: assignment.notTheRequester,
-          requester: assignment.requester,
-        }
-      : null,
-    cursor: writeCursor([Number(row.raised_at), row.thread_key, Number(row.position), row.interrupt_hash]),
-  };
-}
-
 async function openStore(options: InterruptRunnerOptions): Promise<ThreadStore> {
   const { url } = options;
   if (url !== undefined && !isPostgresUrl(url)) {
@@ -1873,45 +1456,6 @@ async function openStore(options: InterruptRunnerOptions): Promise<ThreadStore> 
     });
   }
   return new ThreadStore(db);
-}
-
-/** What the runner knows of each interrupt of a thread, by id, from its rows. */
-function factsOf(rows: readonly InterruptRow[]): Map<string, InterruptFacts> {
-  const facts = new Map<string, InterruptFacts>();
-  for (const row of rows) {
-    try {
-      facts.set(JSON.parse(row.interrupt_key) as string, {
-        open: row.status === 'open',
-        assignment: storedAssignment(row.interrupt).assignment,
-        answeredBy:
-          row.answered_by_id === null
-            ? null
-            : {
-                id: JSON.parse(row.answered_by_id) as string,
-                name: row.answered_by_name === null ? null : (JSON.parse(row.answered_by_name) as string),
-              },
-        answeredAt: row.answered_at === null ? null : Number(row.answered_at),
-      });
-    } catch {
-      // a row that no longer parses says nothing of people; its interrupt is shown as raised
-    }
-  }
-  return facts;
-}
-
-/** A thread row as CopilotKit's thread endpoints describe a thread. */
-function threadRecord(row: ThreadRow): ThreadRecord {
-  return {
-    id: JSON.parse(row.thread_key) as string,
-    name: null,
-    agentId: row.agent_id ?? 'default',
-    organizationId: '',
-    createdById: row.owner_id === null ? '' : (JSON.parse(row.owner_id) as string),
-    archived: false,
-    createdAt: new Date(Number(row.created_at)).toISOString(),
-    updatedAt: new Date(Number(row.updated_at)).toISOString(),
-    cursor: writeCursor([Number(row.updated_at), row.thread_key]),
-  };
 }
 
 /** What a viewer is told of an interrupt the rows know; nothing for one they do not. */

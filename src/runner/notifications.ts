@@ -378,3 +378,30 @@ async function loadPg(): Promise<PgModule> {
   const loaded = (await import('pg')) as unknown as { default?: PgModule } & PgModule;
   return loaded.default ?? loaded;
 }
+
+/** Wakes a waiting follower when told; a notice that comes before the wait is kept for it. */
+export class ChangeWaiter {
+  #pending = false;
+  #wake: (() => void) | undefined;
+
+  notify() {
+    if (this.#wake) this.#wake();
+    else this.#pending = true;
+  }
+
+  wait(timeoutMs: number): Promise<void> {
+    if (this.#pending) {
+      this.#pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.#wake = done;
+    });
+  }
+}

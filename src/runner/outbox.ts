@@ -1,7 +1,7 @@
 import { errorMessage } from '../error-message';
 import { RunnerError } from './errors';
 import type { EventOutcome, InterruptEventRow, InterruptEventType, InterruptRow } from './thread-store';
-import type { Answerer, InterruptRecord } from './interrupt-runner';
+import type { Answerer, InterruptRecord } from './types';
 
 export type { InterruptEventType };
 
