@@ -189,15 +189,18 @@ describe('remounting the hook, next to answers in flight, chat messages, expiry,
   it('given an open card whose expiresAt passes while the hook is unmounted, when the hook mounts again, should show Expired once and answer it cancelled with the next message', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const soon = { ...A, expiresAt: new Date(Date.now() + 800).toISOString() };
-    const agent = new ScriptedAgent((input, n) =>
-      n === 0 ? [runStarted(input), runFinished(input, interruptOutcome(soon))] : reply(input, n, 'Sure, what next?'),
-    );
+    // The deadline is set when the run raises it: the card must be drawn open first, however busy the machine.
+    let deadline = 0;
+    const agent = new ScriptedAgent((input, n) => {
+      if (n > 0) return reply(input, n, 'Sure, what next?');
+      deadline = Date.now() + 1500;
+      return [runStarted(input), runFinished(input, interruptOutcome({ ...A, expiresAt: new Date(deadline).toISOString() }))];
+    });
     const view = render(<RemountPage agent={agent} />);
     await sendMessage('One thing');
     await screen.findByTestId('a');
     view.rerender(<RemountPage agent={agent} hook={false} />);
-    await new Promise((r) => setTimeout(r, 1200));
+    await new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()) + 200));
     view.rerender(<RemountPage agent={agent} hookKey={1} />);
     await waitFor(() => expect(screen.getByTestId('a-readonly')).toHaveAttribute('data-status', 'expired'));
     await sendMessage('Never mind');
