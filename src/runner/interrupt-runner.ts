@@ -695,8 +695,9 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     // The agent starts at once; the messages the thread already holds are read meanwhile.
     const history = withHistory(this.historicMessageIds(db, threadId, run.runPk, run.seq), take, fail);
     let interruption: string | undefined;
+    const onEvent = stopsOnceBegun(run, history.onEvent);
     try {
-      await agent.runAgent(input, { onEvent: ({ event }) => history.onEvent(event) });
+      await agent.runAgent(input, { onEvent: ({ event }) => onEvent(event) });
     } catch (error) {
       interruption = describe(error);
     }
@@ -1456,6 +1457,26 @@ async function openStore(options: InterruptRunnerOptions): Promise<ThreadStore> 
     });
   }
   return new ThreadStore(db);
+}
+
+/**
+ * The agent's events, passed to `next`. A stop asked before the agent's run began reached no run
+ * (an agent still in `onInitialize` has nothing to abort): it is asked again at the first event. A
+ * throw is logged; the run is kept as stopped either way.
+ */
+function stopsOnceBegun(run: LocalRun, next: (event: BaseEvent) => void): (event: BaseEvent) => void {
+  let begun = false;
+  return (event) => {
+    if (!begun) {
+      begun = true;
+      try {
+        if (run.stopRequested) run.agent.abortRun();
+      } catch (error) {
+        console.error(`${PREFIX} failed to stop a run: ${describe(error)}`);
+      }
+    }
+    next(event);
+  };
 }
 
 /** What a viewer is told of an interrupt the rows know; nothing for one they do not. */

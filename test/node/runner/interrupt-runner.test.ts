@@ -222,6 +222,39 @@ describe.each(Object.keys(stores) as Array<keyof typeof stores>)('the durable ru
     expect(ofType(replay, EventType.RUN_STARTED)).toHaveLength(1);
   });
 
+  it('given a stop asked after the run was claimed but before its agent began, the run should still stop and be kept as stopped', async () => {
+    const threadId = `early-stop-${randomUUID()}`;
+    const initializing = createGate();
+    const go = createGate();
+    const never = createGate();
+    // An agent still getting ready (as CopilotKit's BuiltInAgent before its run): a stop then reaches no run.
+    class SlowToStart extends StoppableAgent {
+      protected override async onInitialize(...args: Parameters<ScriptedAgent['onInitialize']>) {
+        initializing.open();
+        await go.wait();
+        return super.onInitialize(...args);
+      }
+    }
+    const agent = new SlowToStart((input) => [
+      runStarted(input),
+      ...textMessage('m-early', 'Working'),
+      () => never.wait(),
+      runFinished(input),
+    ]);
+    const input = inputFor(threadId);
+    const all = collect(runner.run({ threadId, agent, input }));
+    await initializing.wait();
+    expect(await runner.stop({ threadId, runId: input.runId })).toBe(true);
+    go.open();
+    const events = await all;
+    expect(ofType(events, EventType.RUN_FINISHED)).toHaveLength(1);
+    expect(await runner.isRunning({ threadId })).toBe(false);
+    never.open();
+    const replay = await collect(runner.connect({ threadId }));
+    expect(ofType(replay, EventType.RUN_STARTED)).toHaveLength(1);
+    expect(ofType(replay, EventType.RUN_FINISHED)).toHaveLength(1);
+  });
+
   it('given a run in progress, a connect should replay the history and then join the live run, each event once', async () => {
     const threadId = `join-${randomUUID()}`;
     const gate = createGate();
