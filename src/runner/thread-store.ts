@@ -571,15 +571,34 @@ export class ThreadStore implements ChangeLog {
     return Number(row?.now);
   }
 
-  /** Asks the instance holding a thread's run (this one, or `runKey` exactly) to stop it; true when asked. */
+  /**
+   * Asks the instance holding a thread's run (this one, or `runKey` exactly) to stop it; true when
+   * asked. When the reply is lost with its connection, the request may have landed: true when the
+   * run is now asked to stop, else it is sent again on a new connection.
+   */
   async requestStop(threadKey: string, runKey: string | null, aliveAfter: number): Promise<boolean> {
+    let sent = false;
+    return reconnecting(async () => {
+      if (sent && (await this.stopAsked(threadKey, runKey))) return true;
+      sent = true;
+      const rows = await this.db.query(
+        `UPDATE cki_threads t SET stop_requested = true
+           FROM cki_runs r
+          WHERE t.thread_key = $1 AND r.run_pk = t.running_run_pk AND ($2::text IS NULL OR r.run_key = $2)
+            AND t.heartbeat_at > $3 AND NOT t.stop_requested
+          RETURNING t.thread_key`,
+        [threadKey, runKey, aliveAfter],
+      );
+      return rows.length > 0;
+    });
+  }
+
+  /** True while the thread's run (`runKey` exactly, when given) is asked to stop. */
+  private async stopAsked(threadKey: string, runKey: string | null): Promise<boolean> {
     const rows = await this.db.query(
-      `UPDATE cki_threads t SET stop_requested = true
-         FROM cki_runs r
-        WHERE t.thread_key = $1 AND r.run_pk = t.running_run_pk AND ($2::text IS NULL OR r.run_key = $2)
-          AND t.heartbeat_at > $3 AND NOT t.stop_requested
-        RETURNING t.thread_key`,
-      [threadKey, runKey, aliveAfter],
+      `SELECT 1 FROM cki_threads t JOIN cki_runs r ON r.run_pk = t.running_run_pk
+        WHERE t.thread_key = $1 AND ($2::text IS NULL OR r.run_key = $2) AND t.stop_requested`,
+      [threadKey, runKey],
     );
     return rows.length > 0;
   }
@@ -672,7 +691,8 @@ export class ThreadStore implements ChangeLog {
    * crosswise.
    */
   heartbeat(owner: string, runPks: readonly number[], now: number): Promise<Array<{ thread_key: string; stop_requested: boolean }>> {
-    return this.sql.query(
+    // Not sent again when its connection is lost: the next beat comes soon, and a missed one is harmless.
+    return this.db.query(
       `UPDATE cki_threads t SET heartbeat_at = $1
          FROM (SELECT thread_key FROM cki_threads WHERE running_owner = $2 AND running_run_pk = ANY($3::bigint[]) ORDER BY thread_key FOR UPDATE) l
         WHERE t.thread_key = l.thread_key

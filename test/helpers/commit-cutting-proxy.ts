@@ -28,12 +28,21 @@ export interface CommitCuttingProxy {
    */
   cutAtStatement(text: string): Promise<void>;
   /**
+   * Arms the proxy: the next message a client sends that holds `text` reaches the server, which
+   * carries it out, and its reply never reaches the client: the connection is cut instead.
+   * Resolves when that happened.
+   */
+  cutReplyTo(text: string): Promise<void>;
+  /**
    * Cuts every connection and refuses new ones for `ms` (connecting gets ECONNREFUSED), as a
    * server restart does; then accepts again on the same port. Resolves when it accepts again.
    */
   outage(ms: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What the proxy may be armed for (see `CommitCuttingProxy`). */
+type Fault = 'sent' | 'done' | 'statement' | 'reply';
 
 /** A watch for `pattern` in a stream read in chunks (a message may be split across reads). */
 function watch(pattern: Buffer) {
@@ -54,9 +63,10 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
   const target = new URL(url);
   const sockets = new Set<Socket>();
   // What the proxy waits for, once: a COMMIT the client sends, the server's reply to one, or a statement.
-  const armed: { sent?: () => void; done?: () => void; statement?: () => void } = {};
+  const armed: { sent?: () => void; done?: () => void; statement?: () => void; reply?: () => void } = {};
   let statement = Buffer.alloc(0);
-  const take = (what: 'sent' | 'done' | 'statement') => {
+  let replied = Buffer.alloc(0);
+  const take = (what: Fault) => {
     const done = armed[what];
     armed[what] = undefined;
     return done;
@@ -68,32 +78,47 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
       client.destroy();
       upstream.destroy();
     };
+    // A statement passed on whose reply is to be lost (`cutReplyTo`): the next the server sends here.
+    let losingReply: (() => void) | undefined;
     /** Passes a chunk on to `to`, unless it holds what the proxy is armed for: then the connection is cut. */
-    type Fault = 'sent' | 'done' | 'statement';
-    const pass =
-      (to: Socket, holds: (chunk: Buffer) => Fault | undefined, armed: (fault: Fault) => (() => void) | undefined) => (chunk: Buffer) => {
-        // Every chunk is looked at (the watch keeps the end of the last one), armed or not.
-        const fault = holds(chunk);
-        const done = fault ? armed(fault) : undefined;
-        if (!done) return void to.write(chunk);
-        cut();
-        done();
-      };
+    const pass = (to: Socket, holds: (chunk: Buffer) => Fault | undefined) => (chunk: Buffer) => {
+      // Every chunk is looked at (the watch keeps the end of the last one), armed or not.
+      const fault = holds(chunk);
+      const done = fault ? take(fault) : undefined;
+      if (!done) return void to.write(chunk);
+      if (fault === 'reply') {
+        to.write(chunk);
+        losingReply = done;
+        return;
+      }
+      cut();
+      done();
+    };
     const commitSent = watch(COMMIT_SENT);
     client.on(
       'data',
       pass(
         upstream,
         // A statement is looked for in one chunk: the driver writes each message whole.
-        (chunk) => (commitSent(chunk) && armed.sent ? 'sent' : armed.statement && chunk.includes(statement) ? 'statement' : undefined),
-        take,
+        (chunk) =>
+          commitSent(chunk) && armed.sent
+            ? 'sent'
+            : armed.statement && chunk.includes(statement)
+              ? 'statement'
+              : armed.reply && chunk.includes(replied)
+                ? 'reply'
+                : undefined,
       ),
     );
     const commitDone = watch(COMMIT_DONE);
-    upstream.on(
-      'data',
-      pass(client, (chunk) => (commitDone(chunk) ? 'done' : undefined), take),
-    );
+    const toClient = pass(client, (chunk) => (commitDone(chunk) ? 'done' : undefined));
+    upstream.on('data', (chunk: Buffer) => {
+      const done = losingReply;
+      if (!done) return toClient(chunk);
+      losingReply = undefined;
+      cut();
+      done();
+    });
     for (const socket of [client, upstream]) {
       socket.on('error', cut);
       socket.on('close', () => {
@@ -115,6 +140,11 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
       new Promise<void>((resolve) => {
         statement = Buffer.from(text);
         armed.statement = resolve;
+      }),
+    cutReplyTo: (text) =>
+      new Promise<void>((resolve) => {
+        replied = Buffer.from(text);
+        armed.reply = resolve;
       }),
     async outage(ms) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -23,6 +23,13 @@ import { createGate, interruptOutcome, runFinished, runStarted, ScriptedAgent, t
 import { emptyEmbeddedStore } from '../../helpers/embedded-store';
 
 const collect = (events: Observable<BaseEvent>) => lastValueFrom(events.pipe(toArray()));
+
+/** A scripted agent whose `abortRun` ends the run, as a real agent's does. */
+class StoppableAgent extends ScriptedAgent {
+  override abortRun() {
+    void this.detachActiveRun();
+  }
+}
 const types = (events: BaseEvent[]) => events.map((event) => event.type);
 const ofType = (events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type) as Array<Record<string, unknown>>;
 const errorsOf = (events: BaseEvent[]) => ofType(events, EventType.RUN_ERROR).map((event) => event.message as string);
@@ -675,6 +682,48 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
         expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Approved.', 'Done.']);
         expect(ofType(replayed, EventType.RUN_FINISHED)).toHaveLength(2);
         expect(await raiser.listInterrupts({ threadId })).toEqual([expect.objectContaining({ status: 'resolved' })]);
+      });
+    },
+  );
+
+  // A stop asked through another instance, whose UPDATE loses its connection before or after the server carried it out.
+  const stopFaults = {
+    'never reaches the server': (proxy: CommitCuttingProxy) => proxy.cutAtStatement('SET stop_requested = true'),
+    'is carried out, and its reply is lost': (proxy: CommitCuttingProxy) => proxy.cutReplyTo('SET stop_requested = true'),
+  };
+
+  describe.each(Object.keys(stopFaults) as Array<keyof typeof stopFaults>)(
+    'given a stop through another instance whose request %s with its connection',
+    (fault) => {
+      let proxy: CommitCuttingProxy | undefined;
+      afterEach(async () => {
+        await proxy?.close();
+      });
+
+      it('stop should answer true, and the run should stop and be kept as stopped', async () => {
+        const url = await cluster.createDatabase(`live_${++databases}`);
+        const holder = open({ url, expiry: false });
+        proxy = await startCommitCuttingProxy(url);
+        const stopper = open({ url: proxy.url, expiry: false });
+        await Promise.all([holder.ready(), stopper.ready()]);
+        const gate = createGate();
+        const agent = new StoppableAgent((input) => [
+          runStarted(input),
+          ...textMessage(`m-${input.runId}`, 'Working'),
+          () => gate.wait(),
+          runFinished(input),
+        ]);
+        const threadId = `stop-cut-${randomUUID()}`;
+        const input = inputFor(threadId);
+        const running = collect(holder.run({ threadId, agent, input }));
+        await until(() => stopper.isRunning({ threadId }));
+        const struck = stopFaults[fault](proxy);
+        expect(await stopper.stop({ threadId, runId: input.runId })).toBe(true);
+        await struck;
+        const events = await running;
+        gate.open();
+        expect(ofType(events, EventType.RUN_FINISHED)).toHaveLength(1);
+        expect(await holder.isRunning({ threadId })).toBe(false);
       });
     },
   );
