@@ -46,18 +46,20 @@ export class ConnectionLost extends Error {
 
 /**
  * Runs `op` again while it fails with `ConnectionLost`, pausing a little longer each time, for at
- * most `waitMs` in all: a connection the server dropped is replaced by a new one, and a server
- * that restarts is waited for. `op` must be safe to run again after a lost connection: a
- * transaction (rolled back), a read, or a write that changes nothing when repeated.
+ * most `waitMs` in all, and not once `stopped()` (the store is closing): a connection the server
+ * dropped is replaced by a new one, and a server that restarts is waited for. `op` must be safe to
+ * run again after a lost connection: a transaction (rolled back), a read, or a write that changes
+ * nothing when repeated.
  */
-export async function reconnecting<T>(op: () => Promise<T>, waitMs = STORE_WAIT_MS): Promise<T> {
+export async function reconnecting<T>(op: () => Promise<T>, stopped: () => boolean = () => false, waitMs = STORE_WAIT_MS): Promise<T> {
   const deadline = Date.now() + waitMs;
   for (let pause = 25; ; pause = Math.min(pause * 2, 1_000)) {
     try {
       return await op();
     } catch (error) {
-      if (!(error instanceof ConnectionLost) || Date.now() + pause > deadline) throw error;
+      if (!(error instanceof ConnectionLost) || stopped() || Date.now() + pause > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, pause));
+      if (stopped()) throw error;
     }
   }
 }
@@ -77,6 +79,13 @@ export async function commitOnce<T>(write: () => Promise<T>, landed: () => Promi
 }
 
 /**
+ * SQLSTATEs of a connection lost or refused rather than of a statement: the server shut down or is
+ * starting (57P01-57P03), or the connection failed (08000, 08001, 08003, 08006). Not 08P01, a
+ * protocol violation the server reports on a live connection.
+ */
+const CONNECTION_CODES = new Set(['08000', '08001', '08003', '08006', '57P01', '57P02', '57P03']);
+
+/**
  * True for a failed COMMIT whose transaction may still have been written: the connection broke (no
  * reply from the server, only a socket's error), or the server was shut down or failed under it. A
  * server's reply with any other SQLSTATE (a deferred check, a serialization failure) means it was
@@ -85,19 +94,29 @@ export async function commitOnce<T>(write: () => Promise<T>, landed: () => Promi
 function commitMayHaveLanded(error: unknown): boolean {
   const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
   const fromServer = typeof severity === 'string' && typeof code === 'string';
-  // 08: the connection; 57P0: the server shut down under it; XX and 58: a server failure, after
-  // which recovery may still keep a commit that was written.
-  return !fromServer || /^(08|57P0|XX|58)/.test(code);
+  // XX and 58: a server failure, after which recovery may still keep a commit that was written.
+  return !fromServer || CONNECTION_CODES.has(code) || /^(XX|58)/.test(code);
 }
 
 /**
  * True for a failure of the connection rather than of the statement: the client saw its connection
- * end (`broken`), the operating system reported a socket error, or the server said it is shutting
- * down or not accepting connections (57P0x) or named a connection failure (08xxx).
+ * end (`broken`), the operating system reported a socket error, or the server named one of
+ * `CONNECTION_CODES`.
  */
 function connectionFailed(error: unknown, broken: boolean): boolean {
   const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
-  return broken || typeof syscall === 'string' || (typeof code === 'string' && /^(08|57P0)/.test(code));
+  return broken || typeof syscall === 'string' || (typeof code === 'string' && CONNECTION_CODES.has(code));
+}
+
+/**
+ * True for a new connection that failed on its way (refused, cut before the server answered, as a
+ * balancer in front of a restarting server does): not a server's refusal (a wrong password), not the
+ * pool's own wait running out (`waitedOut`), and not a pool already closed.
+ */
+function connectFailed(error: unknown, waitedOut: boolean, closed: boolean): boolean {
+  const { severity } = (error ?? {}) as { severity?: unknown };
+  const refusedByServer = typeof severity === 'string' && !connectionFailed(error, false);
+  return !refusedByServer && !waitedOut && !closed;
 }
 
 /** Longest wait for the store: a connection from the pool, a place in a group commit, or a server back after a lost connection. */
@@ -246,14 +265,15 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   const guarded = new WeakSet<PgClient>();
   const broken = new WeakSet<PgClient>();
   const run = preparedStatements();
-  const lost = (client: PgClient | undefined, error: unknown) =>
-    connectionFailed(error, client !== undefined && broken.has(client)) ? new ConnectionLost(error) : error;
+  const lost = (client: PgClient, error: unknown) => (connectionFailed(error, broken.has(client)) ? new ConnectionLost(error) : error);
+  let closed = false;
   const checkout = async () => {
+    const asked = Date.now();
     let client: PgClient;
     try {
       client = await pool.connect();
     } catch (error) {
-      throw lost(undefined, error);
+      throw connectFailed(error, Date.now() - asked >= STORE_WAIT_MS, closed) ? new ConnectionLost(error) : error;
     }
     if (!guarded.has(client)) {
       guarded.add(client);
@@ -279,7 +299,10 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
       const client = await checkout();
       return inTransaction(client, run, (error) => lost(client, error), work);
     },
-    close: () => pool.end(),
+    close: () => {
+      closed = true;
+      return pool.end();
+    },
   };
 }
 

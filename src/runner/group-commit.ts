@@ -43,6 +43,11 @@ export interface GroupCommitOptions<S> {
   aborted?: (error: unknown) => boolean;
   /** True for an error of the transaction's end that leaves unknown whether it was written (see above). */
   unknown?: (error: unknown) => boolean;
+  /**
+   * True for a lost connection (no caller's statement failed): every caller of the batch gets it,
+   * to send its work again once the store is back (together, instead of one after another alone).
+   */
+  lost?: (error: unknown) => boolean;
   /** How long a caller may wait in the queue before it is refused (default: as long as it takes). */
   maxWaitMs?: number;
 }
@@ -275,13 +280,14 @@ export class GroupCommit<S> {
           : error instanceof Rollback
             ? undefined
             : error;
+    const lost = statementError !== undefined && this.options.lost?.(statementError) === true;
     const again: Entry<S>[] = [];
     batch.forEach((entry, index) => {
       const outcome = outcomes[index];
       if (outcome && !outcome.ok && !(outcome.error instanceof BatchAborted)) {
         // Its own error (a refusal): what a transaction of its own would have ended with.
         entry.reject(outcome.error);
-      } else if (statementError !== undefined && (batch.length === 1 || entry.alone)) {
+      } else if (statementError !== undefined && (lost || batch.length === 1 || entry.alone)) {
         entry.reject(statementError);
       } else {
         entry.alone ||= statementError !== undefined;

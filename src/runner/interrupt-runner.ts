@@ -562,6 +562,11 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
   /** Stops this instance's runs, waits until they are saved, and closes the store. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // A store that is away is not waited for now: what it loses is reported as lost.
+      void this.database.then(
+        (db) => db.stopRetrying(),
+        () => undefined,
+      );
       const runs = [...this.local.values()];
       for (const run of runs) this.abort(run);
       await Promise.all(runs.map((run) => run.finished));

@@ -1,4 +1,4 @@
-import { commitOnce, CommitUnknown, reconnecting, STORE_WAIT_MS, type Database, type Sql } from './database';
+import { commitOnce, CommitUnknown, ConnectionLost, reconnecting, STORE_WAIT_MS, type Database, type Sql } from './database';
 import { GroupCommit, ReadBatch, type Lane, type Merger } from './group-commit';
 import type { ChangeLog, ThreadChange } from './notifications';
 import {
@@ -403,10 +403,18 @@ export class ThreadStore implements ChangeLog {
    * was lost. (A write outside a transaction that would count twice goes to `db` itself.)
    */
   private readonly sql: Sql;
+  #closing = false;
+  /** True once `stopRetrying`: a lost connection is then reported at once. */
+  private readonly closing = () => this.#closing;
+
+  /** Stops sending anything again after a lost connection (the runner is closing: it must not wait for the store). */
+  stopRetrying(): void {
+    this.#closing = true;
+  }
 
   constructor(readonly db: Database) {
     this.mergers = threadMergers(db.shared);
-    this.sql = { query: (text, params) => reconnecting(() => db.query(text, params)) };
+    this.sql = { query: (text, params) => reconnecting(() => db.query(text, params), this.closing) };
   }
 
   get location(): string {
@@ -430,8 +438,10 @@ export class ThreadStore implements ChangeLog {
       return { result: await work(tx), tx };
     };
     // A transaction whose connection was lost was rolled back: it runs again on a new one.
-    const { result, tx } = await reconnecting(() =>
-      batch ? this.group(batch.group).submit(batch.threadKey, attempt) : this.db.transaction((sql) => attempt(sql, this.directLane(sql))),
+    const { result, tx } = await reconnecting(
+      () =>
+        batch ? this.group(batch.group).submit(batch.threadKey, attempt) : this.db.transaction((sql) => attempt(sql, this.directLane(sql))),
+      this.closing,
     );
     for (const change of tx.changes) this.onCommitted(change);
     if (tx.wroteEvents) this.onEventsWritten();
@@ -455,6 +465,7 @@ export class ThreadStore implements ChangeLog {
         maxInFlight: this.db.shared ? GROUP_IN_FLIGHT : 1,
         aborted: (error) => (error as { code?: unknown } | null)?.code === '25P02',
         unknown: (error) => error instanceof CommitUnknown,
+        lost: (error) => error instanceof ConnectionLost,
         // As long as the pool lets a transaction of its own wait for a connection.
         maxWaitMs: STORE_WAIT_MS,
       });
@@ -574,33 +585,47 @@ export class ThreadStore implements ChangeLog {
   /**
    * Asks the instance holding a thread's run (this one, or `runKey` exactly) to stop it; true when
    * asked. When the reply is lost with its connection, the request may have landed: true when the
-   * run is now asked to stop, else it is sent again on a new connection.
+   * run is now asked to stop (or, for `runKey`, already stopped), else it is sent again on a new
+   * connection, where a stop already asked (the lost one, still being written) counts as asked.
    */
   async requestStop(threadKey: string, runKey: string | null, aliveAfter: number): Promise<boolean> {
-    let sent = false;
+    let again = false;
     return reconnecting(async () => {
-      if (sent && (await this.stopAsked(threadKey, runKey))) return true;
-      sent = true;
+      if (again && (await this.stopLanded(threadKey, runKey))) return true;
+      const retry = again;
+      again = true;
       const rows = await this.db.query(
         `UPDATE cki_threads t SET stop_requested = true
            FROM cki_runs r
           WHERE t.thread_key = $1 AND r.run_pk = t.running_run_pk AND ($2::text IS NULL OR r.run_key = $2)
-            AND t.heartbeat_at > $3 AND NOT t.stop_requested
+            AND t.heartbeat_at > $3 AND ($4 OR NOT t.stop_requested)
           RETURNING t.thread_key`,
-        [threadKey, runKey, aliveAfter],
+        [threadKey, runKey, aliveAfter, retry],
       );
       return rows.length > 0;
-    });
+    }, this.closing);
   }
 
-  /** True while the thread's run (`runKey` exactly, when given) is asked to stop. */
-  private async stopAsked(threadKey: string, runKey: string | null): Promise<boolean> {
-    const rows = await this.db.query(
-      `SELECT 1 FROM cki_threads t JOIN cki_runs r ON r.run_pk = t.running_run_pk
-        WHERE t.thread_key = $1 AND ($2::text IS NULL OR r.run_key = $2) AND t.stop_requested`,
+  /**
+   * After a stop's reply was lost: true when the thread's run is asked to stop; with `runKey`, also
+   * when the last run of that key has stopped since (its holder heard the stop and saved it).
+   */
+  private async stopLanded(threadKey: string, runKey: string | null): Promise<boolean> {
+    if (runKey === null) {
+      const rows = await this.db.query(
+        `SELECT 1 FROM cki_threads WHERE thread_key = $1 AND running_run_pk IS NOT NULL AND stop_requested`,
+        [threadKey],
+      );
+      return rows.length > 0;
+    }
+    const [run] = await this.db.query<{ status: RunStatus; stop_requested: boolean | null }>(
+      `SELECT r.status, t.stop_requested FROM cki_runs r
+         LEFT JOIN cki_threads t ON t.thread_key = r.thread_key AND t.running_run_pk = r.run_pk
+        WHERE r.thread_key = $1 AND r.run_key = $2
+        ORDER BY r.run_pk DESC LIMIT 1`,
       [threadKey, runKey],
     );
-    return rows.length > 0;
+    return run !== undefined && (run.status === 'stopped' || run.stop_requested === true);
   }
 
   /**

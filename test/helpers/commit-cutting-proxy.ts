@@ -34,10 +34,11 @@ export interface CommitCuttingProxy {
    */
   cutReplyTo(text: string): Promise<void>;
   /**
-   * Cuts every connection and refuses new ones for `ms` (connecting gets ECONNREFUSED), as a
-   * server restart does; then accepts again on the same port. Resolves when it accepts again.
+   * Cuts every connection and, for `ms`, refuses new ones (`'refused'`: connecting gets
+   * ECONNREFUSED, as a server that restarts does) or cuts each at once (`'cut'`: as a balancer in
+   * front of one does); then passes connections on again. Resolves when it does.
    */
-  outage(ms: number): Promise<void>;
+  outage(ms: number, how?: 'refused' | 'cut'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,7 +72,11 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
     armed[what] = undefined;
     return done;
   };
+  // During an outage that cuts each new connection at once; once closed, never listening again.
+  let cutting = false;
+  let ended = false;
   const server = createServer((client) => {
+    if (cutting) return void client.destroy();
     const upstream = connect(Number(target.port), target.hostname);
     sockets.add(client).add(upstream);
     const cut = () => {
@@ -146,15 +151,18 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
         replied = Buffer.from(text);
         armed.reply = resolve;
       }),
-    async outage(ms) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    async outage(ms, how = 'refused') {
+      cutting = how === 'cut';
+      const closed = cutting ? Promise.resolve() : new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
       await new Promise((resolve) => setTimeout(resolve, ms));
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      cutting = false;
+      if (how === 'refused' && !ended) await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
     close: () =>
       new Promise<void>((resolve) => {
+        ended = true;
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommitUnknown, openEmbedded, openPostgres, type Database, type Sql } from '../../../src/runner/database';
+import {
+  CommitUnknown,
+  ConnectionLost,
+  openEmbedded,
+  openPostgres,
+  reconnecting,
+  type Database,
+  type Sql,
+} from '../../../src/runner/database';
 import { GroupCommit, QueueTimeout, ReadBatch, type Lane, type Merger } from '../../../src/runner/group-commit';
 import { startCommitCuttingProxy } from '../../helpers/commit-cutting-proxy';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
@@ -53,6 +61,7 @@ function grouped(db: Database, maxInFlight = 1) {
     maxInFlight,
     aborted: (error) => (error as { code?: unknown }).code === '25P02',
     unknown: (error) => error instanceof CommitUnknown,
+    lost: (error) => error instanceof ConnectionLost,
   });
   return { group, opened };
 }
@@ -299,6 +308,70 @@ describe('a group commit on PostgreSQL whose commit reply is lost', () => {
       ]);
       expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/whether the transaction was written is unknown/);
       expect(await logOf(db)).toEqual(['a:0', 'b:1', 'c:2']);
+    } finally {
+      await db.close();
+      await proxy.close();
+    }
+  }, 60_000);
+});
+
+describe('a group commit on PostgreSQL whose connection is lost before its commit', () => {
+  it('given a batch whose statement is cut with its connection, every caller should be told so with nothing written, and sent again they should share one transaction', async () => {
+    cluster ??= await startPostgres();
+    const proxy = await startCommitCuttingProxy(await cluster.createDatabase(`group_lost_${Math.random().toString(36).slice(2)}`));
+    const db = await openPostgres(proxy.url, 4);
+    try {
+      await reset(db);
+      const { group, opened } = grouped(db);
+      const cut = proxy.cutAtStatement('INSERT INTO g_log (thread, value)');
+      const results = await Promise.allSettled(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))));
+      await cut;
+      expect(results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled'))).toEqual([
+        'ConnectionLost',
+        'ConnectionLost',
+        'ConnectionLost',
+      ]);
+      expect(await logOf(db)).toEqual([]);
+      const before = opened.count;
+      expect(await Promise.all(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))))).toEqual([1, 1, 1]);
+      expect(opened.count - before).toBe(1);
+      expect(await logOf(db)).toEqual(['a:0', 'b:1', 'c:2']);
+    } finally {
+      await db.close();
+      await proxy.close();
+    }
+  }, 60_000);
+});
+
+describe('the PostgreSQL store when a connection fails', () => {
+  it('given a statement the server refuses on a live connection (a wrong parameter count, SQLSTATE 08P01), it should get its own error, once, alone or in a transaction', async () => {
+    cluster ??= await startPostgres();
+    const db = await openPostgres(await cluster.createDatabase(`group_refused_${Math.random().toString(36).slice(2)}`), 2);
+    try {
+      let attempts = 0;
+      const refused = await reconnecting(() => {
+        attempts++;
+        return db.query('SELECT $1::int + $2::int AS n', [1]);
+      }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: '08P01' });
+      expect(attempts).toBe(1);
+      const inTransaction = await db.transaction((sql) => sql.query('SELECT $1::int + $2::int AS n', [1])).catch((error: unknown) => error);
+      expect(inTransaction).toMatchObject({ code: '08P01' });
+      expect(await db.query('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+
+  it('given new connections cut at once on their way for a while (a balancer in front of a server that restarts), a read should be sent again until they pass', async () => {
+    cluster ??= await startPostgres();
+    const proxy = await startCommitCuttingProxy(await cluster.createDatabase(`group_balancer_${Math.random().toString(36).slice(2)}`));
+    const db = await openPostgres(proxy.url, 2);
+    try {
+      const away = proxy.outage(500, 'cut');
+      const read = reconnecting(() => db.query<{ n: number }>('SELECT 1 AS n'));
+      await away;
+      expect(await read).toEqual([{ n: 1 }]);
     } finally {
       await db.close();
       await proxy.close();

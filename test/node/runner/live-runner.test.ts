@@ -728,6 +728,69 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
     },
   );
 
+  it('given a stop through another instance whose reply is lost, and a holder that carries the stop out at once, stop should still answer true', async () => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    // The holder beats every 50 ms: it hears the stop, and ends and saves the run, before the stopper reads whether it landed.
+    const holder = open({ url, expiry: false, staleAfterMs: 150 });
+    const proxy = await startCommitCuttingProxy(url);
+    try {
+      const stopper = open({ url: proxy.url, expiry: false });
+      await Promise.all([holder.ready(), stopper.ready()]);
+      const gate = createGate();
+      const agent = new StoppableAgent((input) => [
+        runStarted(input),
+        ...textMessage(`m-${input.runId}`, 'Working'),
+        () => gate.wait(),
+        runFinished(input),
+      ]);
+      const threadId = `stop-fast-${randomUUID()}`;
+      const input = inputFor(threadId);
+      const running = collect(holder.run({ threadId, agent, input }));
+      await until(() => stopper.isRunning({ threadId }));
+      const struck = proxy.cutReplyTo('SET stop_requested = true');
+      const answer = stopper.stop({ threadId, runId: input.runId });
+      await struck;
+      // The stopper's way to the server stays away a little longer (a failover): the holder does not wait for it.
+      await proxy.outage(500);
+      const events = await running;
+      gate.open();
+      expect(ofType(events, EventType.RUN_FINISHED)).toHaveLength(1);
+      // The stop landed and the run was stopped by it.
+      expect(await answer).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('given PostgreSQL away when the runner is closed with a run in progress, close should end without waiting for the store to come back', async () => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    const proxy = await startCommitCuttingProxy(url);
+    try {
+      const runner = open({ url: proxy.url, expiry: false });
+      await runner.ready();
+      const reached = createGate();
+      const agent = new StoppableAgent((input) => [
+        runStarted(input),
+        ...textMessage(`a-${input.runId}`, 'Before.'),
+        () => {
+          reached.open();
+          return new Promise(() => {});
+        },
+        runFinished(input),
+      ]);
+      const threadId = `close-away-${randomUUID()}`;
+      const running = collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+      await reached.wait();
+      const back = proxy.outage(5_000).then(() => 'the store came back');
+      const closed = runner.close().then(() => 'closed');
+      expect(await Promise.race([closed, back])).toBe('closed');
+      // The run's end could not be saved: its client is told so, as for any store lost.
+      expect(errorsOf(await running)).toEqual([expect.stringMatching(/lost the thread store .* while saving the run; it was not saved/)]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('given PostgreSQL unreachable for a while in the middle of a run (a restart), the run should wait for it and be saved whole', async () => {
     const url = await cluster.createDatabase(`live_${++databases}`);
     const proxy = await startCommitCuttingProxy(url);
