@@ -635,11 +635,12 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
 
   // A connection cut at a statement of a resume (a restart or failover of the server): the
   // transaction it was in is rolled back, and the store is reached again on a new connection.
+  // `midRun`: the agent goes on only once the cut struck (a batch's statement is also the run's end's first).
   const statements = {
-    "the claim's first": 'INSERT INTO cki_threads (thread_key',
-    "the thread's history read's": 'WITH ORDINALITY AS u(thread_key, except_pks, n)',
-    "an event batch's": 'inserted AS (INSERT INTO cki_events',
-    "the run's end's": 'ended AS (UPDATE cki_runs r SET status',
+    "the claim's first": { text: 'INSERT INTO cki_threads (thread_key', midRun: false },
+    "the thread's history read's": { text: 'WITH ORDINALITY AS u(thread_key, except_pks, n)', midRun: false },
+    "an event batch's": { text: 'inserted AS (INSERT INTO cki_events', midRun: true },
+    "the run's end's": { text: 'ended AS (UPDATE cki_runs r SET status', midRun: false },
   };
 
   describe.each(Object.keys(statements) as Array<keyof typeof statements>)(
@@ -657,13 +658,15 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
         // A new instance: it prepares each statement on its connections first, so the cut finds its text.
         const resumer = open({ url: proxy.url, expiry: false });
         await Promise.all([raiser.ready(), resumer.ready()]);
+        const { text, midRun } = statements[statement];
+        const struck: { cut?: Promise<void> } = {};
         const agent = new ScriptedAgent((input) =>
           (input as { resume?: unknown }).resume
             ? [
                 runStarted(input),
                 ...textMessage(`a-${input.runId}`, 'Approved.'),
                 // Long enough for the first events to be written as a batch of their own.
-                () => new Promise((resolve) => setTimeout(resolve, 100)),
+                () => (midRun ? struck.cut : new Promise((resolve) => setTimeout(resolve, 100))),
                 ...textMessage(`b-${input.runId}`, 'Done.'),
                 runFinished(input),
               ]
@@ -671,10 +674,10 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
         );
         const threadId = `cut-at-${randomUUID()}`;
         await collect(raiser.run({ threadId, agent, input: inputFor(threadId) }));
-        const cut = proxy.cutAtStatement(statements[statement]);
+        struck.cut = proxy.cutAtStatement(text);
         const answer = [{ interruptId: 'i-cut', status: 'resolved' as const, payload: 'yes' }];
         const answered = await collect(resumer.run({ threadId, agent, input: inputFor(threadId, { resume: answer }) }));
-        await cut;
+        await struck.cut;
         expect(errorsOf(answered)).toEqual([]);
         expect(types(answered).at(-1)).toBe(EventType.RUN_FINISHED);
         expect(resumesOf(agent)).toEqual([answer]);
