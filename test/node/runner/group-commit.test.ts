@@ -13,7 +13,7 @@ import {
   type Sql,
 } from '../../../src/runner/database';
 import { GroupCommit, QueueTimeout, ReadBatch, type Lane, type Merger } from '../../../src/runner/group-commit';
-import { startCommitCuttingProxy } from '../../helpers/commit-cutting-proxy';
+import { startCommitCuttingProxy, type CommitCuttingProxy } from '../../helpers/commit-cutting-proxy';
 import { startPostgres, type PostgresCluster } from '../../helpers/postgres';
 
 // The group commit is tried on a small log of its own: each caller appends one value to its thread
@@ -84,6 +84,23 @@ const reset = async (db: Database) => {
   for (const statement of SCHEMA) await db.query(statement);
   await db.query(`TRUNCATE g_log, g_counts`);
 };
+
+/** A store on a new database reached through a proxy that can cut its connections; both closed after `test`. */
+const throughProxy = async (name: string, test: (setup: { db: Database; proxy: CommitCuttingProxy }) => Promise<void>) => {
+  cluster ??= await startPostgres();
+  const proxy = await startCommitCuttingProxy(await cluster.createDatabase(`group_${name}_${Math.random().toString(36).slice(2)}`));
+  const db = await openPostgres(proxy.url, 4);
+  try {
+    await test({ db, proxy });
+  } finally {
+    await db.close();
+    await proxy.close();
+  }
+};
+
+/** How each caller ended: the name of its error, or `fulfilled`. */
+const endings = (results: PromiseSettledResult<unknown>[]) =>
+  results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled'));
 
 // Warnings Node prints on the process (a driver's deprecation is one a server's log would show).
 const warnings: string[] = [];
@@ -291,56 +308,42 @@ describe.each(Object.keys(stores))('a group commit on the %s store', (kind) => {
 });
 
 describe('a group commit on PostgreSQL whose commit reply is lost', () => {
-  it('given the connection cut after the server committed a batch, no caller should run again: each should get an error that says so, and every row should be written once', async () => {
-    cluster ??= await startPostgres();
-    const proxy = await startCommitCuttingProxy(await cluster.createDatabase(`group_cut_${Math.random().toString(36).slice(2)}`));
-    const db = await openPostgres(proxy.url, 4);
-    try {
-      await reset(db);
-      const { group } = grouped(db);
-      const cut = proxy.cutNextCommitReply();
-      const results = await Promise.allSettled(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))));
-      await cut;
-      expect(results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled'))).toEqual([
-        'CommitUnknown',
-        'CommitUnknown',
-        'CommitUnknown',
-      ]);
-      expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/whether the transaction was written is unknown/);
-      expect(await logOf(db)).toEqual(['a:0', 'b:1', 'c:2']);
-    } finally {
-      await db.close();
-      await proxy.close();
-    }
-  }, 60_000);
+  it(
+    'given the connection cut after the server committed a batch, no caller should run again: each should get an error that says so, and every row should be written once',
+    () =>
+      throughProxy('cut', async ({ db, proxy }) => {
+        await reset(db);
+        const { group } = grouped(db);
+        const cut = proxy.cutNextCommitReply();
+        const results = await Promise.allSettled(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))));
+        await cut;
+        expect(endings(results)).toEqual(['CommitUnknown', 'CommitUnknown', 'CommitUnknown']);
+        expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/whether the transaction was written is unknown/);
+        expect(await logOf(db)).toEqual(['a:0', 'b:1', 'c:2']);
+      }),
+    60_000,
+  );
 });
 
 describe('a group commit on PostgreSQL whose connection is lost before its commit', () => {
-  it('given a batch whose statement is cut with its connection, every caller should be told so with nothing written, and sent again they should share one transaction', async () => {
-    cluster ??= await startPostgres();
-    const proxy = await startCommitCuttingProxy(await cluster.createDatabase(`group_lost_${Math.random().toString(36).slice(2)}`));
-    const db = await openPostgres(proxy.url, 4);
-    try {
-      await reset(db);
-      const { group, opened } = grouped(db);
-      const cut = proxy.cutAtStatement('INSERT INTO g_log (thread, value)');
-      const results = await Promise.allSettled(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))));
-      await cut;
-      expect(results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled'))).toEqual([
-        'ConnectionLost',
-        'ConnectionLost',
-        'ConnectionLost',
-      ]);
-      expect(await logOf(db)).toEqual([]);
-      const before = opened.count;
-      expect(await Promise.all(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))))).toEqual([1, 1, 1]);
-      expect(opened.count - before).toBe(1);
-      expect(await logOf(db)).toEqual(['a:0', 'b:1', 'c:2']);
-    } finally {
-      await db.close();
-      await proxy.close();
-    }
-  }, 60_000);
+  it(
+    'given a batch whose statement is cut with its connection, every caller should be told so with nothing written, and sent again they should share one transaction',
+    () =>
+      throughProxy('lost', async ({ db, proxy }) => {
+        await reset(db);
+        const { group, opened } = grouped(db);
+        const cut = proxy.cutAtStatement('INSERT INTO g_log (thread, value)');
+        const results = await Promise.allSettled(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))));
+        await cut;
+        expect(endings(results)).toEqual(['ConnectionLost', 'ConnectionLost', 'ConnectionLost']);
+        expect(await logOf(db)).toEqual([]);
+        const before = opened.count;
+        expect(await Promise.all(['a', 'b', 'c'].map((thread, i) => group.submit(thread, caller(thread, i))))).toEqual([1, 1, 1]);
+        expect(opened.count - before).toBe(1);
+        expect(await logOf(db)).toEqual(['a:0', 'b:1', 'c:2']);
+      }),
+    60_000,
+  );
 });
 
 describe('the PostgreSQL store when a connection fails', () => {
@@ -363,20 +366,17 @@ describe('the PostgreSQL store when a connection fails', () => {
     }
   }, 60_000);
 
-  it('given new connections cut at once on their way for a while (a balancer in front of a server that restarts), a read should be sent again until they pass', async () => {
-    cluster ??= await startPostgres();
-    const proxy = await startCommitCuttingProxy(await cluster.createDatabase(`group_balancer_${Math.random().toString(36).slice(2)}`));
-    const db = await openPostgres(proxy.url, 2);
-    try {
-      const away = proxy.outage(500, 'cut');
-      const read = reconnecting(() => db.query<{ n: number }>('SELECT 1 AS n'));
-      await away;
-      expect(await read).toEqual([{ n: 1 }]);
-    } finally {
-      await db.close();
-      await proxy.close();
-    }
-  }, 60_000);
+  it(
+    'given new connections cut at once on their way for a while (a balancer in front of a server that restarts), a read should be sent again until they pass',
+    () =>
+      throughProxy('balancer', async ({ db, proxy }) => {
+        const away = proxy.outage(500, 'cut');
+        const read = reconnecting(() => db.query<{ n: number }>('SELECT 1 AS n'));
+        await away;
+        expect(await read).toEqual([{ n: 1 }]);
+      }),
+    60_000,
+  );
 });
 
 describe('a group commit on PostgreSQL, from two instances', () => {

@@ -464,14 +464,43 @@ async function leaseHolder(url: string): Promise<number | undefined> {
 describe('live threads on PostgreSQL: several instances and faults', () => {
   const opened: InterruptRunner[] = [];
   const children: Array<ReturnType<typeof startInstance>> = [];
+  const proxies: CommitCuttingProxy[] = [];
   afterEach(async () => {
     await Promise.all(children.splice(0).map((child) => child.kill()));
+    for (const proxy of proxies.splice(0)) await proxy.close();
     for (const runner of opened.splice(0)) await runner.close();
   });
   const open = (options: InterruptRunnerOptions) => {
     const runner = createInterruptRunner(options);
     opened.push(runner);
     return runner;
+  };
+
+  /**
+   * An instance on the database of `url` through a proxy that can cut its connections or take the
+   * server away (closed after the test). A new instance prepares each statement on its connections
+   * first, so a cut finds the statement's text.
+   */
+  const proxiedInstance = async (url: string) => {
+    const proxy = await startCommitCuttingProxy(url);
+    proxies.push(proxy);
+    const runner = open({ url: proxy.url, expiry: false });
+    await runner.ready();
+    return { proxy, runner };
+  };
+
+  /** Two instances on a new database: `direct`, and `proxied` (see `proxiedInstance`). */
+  const twoInstances = async (direct: Partial<InterruptRunnerOptions> = {}) => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    const [{ proxy, runner: proxied }, directRunner] = await Promise.all([
+      proxiedInstance(url),
+      (async () => {
+        const runner = open({ url, expiry: false, ...direct });
+        await runner.ready();
+        return runner;
+      })(),
+    ]);
+    return { url, proxy, direct: directRunner, proxied };
   };
 
   it('given a notification for an unknown thread, no listener should hear of it and the next real change should still arrive', async () => {
@@ -646,18 +675,8 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
   describe.each(Object.keys(statements) as Array<keyof typeof statements>)(
     'given the connection to PostgreSQL cut at %s statement of a resume on another instance',
     (statement) => {
-      let proxy: CommitCuttingProxy | undefined;
-      afterEach(async () => {
-        await proxy?.close();
-      });
-
       it('the agent should hear the answer once, its client the run finish, and the thread should hold the run once', async () => {
-        const url = await cluster.createDatabase(`live_${++databases}`);
-        const raiser = open({ url, expiry: false });
-        proxy = await startCommitCuttingProxy(url);
-        // A new instance: it prepares each statement on its connections first, so the cut finds its text.
-        const resumer = open({ url: proxy.url, expiry: false });
-        await Promise.all([raiser.ready(), resumer.ready()]);
+        const { proxy, direct: raiser, proxied: resumer } = await twoInstances();
         const { text, midRun } = statements[statement];
         const struck: { cut?: Promise<void> } = {};
         const agent = new ScriptedAgent((input) =>
@@ -690,55 +709,28 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
   );
 
   // A stop asked through another instance, whose UPDATE loses its connection before or after the server carried it out.
-  const stopFaults = {
-    'never reaches the server': (proxy: CommitCuttingProxy) => proxy.cutAtStatement('SET stop_requested = true'),
-    'is carried out, and its reply is lost': (proxy: CommitCuttingProxy) => proxy.cutReplyTo('SET stop_requested = true'),
+  const stopFaults: Record<
+    string,
+    {
+      strike: (proxy: CommitCuttingProxy) => Promise<void>;
+      holder?: Partial<InterruptRunnerOptions>;
+      meanwhile?: (proxy: CommitCuttingProxy) => Promise<void>;
+    }
+  > = {
+    'never reaches the server': { strike: (proxy) => proxy.cutAtStatement('SET stop_requested = true') },
+    'is carried out, and its reply is lost': { strike: (proxy) => proxy.cutReplyTo('SET stop_requested = true') },
+    // The holder beats every 50 ms: it hears the stop, and ends and saves the run, before the stopper reads whether it landed.
+    'is carried out, its reply is lost, and the stopper cannot reach the server until the holder has stopped the run': {
+      strike: (proxy) => proxy.cutReplyTo('SET stop_requested = true'),
+      holder: { staleAfterMs: 150 },
+      meanwhile: (proxy) => proxy.outage(500),
+    },
   };
 
-  describe.each(Object.keys(stopFaults) as Array<keyof typeof stopFaults>)(
-    'given a stop through another instance whose request %s with its connection',
-    (fault) => {
-      let proxy: CommitCuttingProxy | undefined;
-      afterEach(async () => {
-        await proxy?.close();
-      });
-
-      it('stop should answer true, and the run should stop and be kept as stopped', async () => {
-        const url = await cluster.createDatabase(`live_${++databases}`);
-        const holder = open({ url, expiry: false });
-        proxy = await startCommitCuttingProxy(url);
-        const stopper = open({ url: proxy.url, expiry: false });
-        await Promise.all([holder.ready(), stopper.ready()]);
-        const gate = createGate();
-        const agent = new StoppableAgent((input) => [
-          runStarted(input),
-          ...textMessage(`m-${input.runId}`, 'Working'),
-          () => gate.wait(),
-          runFinished(input),
-        ]);
-        const threadId = `stop-cut-${randomUUID()}`;
-        const input = inputFor(threadId);
-        const running = collect(holder.run({ threadId, agent, input }));
-        await until(() => stopper.isRunning({ threadId }));
-        const struck = stopFaults[fault](proxy);
-        expect(await stopper.stop({ threadId, runId: input.runId })).toBe(true);
-        await struck;
-        const events = await running;
-        gate.open();
-        expect(ofType(events, EventType.RUN_FINISHED)).toHaveLength(1);
-        expect(await holder.isRunning({ threadId })).toBe(false);
-      });
-    },
-  );
-
-  it('given a stop through another instance whose reply is lost, and a holder that carries the stop out at once, stop should still answer true', async () => {
-    const url = await cluster.createDatabase(`live_${++databases}`);
-    // The holder beats every 50 ms: it hears the stop, and ends and saves the run, before the stopper reads whether it landed.
-    const holder = open({ url, expiry: false, staleAfterMs: 150 });
-    const proxy = await startCommitCuttingProxy(url);
-    try {
-      const stopper = open({ url: proxy.url, expiry: false });
-      await Promise.all([holder.ready(), stopper.ready()]);
+  describe.each(Object.keys(stopFaults))('given a stop through another instance whose request %s with its connection', (fault) => {
+    it('stop should answer true, and the run should stop', async () => {
+      const { strike, holder: options, meanwhile } = stopFaults[fault]!;
+      const { proxy, direct: holder, proxied: stopper } = await twoInstances(options);
       const gate = createGate();
       const agent = new StoppableAgent((input) => [
         runStarted(input),
@@ -746,88 +738,67 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
         () => gate.wait(),
         runFinished(input),
       ]);
-      const threadId = `stop-fast-${randomUUID()}`;
+      const threadId = `stop-cut-${randomUUID()}`;
       const input = inputFor(threadId);
       const running = collect(holder.run({ threadId, agent, input }));
       await until(() => stopper.isRunning({ threadId }));
-      const struck = proxy.cutReplyTo('SET stop_requested = true');
+      const struck = strike(proxy);
       const answer = stopper.stop({ threadId, runId: input.runId });
       await struck;
-      // The stopper's way to the server stays away a little longer (a failover): the holder does not wait for it.
-      await proxy.outage(500);
+      await meanwhile?.(proxy);
       const events = await running;
       gate.open();
       expect(ofType(events, EventType.RUN_FINISHED)).toHaveLength(1);
-      // The stop landed and the run was stopped by it.
       expect(await answer).toBe(true);
-    } finally {
-      await proxy.close();
-    }
+      expect(await holder.isRunning({ threadId })).toBe(false);
+    });
   });
 
+  /** Says "Before.", opens `reached` and waits for `hold`; then says "After." and finishes raising `i-mid`. */
+  const pausingAgent = (reached: { open: () => void }, hold: () => Promise<unknown>) =>
+    new StoppableAgent((input) => [
+      runStarted(input),
+      ...textMessage(`a-${input.runId}`, 'Before.'),
+      () => {
+        reached.open();
+        return hold();
+      },
+      ...textMessage(`b-${input.runId}`, 'After.'),
+      runFinished(input, interruptOutcome({ id: 'i-mid', reason: 'tool_approval' })),
+    ]);
+
   it('given PostgreSQL away when the runner is closed with a run in progress, close should end without waiting for the store to come back', async () => {
-    const url = await cluster.createDatabase(`live_${++databases}`);
-    const proxy = await startCommitCuttingProxy(url);
-    try {
-      const runner = open({ url: proxy.url, expiry: false });
-      await runner.ready();
-      const reached = createGate();
-      const agent = new StoppableAgent((input) => [
-        runStarted(input),
-        ...textMessage(`a-${input.runId}`, 'Before.'),
-        () => {
-          reached.open();
-          return new Promise(() => {});
-        },
-        runFinished(input),
-      ]);
-      const threadId = `close-away-${randomUUID()}`;
-      const running = collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
-      await reached.wait();
-      const back = proxy.outage(5_000).then(() => 'the store came back');
-      const closed = runner.close().then(() => 'closed');
-      expect(await Promise.race([closed, back])).toBe('closed');
-      // The run's end could not be saved: its client is told so, as for any store lost.
-      expect(errorsOf(await running)).toEqual([expect.stringMatching(/lost the thread store .* while saving the run; it was not saved/)]);
-    } finally {
-      await proxy.close();
-    }
+    const { proxy, runner } = await proxiedInstance(await cluster.createDatabase(`live_${++databases}`));
+    const reached = createGate();
+    const threadId = `close-away-${randomUUID()}`;
+    const agent = pausingAgent(reached, () => new Promise(() => {}));
+    const running = collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
+    await reached.wait();
+    const back = proxy.outage(5_000).then(() => 'the store came back');
+    const closed = runner.close().then(() => 'closed');
+    expect(await Promise.race([closed, back])).toBe('closed');
+    // The run's end could not be saved: its client is told so, as for any store lost.
+    expect(errorsOf(await running)).toEqual([expect.stringMatching(/lost the thread store .* while saving the run; it was not saved/)]);
   });
 
   it('given PostgreSQL unreachable for a while in the middle of a run (a restart), the run should wait for it and be saved whole', async () => {
     const url = await cluster.createDatabase(`live_${++databases}`);
-    const proxy = await startCommitCuttingProxy(url);
-    try {
-      const runner = open({ url: proxy.url, expiry: false });
-      await runner.ready();
-      const reached = createGate();
-      const gate = createGate();
-      const agent = new ScriptedAgent((input) => [
-        runStarted(input),
-        ...textMessage(`a-${input.runId}`, 'Before.'),
-        () => {
-          reached.open();
-          return gate.wait();
-        },
-        ...textMessage(`b-${input.runId}`, 'After.'),
-        runFinished(input, interruptOutcome({ id: 'i-restart', reason: 'tool_approval' })),
-      ]);
-      const threadId = `restart-${randomUUID()}`;
-      const running = collect(runner.run({ threadId, agent, input: inputFor(threadId) }));
-      await reached.wait();
-      // The run goes on while the server is away: its events are kept until it is back.
-      const away = proxy.outage(1_500);
-      gate.open();
-      await away;
-      const ran = await running;
-      expect(errorsOf(ran)).toEqual([]);
-      expect(types(ran).at(-1)).toBe(EventType.RUN_FINISHED);
-      const replayed = await collect(open({ url, expiry: false }).connect({ threadId }));
-      expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Before.', 'After.']);
-      expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'i-restart', status: 'open' })]);
-    } finally {
-      await proxy.close();
-    }
+    const { proxy, runner } = await proxiedInstance(url);
+    const reached = createGate();
+    const gate = createGate();
+    const threadId = `restart-${randomUUID()}`;
+    const running = collect(runner.run({ threadId, agent: pausingAgent(reached, gate.wait), input: inputFor(threadId) }));
+    await reached.wait();
+    // The run goes on while the server is away: its events are kept until it is back.
+    const away = proxy.outage(1_500);
+    gate.open();
+    await away;
+    const ran = await running;
+    expect(errorsOf(ran)).toEqual([]);
+    expect(types(ran).at(-1)).toBe(EventType.RUN_FINISHED);
+    const replayed = await collect(open({ url, expiry: false }).connect({ threadId }));
+    expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Before.', 'After.']);
+    expect(await runner.listInterrupts({ threadId })).toEqual([expect.objectContaining({ interruptId: 'i-mid', status: 'open' })]);
   });
 
   it('given two instances on one PostgreSQL with expiry on, an expired interrupt should be settled once', async () => {
