@@ -81,7 +81,7 @@ export async function commitOnce<T>(write: () => Promise<T>, landed: () => Promi
 /**
  * SQLSTATEs of a connection lost or refused rather than of a statement: the server shut down or is
  * starting (57P01-57P03), or the connection failed (08000, 08001, 08003, 08006). Not 08P01, a
- * protocol violation the server reports on a live connection.
+ * protocol violation the server reports on a live connection (but see `connectionFailed`).
  */
 const CONNECTION_CODES = new Set(['08000', '08001', '08003', '08006', '57P01', '57P02', '57P03']);
 
@@ -104,8 +104,10 @@ function commitMayHaveLanded(error: unknown): boolean {
  * `CONNECTION_CODES`.
  */
 function connectionFailed(error: unknown, broken: boolean): boolean {
-  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
-  return broken || typeof syscall === 'string' || (typeof code === 'string' && CONNECTION_CODES.has(code));
+  const { code, syscall, severity } = (error ?? {}) as { code?: unknown; syscall?: unknown; severity?: unknown };
+  // PgBouncer ends a connection it cannot serve (its server restarting) with a FATAL 08P01.
+  const bouncerLost = code === '08P01' && severity === 'FATAL';
+  return broken || typeof syscall === 'string' || (typeof code === 'string' && CONNECTION_CODES.has(code)) || bouncerLost;
 }
 
 /**
@@ -268,12 +270,12 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   const lost = (client: PgClient, error: unknown) => (connectionFailed(error, broken.has(client)) ? new ConnectionLost(error) : error);
   let closed = false;
   const checkout = async () => {
-    const asked = Date.now();
+    const asked = performance.now();
     let client: PgClient;
     try {
       client = await pool.connect();
     } catch (error) {
-      throw connectFailed(error, Date.now() - asked >= STORE_WAIT_MS, closed) ? new ConnectionLost(error) : error;
+      throw connectFailed(error, performance.now() - asked >= STORE_WAIT_MS, closed) ? new ConnectionLost(error) : error;
     }
     if (!guarded.has(client)) {
       guarded.add(client);

@@ -14,6 +14,9 @@
  * - a commit whose outcome is unknown (`unknown`: the connection was lost with it) is run by no one
  *   again: it may have been written. Every caller gets its error, as its own transaction would
  *   have ended, and can read whether its work landed;
+ * - a batch whose connection was lost before its commit (`lost`) was not written: every caller
+ *   gets that error (its own refusal, if it had one), to send its work again once the store is
+ *   back, together rather than one by one;
  * - one thread (`key`) is in at most one batch at a time, in the order its callers came;
  * - a caller still queued after `maxWaitMs` gets a `QueueTimeout` and never runs (as a transaction
  *   of its own gets an error when no connection frees up in time).

@@ -585,47 +585,53 @@ export class ThreadStore implements ChangeLog {
   /**
    * Asks the instance holding a thread's run (this one, or `runKey` exactly) to stop it; true when
    * asked. When the reply is lost with its connection, the request may have landed: true when the
-   * run is now asked to stop (or, for `runKey`, already stopped), else it is sent again on a new
-   * connection, where a stop already asked (the lost one, still being written) counts as asked.
+   * run is now asked to stop, or stopped since; else it is sent again on a new connection, where a
+   * stop already asked (the lost one, still being written) counts as asked.
    */
   async requestStop(threadKey: string, runKey: string | null, aliveAfter: number): Promise<boolean> {
+    // Without a key, the run holding the thread now: named, a lost reply can be checked against it.
+    const key = runKey ?? (await this.runningKey(threadKey));
+    if (key === undefined) return false;
     let again = false;
     return reconnecting(async () => {
-      if (again && (await this.stopLanded(threadKey, runKey))) return true;
+      if (again && (await this.stopLanded(threadKey, key, aliveAfter))) return true;
       const retry = again;
       again = true;
       const rows = await this.db.query(
         `UPDATE cki_threads t SET stop_requested = true
            FROM cki_runs r
-          WHERE t.thread_key = $1 AND r.run_pk = t.running_run_pk AND ($2::text IS NULL OR r.run_key = $2)
+          WHERE t.thread_key = $1 AND r.run_pk = t.running_run_pk AND r.run_key = $2
             AND t.heartbeat_at > $3 AND ($4 OR NOT t.stop_requested)
           RETURNING t.thread_key`,
-        [threadKey, runKey, aliveAfter, retry],
+        [threadKey, key, aliveAfter, retry],
       );
       return rows.length > 0;
     }, this.closing);
   }
 
+  /** The key of the run holding the thread, if one does. */
+  private async runningKey(threadKey: string): Promise<string | undefined> {
+    const [row] = await this.sql.query<{ run_key: string }>(
+      `SELECT r.run_key FROM cki_threads t JOIN cki_runs r ON r.run_pk = t.running_run_pk WHERE t.thread_key = $1`,
+      [threadKey],
+    );
+    return row?.run_key;
+  }
+
   /**
-   * After a stop's reply was lost: true when the thread's run is asked to stop; with `runKey`, also
-   * when the last run of that key has stopped since (its holder heard the stop and saved it).
+   * After a stop's reply was lost: true when the last run of `runKey` on the thread is asked to
+   * stop, or stopped after `since` (its holder heard the stop and saved it; an older run of that key
+   * stopped long ago does not count).
    */
-  private async stopLanded(threadKey: string, runKey: string | null): Promise<boolean> {
-    if (runKey === null) {
-      const rows = await this.db.query(
-        `SELECT 1 FROM cki_threads WHERE thread_key = $1 AND running_run_pk IS NOT NULL AND stop_requested`,
-        [threadKey],
-      );
-      return rows.length > 0;
-    }
-    const [run] = await this.db.query<{ status: RunStatus; stop_requested: boolean | null }>(
-      `SELECT r.status, t.stop_requested FROM cki_runs r
+  private async stopLanded(threadKey: string, runKey: string, since: number): Promise<boolean> {
+    const [run] = await this.db.query<{ status: RunStatus; finished_at: unknown; stop_requested: boolean | null }>(
+      `SELECT r.status, r.finished_at, t.stop_requested FROM cki_runs r
          LEFT JOIN cki_threads t ON t.thread_key = r.thread_key AND t.running_run_pk = r.run_pk
         WHERE r.thread_key = $1 AND r.run_key = $2
         ORDER BY r.run_pk DESC LIMIT 1`,
       [threadKey, runKey],
     );
-    return run !== undefined && (run.status === 'stopped' || run.stop_requested === true);
+    return run !== undefined && (run.stop_requested === true || (run.status === 'stopped' && Number(run.finished_at) > since));
   }
 
   /**

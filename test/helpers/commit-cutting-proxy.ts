@@ -35,12 +35,29 @@ export interface CommitCuttingProxy {
   cutReplyTo(text: string): Promise<void>;
   /**
    * Cuts every connection and, for `ms`, refuses new ones (`'refused'`: connecting gets
-   * ECONNREFUSED, as a server that restarts does) or cuts each at once (`'cut'`: as a balancer in
-   * front of one does); then passes connections on again. Resolves when it does.
+   * ECONNREFUSED, as a server that restarts does), cuts each at once (`'cut'`: as a balancer in
+   * front of one does) or answers each with PgBouncer's FATAL 08P01 "cannot connect to server"
+   * (`'bouncer'`); then passes connections on again. Resolves when it does.
    */
-  outage(ms: number, how?: 'refused' | 'cut'): Promise<void>;
+  outage(ms: number, how?: 'refused' | 'cut' | 'bouncer'): Promise<void>;
   close(): Promise<void>;
 }
+
+/** PgBouncer's answer to a new connection while its server is away: ErrorResponse, FATAL 08P01. */
+const BOUNCER_CANNOT_CONNECT = (() => {
+  const fields = Buffer.concat([
+    ...[
+      ['S', 'FATAL'],
+      ['V', 'FATAL'],
+      ['C', '08P01'],
+      ['M', 'pgbouncer cannot connect to server'],
+    ].map(([type, text]) => Buffer.from(`${type}${text}\0`)),
+    Buffer.from([0]),
+  ]);
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(fields.length + 4);
+  return Buffer.concat([Buffer.from('E'), length, fields]);
+})();
 
 /** What the proxy may be armed for (see `CommitCuttingProxy`). */
 type Fault = 'sent' | 'done' | 'statement' | 'reply';
@@ -72,11 +89,12 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
     armed[what] = undefined;
     return done;
   };
-  // During an outage that cuts each new connection at once; once closed, never listening again.
-  let cutting = false;
+  // During an outage of new connections cut or answered as by PgBouncer; once closed, never listening again.
+  let away: 'cut' | 'bouncer' | undefined;
   let ended = false;
   const server = createServer((client) => {
-    if (cutting) return void client.destroy();
+    if (away === 'cut') return void client.destroy();
+    if (away === 'bouncer') return void client.once('data', () => client.end(BOUNCER_CANNOT_CONNECT));
     const upstream = connect(Number(target.port), target.hostname);
     sockets.add(client).add(upstream);
     const cut = () => {
@@ -152,12 +170,12 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
         armed.reply = resolve;
       }),
     async outage(ms, how = 'refused') {
-      cutting = how === 'cut';
-      const closed = cutting ? Promise.resolve() : new Promise<void>((resolve) => server.close(() => resolve()));
+      away = how === 'refused' ? undefined : how;
+      const closed = how === 'refused' ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
       for (const socket of sockets) socket.destroy();
       await closed;
       await new Promise((resolve) => setTimeout(resolve, ms));
-      cutting = false;
+      away = undefined;
       if (how === 'refused' && !ended) await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
     close: () =>

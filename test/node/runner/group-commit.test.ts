@@ -366,11 +366,14 @@ describe('the PostgreSQL store when a connection fails', () => {
     }
   }, 60_000);
 
-  it(
-    'given new connections cut at once on their way for a while (a balancer in front of a server that restarts), a read should be sent again until they pass',
-    () =>
-      throughProxy('balancer', async ({ db, proxy }) => {
-        const away = proxy.outage(500, 'cut');
+  it.each([
+    ['cut at once on their way (a balancer in front of a server that restarts)', 'cut'],
+    ['refused by PgBouncer with FATAL 08P01 (its server restarting)', 'bouncer'],
+  ] as const)(
+    'given new connections %s for a while, a read should be sent again until they pass',
+    (_how, how) =>
+      throughProxy(how, async ({ db, proxy }) => {
+        const away = proxy.outage(500, how);
         const read = reconnecting(() => db.query<{ n: number }>('SELECT 1 AS n'));
         await away;
         expect(await read).toEqual([{ n: 1 }]);

@@ -715,6 +715,8 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
       strike: (proxy: CommitCuttingProxy) => Promise<void>;
       holder?: Partial<InterruptRunnerOptions>;
       meanwhile?: (proxy: CommitCuttingProxy) => Promise<void>;
+      /** Stop whatever run holds the thread (no `runId`). */
+      anyRun?: true;
     }
   > = {
     'never reaches the server': { strike: (proxy) => proxy.cutAtStatement('SET stop_requested = true') },
@@ -725,11 +727,17 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
       holder: { staleAfterMs: 150 },
       meanwhile: (proxy) => proxy.outage(500),
     },
+    'names no run, is carried out, its reply is lost, and the stopper cannot reach the server until the holder has stopped the run': {
+      strike: (proxy) => proxy.cutReplyTo('SET stop_requested = true'),
+      holder: { staleAfterMs: 150 },
+      meanwhile: (proxy) => proxy.outage(500),
+      anyRun: true,
+    },
   };
 
   describe.each(Object.keys(stopFaults))('given a stop through another instance whose request %s with its connection', (fault) => {
     it('stop should answer true, and the run should stop', async () => {
-      const { strike, holder: options, meanwhile } = stopFaults[fault]!;
+      const { strike, holder: options, meanwhile, anyRun } = stopFaults[fault]!;
       const { proxy, direct: holder, proxied: stopper } = await twoInstances(options);
       const gate = createGate();
       const agent = new StoppableAgent((input) => [
@@ -743,7 +751,7 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
       const running = collect(holder.run({ threadId, agent, input }));
       await until(() => stopper.isRunning({ threadId }));
       const struck = strike(proxy);
-      const answer = stopper.stop({ threadId, runId: input.runId });
+      const answer = stopper.stop(anyRun ? { threadId } : { threadId, runId: input.runId });
       await struck;
       await meanwhile?.(proxy);
       const events = await running;
