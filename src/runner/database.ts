@@ -67,14 +67,18 @@ export async function reconnecting<T>(op: () => Promise<T>, stopped: () => boole
 /**
  * Runs `write` (a transaction) so that it is written once: when its commit's reply was lost
  * (`CommitUnknown`), `landed` reads whether it was written, and it runs again only if it was not.
- * `'unseen'`: it was written, but its result never came back.
+ * `'unseen'`: it was written, but its result never came back. When that read fails too, the
+ * `CommitUnknown` is thrown: whether it was written is still unknown.
  */
 export async function commitOnce<T>(write: () => Promise<T>, landed: () => Promise<boolean>): Promise<{ value: T } | 'unseen'> {
   try {
     return { value: await write() };
   } catch (error) {
     if (!(error instanceof CommitUnknown)) throw error;
-    return (await landed()) ? 'unseen' : { value: await write() };
+    const written = await landed().catch(() => {
+      throw error;
+    });
+    return written ? 'unseen' : { value: await write() };
   }
 }
 

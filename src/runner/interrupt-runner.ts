@@ -11,7 +11,7 @@ import {
 } from '@copilotkit/runtime/v2';
 import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import { encode, interruptHash, threadIdProblem } from './codec';
-import { commitOnce, DEFAULT_EMBEDDED_DIR, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
+import { commitOnce, CommitUnknown, DEFAULT_EMBEDDED_DIR, isPostgresUrl, openEmbedded, openPostgres, redactUrl } from './database';
 import { errorMessage as describe } from '../error-message';
 import { RunnerError } from './errors';
 import {
@@ -728,7 +728,11 @@ export class InterruptRunner extends AgentRunner implements ThreadChangeSource {
     try {
       await this.finish(db, threadId, run, [...pending, ...tail], [...seen, ...tail.slice(held.length)], interruption);
     } catch (error) {
-      lost('while saving the run; it was not saved', error);
+      // A commit whose reply was lost, and whose check could not be read either, may have landed.
+      lost(
+        error instanceof CommitUnknown ? 'while saving the run; whether it was saved is unknown' : 'while saving the run; it was not saved',
+        error,
+      );
       return;
     }
     const viewer = await this.runViewer(db, threadId, run);

@@ -11,9 +11,10 @@ export interface CommitCuttingProxy {
   /**
    * Arms the proxy: the next COMMIT the server carries out is written, and its reply never reaches
    * the client: the connection is cut instead, as a network failure at the worst moment would.
-   * Resolves when that happened.
+   * With `then`, the server is away from that moment for `awayMs` (as with `outage`), so a read of
+   * whether the commit landed fails too. Resolves when that happened.
    */
-  cutNextCommitReply(): Promise<void>;
+  cutNextCommitReply(then?: { awayMs: number }): Promise<void>;
   /**
    * Arms the proxy: the next COMMIT a client sends never reaches the server (which rolls the
    * transaction back when the connection is cut). The client sees the same lost connection as
@@ -155,9 +156,16 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
   const through = new URL(url);
   through.hostname = '127.0.0.1';
   through.port = String(port);
-  return {
+  const proxy: CommitCuttingProxy = {
     url: through.toString(),
-    cutNextCommitReply: () => new Promise<void>((resolve) => (armed.done = resolve)),
+    cutNextCommitReply: (then) =>
+      new Promise<void>((resolve) => {
+        // With `then`, the server is away from that moment (as with `outage`), before anyone can check.
+        armed.done = () => {
+          if (then) void proxy.outage(then.awayMs);
+          resolve();
+        };
+      }),
     loseNextCommit: () => new Promise<void>((resolve) => (armed.sent = resolve)),
     cutAtStatement: (text) =>
       new Promise<void>((resolve) => {
@@ -185,4 +193,5 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
         server.close(() => resolve());
       }),
   };
+  return proxy;
 }

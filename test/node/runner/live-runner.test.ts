@@ -789,6 +789,22 @@ describe('live threads on PostgreSQL: several instances and faults', () => {
     expect(errorsOf(await running)).toEqual([expect.stringMatching(/lost the thread store .* while saving the run; it was not saved/)]);
   });
 
+  it("given the runner closing while a run's end is committed, the reply lost and the store then away, its client should be told whether it was saved is unknown, and it was saved", async () => {
+    const url = await cluster.createDatabase(`live_${++databases}`);
+    const { proxy, runner } = await proxiedInstance(url);
+    const reached = createGate();
+    const threadId = `unknown-end-${randomUUID()}`;
+    const running = collect(runner.run({ threadId, agent: pausingAgent(reached, () => new Promise(() => {})), input: inputFor(threadId) }));
+    await reached.wait();
+    // Closing stops the run; its end's COMMIT is written, its reply lost, and the store is away for the check.
+    const struck = proxy.cutNextCommitReply({ awayMs: 1_000 });
+    await runner.close();
+    await struck;
+    expect(errorsOf(await running)).toEqual([expect.stringMatching(/while saving the run; whether it was saved is unknown/)]);
+    const replayed = await collect(open({ url, expiry: false }).connect({ threadId }));
+    expect(ofType(replayed, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(['Before.']);
+  });
+
   it('given PostgreSQL unreachable for a while in the middle of a run (a restart), the run should wait for it and be saved whole', async () => {
     const url = await cluster.createDatabase(`live_${++databases}`);
     const { proxy, runner } = await proxiedInstance(url);
