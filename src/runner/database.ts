@@ -46,13 +46,13 @@ export class ConnectionLost extends Error {
 
 /**
  * Runs `op` again while it fails with `ConnectionLost`, pausing a little longer each time, for at
- * most `waitMs` in all, and not once `stopped()` (the store is closing): a connection the server
- * dropped is replaced by a new one, and a server that restarts is waited for. `op` must be safe to
- * run again after a lost connection: a transaction (rolled back), a read, or a write that changes
- * nothing when repeated.
+ * most `STORE_WAIT_MS` in all, and not once `stopped()` (the store is closing): a connection the
+ * server dropped is replaced by a new one, and a server that restarts is waited for. `op` must be
+ * safe to run again after a lost connection: a transaction (rolled back), a read, or a write that
+ * changes nothing when repeated.
  */
-export async function reconnecting<T>(op: () => Promise<T>, stopped: () => boolean = () => false, waitMs = STORE_WAIT_MS): Promise<T> {
-  const deadline = Date.now() + waitMs;
+export async function reconnecting<T>(op: () => Promise<T>, stopped: () => boolean = () => false): Promise<T> {
+  const deadline = Date.now() + STORE_WAIT_MS;
   for (let pause = 25; ; pause = Math.min(pause * 2, 1_000)) {
     try {
       return await op();

@@ -399,8 +399,8 @@ export class ThreadStore implements ChangeLog {
   private readonly groups = new Map<string, GroupCommit<Sql>>();
 
   /**
-   * Reads, and writes that change nothing when repeated: sent again on a new connection when theirs
-   * was lost. (A write outside a transaction that would count twice goes to `db` itself.)
+   * Reads: sent again on a new connection when theirs was lost. (A write outside a transaction goes
+   * to `db` itself: sent again, it could count twice.)
    */
   private readonly sql: Sql;
   #closing = false;

@@ -81,12 +81,12 @@ function watch(pattern: Buffer) {
 export async function startCommitCuttingProxy(url: string): Promise<CommitCuttingProxy> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
-  // What the proxy waits for, once: a COMMIT the client sends, the server's reply to one, or a statement.
-  const armed: { sent?: () => void; done?: () => void; statement?: () => void; reply?: () => void } = {};
-  let statement = Buffer.alloc(0);
-  let replied = Buffer.alloc(0);
+  // What the proxy waits for, once: a COMMIT the client sends, the server's reply to one, or a
+  // statement holding `text` (cut before the server gets it, or after it answered).
+  const armed: Partial<Record<Fault, { done: () => void; text?: Buffer }>> = {};
+  const holds = (fault: 'statement' | 'reply', chunk: Buffer) => armed[fault]?.text !== undefined && chunk.includes(armed[fault].text);
   const take = (what: Fault) => {
-    const done = armed[what];
+    const done = armed[what]?.done;
     armed[what] = undefined;
     return done;
   };
@@ -125,13 +125,7 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
         upstream,
         // A statement is looked for in one chunk: the driver writes each message whole.
         (chunk) =>
-          commitSent(chunk) && armed.sent
-            ? 'sent'
-            : armed.statement && chunk.includes(statement)
-              ? 'statement'
-              : armed.reply && chunk.includes(replied)
-                ? 'reply'
-                : undefined,
+          commitSent(chunk) && armed.sent ? 'sent' : holds('statement', chunk) ? 'statement' : holds('reply', chunk) ? 'reply' : undefined,
       ),
     );
     const commitDone = watch(COMMIT_DONE);
@@ -161,22 +155,16 @@ export async function startCommitCuttingProxy(url: string): Promise<CommitCuttin
     cutNextCommitReply: (then) =>
       new Promise<void>((resolve) => {
         // With `then`, the server is away from that moment (as with `outage`), before anyone can check.
-        armed.done = () => {
-          if (then) void proxy.outage(then.awayMs);
-          resolve();
+        armed.done = {
+          done: () => {
+            if (then) void proxy.outage(then.awayMs);
+            resolve();
+          },
         };
       }),
-    loseNextCommit: () => new Promise<void>((resolve) => (armed.sent = resolve)),
-    cutAtStatement: (text) =>
-      new Promise<void>((resolve) => {
-        statement = Buffer.from(text);
-        armed.statement = resolve;
-      }),
-    cutReplyTo: (text) =>
-      new Promise<void>((resolve) => {
-        replied = Buffer.from(text);
-        armed.reply = resolve;
-      }),
+    loseNextCommit: () => new Promise<void>((resolve) => (armed.sent = { done: resolve })),
+    cutAtStatement: (text) => new Promise<void>((resolve) => (armed.statement = { done: resolve, text: Buffer.from(text) })),
+    cutReplyTo: (text) => new Promise<void>((resolve) => (armed.reply = { done: resolve, text: Buffer.from(text) })),
     async outage(ms, how = 'refused') {
       away = how === 'refused' ? undefined : how;
       const closed = how === 'refused' ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
